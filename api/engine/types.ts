@@ -1,0 +1,77 @@
+// The engine's input, progress and output. `runCourseTest` (run-course-test.ts) is the one entry
+// point every runner uses; `loadTableOfContents` (load-table-of-contents.ts) serves POST /api/toc.
+
+export interface CourseTestInput {
+  /** The Brightspace site origin, e.g. https://school.brightspace.com */
+  siteUrl: string;
+  username: string;
+  password: string;
+  orgUnitId: number;
+  /** Module ids to test (nested modules of a selected module included), or every module. */
+  modules: number[] | 'all';
+  /** The client label shown in the report. */
+  client: string;
+  /** The address guard's local-use switch: lets loopback and private addresses through. */
+  allowPrivateTargets: boolean;
+  signal?: AbortSignal;
+}
+
+export type CourseTestPhase = 'sign-in' | 'contents' | 'topics' | 'links' | 'report';
+
+export interface CourseTestProgress {
+  phase: CourseTestPhase;
+  done: number;
+  total: number;
+}
+
+export type Severity = 'error' | 'warning' | 'info';
+
+export interface Finding {
+  /** A check id from the catalogue, e.g. `link.broken`, `a11y.image-alt`. */
+  check: string;
+  severity: Severity;
+  moduleId: number;
+  moduleTitle: string;
+  topicId: number | null;
+  topicTitle: string | null;
+  /** The link, media or topic address the finding is about, when there is one. */
+  url: string | null;
+  message: string;
+}
+
+export interface NotScanned {
+  topicId: number;
+  title: string;
+  reason: string;
+}
+
+/** The report model; its JSON twin is this object as written. */
+export interface Report {
+  schemaVersion: 1;
+  tool: { name: 'CTPO'; version: string };
+  client: string;
+  siteUrl: string;
+  orgUnitId: number;
+  courseName?: string;
+  modules: ReportModule[];
+  startedAt: string;
+  finishedAt: string;
+  totals: {
+    topics: number;
+    scanned: number;
+    notScanned: number;
+    links: number;
+    findings: Record<Severity, number>;
+  };
+  findings: Finding[];
+  notScanned: NotScanned[];
+}
+
+/** The tested modules in table-of-contents order, flattened with their depth. */
+export interface ReportModule {
+  moduleId: number;
+  title: string;
+  depth: number;
+  parentModuleId: number | null;
+  topics: { topicId: number; title: string; viewUrl: string }[];
+}

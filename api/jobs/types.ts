@@ -1,0 +1,58 @@
+// The job record and the two edges every runtime implements: where jobs are kept (SQLite locally,
+// DynamoDB on AWS) and how a run is started (the local worker pool, an ECS Fargate task).
+import type { JobStatus } from '../http/contract.ts';
+
+export interface JobRecord {
+  /** The identifier returned to the app as `taskArn`; opaque to it. */
+  id: string;
+  /** The `sub` of the access token that started the job: only that user may read it. */
+  owner: string;
+  status: JobStatus;
+  client: string;
+  siteUrl: string;
+  orgUnitId: number;
+  modules: number[];
+  /** Report base name: readable, unique, unguessable, safe as a file name (no extension). */
+  filename: string;
+  createdAt: string;
+  updatedAt: string;
+  startedAt?: string;
+  finishedAt?: string;
+  progress?: { done: number; total: number };
+  /** Why a job FAILED, in words a user can act on. */
+  reason?: string;
+  /** Where the run lives: the ECS task ARN on AWS, the worker slot locally. */
+  runnerRef?: string;
+}
+
+export type JobPatch = Partial<Pick<JobRecord, 'status' | 'startedAt' | 'finishedAt' | 'progress' | 'reason' | 'runnerRef'>>;
+
+export interface JobStore {
+  create(job: JobRecord): Promise<void>;
+  get(id: string): Promise<JobRecord | undefined>;
+  /**
+   * Applies the patch and bumps `updatedAt`. A job in a terminal state (SUCCEEDED, FAILED) never
+   * changes again: the call then returns the record unchanged. Returns undefined for an unknown id.
+   */
+  update(id: string, patch: JobPatch): Promise<JobRecord | undefined>;
+  /** Jobs of one owner that are not yet terminal (for the per-user run limit). */
+  countActive(owner: string): Promise<number>;
+  /** Jobs in any of the given states (restart recovery). */
+  listByStatus(statuses: readonly JobStatus[]): Promise<JobRecord[]>;
+}
+
+/** Brightspace credentials: held in memory for the length of one call or run, never stored. */
+export interface BrightspaceCredentials {
+  username: string;
+  password: string;
+}
+
+export interface JobRunner {
+  /** Hands the job to a worker. Resolves once accepted; the run itself goes on in the background. */
+  submit(job: JobRecord, credentials: BrightspaceCredentials): Promise<void>;
+}
+
+/** Where finished reports go: a folder locally, the reports bucket on AWS. */
+export interface ReportStore {
+  put(filename: string, files: { html: string; json: string }): Promise<void>;
+}
