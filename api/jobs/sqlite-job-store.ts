@@ -1,0 +1,197 @@
+// The local job store: one SQLite file (node:sqlite) shared by the API and the worker threads.
+// The rules that make a job history trustworthy live in the schema itself, so no caller can
+// break them: a terminal job never changes again, and a status never moves backwards.
+import { DatabaseSync } from 'node:sqlite';
+import { JOB_STATUSES, isTerminal } from '../http/contract.ts';
+import type { JobStatus } from '../http/contract.ts';
+import type { JobPatch, JobRecord, JobStore } from './types.ts';
+
+const SCHEMA_VERSION = 1;
+
+const statusList = JOB_STATUSES.map((status) => `'${status}'`).join(', ');
+// The lifecycle order, as SQL: PROVISIONING 0 ... SUCCEEDED/FAILED 4.
+const rankOf = (column: string): string =>
+  `CASE ${column} WHEN 'PROVISIONING' THEN 0 WHEN 'PENDING' THEN 1 WHEN 'RUNNING' THEN 2 WHEN 'DEPROVISIONING' THEN 3 ELSE 4 END`;
+
+const schema = `
+CREATE TABLE IF NOT EXISTS jobs (
+  id TEXT PRIMARY KEY,
+  owner TEXT NOT NULL,
+  status TEXT NOT NULL CHECK (status IN (${statusList})),
+  client TEXT NOT NULL,
+  site_url TEXT NOT NULL,
+  org_unit_id INTEGER NOT NULL,
+  modules TEXT NOT NULL,
+  filename TEXT NOT NULL UNIQUE,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  started_at TEXT,
+  finished_at TEXT,
+  progress_done INTEGER,
+  progress_total INTEGER,
+  reason TEXT,
+  runner_ref TEXT
+) STRICT;
+CREATE INDEX IF NOT EXISTS jobs_by_owner_status ON jobs (owner, status);
+CREATE INDEX IF NOT EXISTS jobs_by_status ON jobs (status);
+-- A finished job is history: any later write is silently dropped.
+CREATE TRIGGER IF NOT EXISTS jobs_terminal_is_final BEFORE UPDATE ON jobs
+  WHEN OLD.status IN ('SUCCEEDED', 'FAILED')
+  BEGIN SELECT RAISE(IGNORE); END;
+-- A late write from a slower path (e.g. PENDING after the worker said RUNNING) must not rewind a job.
+CREATE TRIGGER IF NOT EXISTS jobs_status_moves_forward BEFORE UPDATE OF status ON jobs
+  WHEN ${rankOf('NEW.status')} < ${rankOf('OLD.status')}
+  BEGIN SELECT RAISE(IGNORE); END;
+`;
+
+interface JobRow {
+  id: string;
+  owner: string;
+  status: string;
+  client: string;
+  site_url: string;
+  org_unit_id: number;
+  modules: string;
+  filename: string;
+  created_at: string;
+  updated_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  progress_done: number | null;
+  progress_total: number | null;
+  reason: string | null;
+  runner_ref: string | null;
+}
+
+function toRecord(row: JobRow): JobRecord {
+  const record: JobRecord = {
+    id: row.id,
+    owner: row.owner,
+    status: row.status as JobStatus,
+    client: row.client,
+    siteUrl: row.site_url,
+    orgUnitId: row.org_unit_id,
+    modules: JSON.parse(row.modules) as number[],
+    filename: row.filename,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+  if (row.started_at !== null) record.startedAt = row.started_at;
+  if (row.finished_at !== null) record.finishedAt = row.finished_at;
+  if (row.progress_done !== null && row.progress_total !== null) {
+    record.progress = { done: row.progress_done, total: row.progress_total };
+  }
+  if (row.reason !== null) record.reason = row.reason;
+  if (row.runner_ref !== null) record.runnerRef = row.runner_ref;
+  return record;
+}
+
+export interface SqliteJobStoreOptions {
+  /** The database file; ':memory:' for a private in-memory store. */
+  path: string;
+  now?: () => Date;
+}
+
+export interface SqliteJobStore extends JobStore {
+  close(): void;
+}
+
+export function openSqliteJobStore(options: SqliteJobStoreOptions): SqliteJobStore {
+  const now = options.now ?? (() => new Date());
+  // The API thread and the worker threads each hold a connection; the busy timeout makes a
+  // writer wait for another instead of failing.
+  const db = new DatabaseSync(options.path, { timeout: 5000 });
+  db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;');
+  const version = (db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version;
+  if (version > SCHEMA_VERSION) {
+    db.close();
+    throw new Error(`The job database ${options.path} was written by a newer version of CTPO (schema ${version}).`);
+  }
+  db.exec(schema);
+  db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
+
+  const insert = db.prepare(`
+    INSERT INTO jobs (id, owner, status, client, site_url, org_unit_id, modules, filename, created_at,
+      updated_at, started_at, finished_at, progress_done, progress_total, reason, runner_ref)
+    VALUES (:id, :owner, :status, :client, :siteUrl, :orgUnitId, :modules, :filename, :createdAt,
+      :updatedAt, :startedAt, :finishedAt, :progressDone, :progressTotal, :reason, :runnerRef)`);
+  const selectOne = db.prepare('SELECT * FROM jobs WHERE id = ?');
+  // COALESCE keeps a column when the patch leaves it out (null parameter).
+  const patchOne = db.prepare(`
+    UPDATE jobs SET
+      status = COALESCE(:status, status),
+      started_at = COALESCE(:startedAt, started_at),
+      finished_at = COALESCE(:finishedAt, finished_at),
+      progress_done = COALESCE(:progressDone, progress_done),
+      progress_total = COALESCE(:progressTotal, progress_total),
+      reason = COALESCE(:reason, reason),
+      runner_ref = COALESCE(:runnerRef, runner_ref),
+      updated_at = :updatedAt
+    WHERE id = :id`);
+  const countActiveOf = db.prepare(
+    "SELECT COUNT(*) AS active FROM jobs WHERE owner = ? AND status NOT IN ('SUCCEEDED', 'FAILED')",
+  );
+
+  return {
+    async create(job) {
+      insert.run({
+        id: job.id,
+        owner: job.owner,
+        status: job.status,
+        client: job.client,
+        siteUrl: job.siteUrl,
+        orgUnitId: job.orgUnitId,
+        modules: JSON.stringify(job.modules),
+        filename: job.filename,
+        createdAt: job.createdAt,
+        updatedAt: job.updatedAt,
+        startedAt: job.startedAt ?? null,
+        finishedAt: job.finishedAt ?? null,
+        progressDone: job.progress?.done ?? null,
+        progressTotal: job.progress?.total ?? null,
+        reason: job.reason ?? null,
+        runnerRef: job.runnerRef ?? null,
+      });
+    },
+
+    async get(id) {
+      const row = selectOne.get(id) as JobRow | undefined;
+      return row === undefined ? undefined : toRecord(row);
+    },
+
+    async update(id, patch: JobPatch) {
+      const at = now().toISOString();
+      const finishedAt = patch.finishedAt ?? (patch.status !== undefined && isTerminal(patch.status) ? at : null);
+      patchOne.run({
+        id,
+        status: patch.status ?? null,
+        startedAt: patch.startedAt ?? null,
+        finishedAt,
+        progressDone: patch.progress?.done ?? null,
+        progressTotal: patch.progress?.total ?? null,
+        reason: patch.reason ?? null,
+        runnerRef: patch.runnerRef ?? null,
+        updatedAt: at,
+      });
+      const row = selectOne.get(id) as JobRow | undefined;
+      return row === undefined ? undefined : toRecord(row);
+    },
+
+    async countActive(owner) {
+      return (countActiveOf.get(owner) as { active: number }).active;
+    },
+
+    async listByStatus(statuses) {
+      if (statuses.length === 0) return [];
+      const placeholders = statuses.map(() => '?').join(', ');
+      const rows = db
+        .prepare(`SELECT * FROM jobs WHERE status IN (${placeholders}) ORDER BY created_at, id`)
+        .all(...statuses) as unknown as JobRow[];
+      return rows.map(toRecord);
+    },
+
+    close() {
+      if (db.isOpen) db.close();
+    },
+  };
+}
