@@ -1,0 +1,180 @@
+// The one address guard every server-side fetch passes (docs/design.md, "Rules that hold
+// everywhere"): only web addresses, no credentials in them, and no private, loopback, link-local,
+// metadata or reserved destinations unless the local-use switch is on.
+import { lookup } from 'node:dns/promises';
+import { BlockList, isIP } from 'node:net';
+import { AppError } from '../errors.ts';
+
+export interface AddressPolicy {
+  /** The local-use switch (`--allow-private-targets`, `CTPO_ALLOW_PRIVATE_TARGETS=1`). */
+  allowPrivateTargets: boolean;
+  /** Plain http is accepted for links; the Brightspace site itself must be https. */
+  allowHttp: boolean;
+}
+
+export interface ResolvedAddress {
+  address: string;
+  family: 4 | 6;
+}
+
+/** Resolves a host name to every address it has. Tests inject their own to fake DNS answers. */
+export type Resolver = (hostname: string) => Promise<ResolvedAddress[]>;
+
+export const systemResolver: Resolver = async (hostname) => {
+  const answers = await lookup(hostname, { all: true, verbatim: true });
+  return answers.map((answer) => ({ address: answer.address, family: answer.family === 6 ? 6 : 4 }));
+};
+
+// IANA's special-purpose registries (RFC 6890 and successors): none of these is a public website.
+const blockedV4: [string, number][] = [
+  ['0.0.0.0', 8], // "this network", 0.0.0.0 reaches the local host on Linux
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10], // carrier-grade NAT
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16], // link-local, includes the cloud metadata service 169.254.169.254
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.88.99.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4], // multicast
+  ['240.0.0.0', 4], // reserved, includes the broadcast address
+];
+const blockedV6: [string, number][] = [
+  ['::', 128],
+  ['::1', 128],
+  ['100::', 64], // discard-only
+  ['2001::', 23], // IETF protocol assignments (Teredo, benchmarking, ORCHID...)
+  ['2001:db8::', 32], // documentation
+  ['3fff::', 20], // documentation
+  ['5f00::', 16], // segment routing
+  ['fc00::', 7], // unique local, includes the AWS metadata service fd00:ec2::254
+  ['fe80::', 10], // link-local
+  ['fec0::', 10], // old site-local
+  ['ff00::', 8], // multicast
+];
+
+const blockList = new BlockList();
+for (const [network, prefix] of blockedV4) blockList.addSubnet(network, prefix, 'ipv4');
+for (const [network, prefix] of blockedV6) blockList.addSubnet(network, prefix, 'ipv6');
+
+// Host names that never lead to a public site, whatever DNS says.
+const localNames = /(^|\.)(localhost|local|internal|home\.arpa|localdomain)$/i;
+
+/**
+ * IPv6 forms that carry an IPv4 address (mapped, compatible, NAT64, 6to4): the embedded address is
+ * where the packet really goes, so it is the one to check.
+ */
+function embeddedIpv4(address: string): string | null {
+  const words = expandIpv6(address);
+  if (!words) return null;
+  const fromWords = (high: number, low: number) => `${high >> 8}.${high & 0xff}.${low >> 8}.${low & 0xff}`;
+  const zeros = (from: number, to: number) => words.slice(from, to).every((word) => word === 0);
+  // ::ffff:a.b.c.d (mapped), ::a.b.c.d (compatible, deprecated), ::ffff:0:a.b.c.d (translated)
+  if (zeros(0, 5) && (words[5] === 0xffff || words[5] === 0)) return fromWords(words[6]!, words[7]!);
+  if (zeros(0, 4) && words[4] === 0xffff && words[5] === 0) return fromWords(words[6]!, words[7]!);
+  // 64:ff9b::a.b.c.d (NAT64 well-known prefix) and 64:ff9b:1::/48 (local-use NAT64)
+  if (words[0] === 0x64 && words[1] === 0xff9b) return fromWords(words[6]!, words[7]!);
+  // 2002:aabb:ccdd::/48 (6to4)
+  if (words[0] === 0x2002) return fromWords(words[1]!, words[2]!);
+  return null;
+}
+
+/** The eight 16-bit words of an IPv6 address, or null when it is not one. */
+function expandIpv6(address: string): number[] | null {
+  let text = address.toLowerCase();
+  const zone = text.indexOf('%');
+  if (zone !== -1) text = text.slice(0, zone);
+  if (isIP(text) !== 6) return null;
+  // A trailing dotted quad becomes two words.
+  const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
+  if (dotted) {
+    const [a, b, c, d] = dotted[1]!.split('.').map(Number) as [number, number, number, number];
+    text = `${text.slice(0, -dotted[1]!.length)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head = '', tail] = text.split('::');
+  const headWords = head === '' ? [] : head.split(':');
+  const tailWords = tail === undefined || tail === '' ? [] : tail.split(':');
+  const missing = 8 - headWords.length - tailWords.length;
+  const words = [...headWords, ...Array<string>(tail === undefined ? 0 : missing).fill('0'), ...tailWords];
+  return words.length === 8 ? words.map((word) => Number.parseInt(word, 16)) : null;
+}
+
+/** True when the address is private, loopback, link-local, metadata, multicast or reserved. */
+export function isBlockedAddress(address: string): boolean {
+  const bare = address.replace(/^\[|\]$/g, '');
+  const family = isIP(bare.split('%')[0] ?? '');
+  if (family === 4) return blockList.check(bare, 'ipv4');
+  if (family !== 6) return true; // not an address at all: refuse rather than guess
+  const v4 = embeddedIpv4(bare);
+  if (v4 !== null && blockList.check(v4, 'ipv4')) return true;
+  return blockList.check(bare.split('%')[0]!, 'ipv6');
+}
+
+function notAllowed(host: string): AppError {
+  return new AppError(
+    'address_not_allowed',
+    `${host} is a private, local or reserved network address. CTPO only visits public websites.`,
+  );
+}
+
+/**
+ * Parses a web address and applies the rules that need no DNS: the scheme, no credentials, and no
+ * blocked IP literal in any spelling (the WHATWG parser already turns `2130706433`, `0177.0.0.1`,
+ * `0x7f.1` and `127.1` into `127.0.0.1`, which is what a socket would connect to).
+ */
+export function assertAllowedUrl(raw: string, policy: AddressPolicy): URL {
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    throw new AppError('invalid_input', 'This is not a valid web address. Use the form https://example.com/.');
+  }
+  const schemes = policy.allowHttp ? ['https:', 'http:'] : ['https:'];
+  if (!schemes.includes(url.protocol)) {
+    throw new AppError(
+      'invalid_input',
+      policy.allowHttp ? 'Only http and https web addresses can be checked.' : 'The address must start with https://.',
+    );
+  }
+  if (url.username !== '' || url.password !== '') {
+    throw new AppError('invalid_input', 'Web addresses with a user name or password in them are not allowed.');
+  }
+  if (url.hostname === '') {
+    throw new AppError('invalid_input', 'This web address has no host name.');
+  }
+  if (policy.allowPrivateTargets) return url;
+
+  const host = url.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '');
+  if (isIP(host) !== 0) {
+    if (isBlockedAddress(host)) throw notAllowed(url.hostname);
+  } else if (localNames.test(host)) {
+    throw notAllowed(url.hostname);
+  }
+  return url;
+}
+
+/**
+ * Resolves the host and checks every address it has: one private answer is enough to refuse, since
+ * the connection could use any of them. The connect-time check in guarded-http.ts repeats this on the
+ * addresses a socket really uses, so a DNS answer that changes in between cannot slip through.
+ */
+export async function assertAllowedDestination(
+  url: URL,
+  policy: AddressPolicy,
+  resolve: Resolver = systemResolver,
+): Promise<void> {
+  if (policy.allowPrivateTargets) return;
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (isIP(host) !== 0) {
+    if (isBlockedAddress(host)) throw notAllowed(url.hostname);
+    return;
+  }
+  const addresses = await resolve(host);
+  if (addresses.length === 0 || addresses.some((entry) => isBlockedAddress(entry.address))) {
+    throw notAllowed(url.hostname);
+  }
+}

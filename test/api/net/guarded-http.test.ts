@@ -1,0 +1,214 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Resolver } from '../../../api/net/address-guard.ts';
+import { GuardedHttpClient, NetworkFailure } from '../../../api/net/guarded-http.ts';
+import { startLinkHost, type LinkHost } from '../../fixtures/link-host.ts';
+
+let web: LinkHost;
+let port: string;
+
+beforeAll(async () => {
+  web = await startLinkHost();
+  port = new URL(web.origin).port;
+});
+afterAll(async () => {
+  await web.close();
+});
+
+const local = { allowPrivateTargets: true, allowHttp: true };
+const strict = { allowPrivateTargets: false, allowHttp: true };
+
+function failureOf(error: unknown): string {
+  if (error instanceof NetworkFailure) return error.kind;
+  return (error as { code?: string }).code ?? String(error);
+}
+
+describe('GuardedHttpClient', () => {
+  it('reads a body as text and discards it when not asked for', async () => {
+    const client = new GuardedHttpClient({ policy: local });
+    try {
+      const page = await client.send({ url: `${web.origin}/ok/page`, readBodyLimit: 1024 });
+      expect(page.status).toBe(200);
+      expect(page.body).toContain('<p>200</p>');
+      const head = await client.send({ url: `${web.origin}/ok/page`, method: 'HEAD' });
+      expect(head.status).toBe(200);
+      expect(head.body).toBeNull();
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('puts a time limit on every request', async () => {
+    const client = new GuardedHttpClient({ policy: local, timeoutMs: 300 });
+    const started = Date.now();
+    try {
+      await expect(client.send({ url: `${web.origin}/hang/1` }).catch(failureOf)).resolves.toBe('timeout');
+      expect(Date.now() - started).toBeLessThan(3_000);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('refuses a body larger than asked for', async () => {
+    const big = createServer((_req, res) => res.end('x'.repeat(200_000)));
+    await new Promise<void>((resolve) => big.listen(0, '127.0.0.1', resolve));
+    const client = new GuardedHttpClient({ policy: local });
+    try {
+      const url = `http://127.0.0.1:${(big.address() as AddressInfo).port}/`;
+      await expect(client.send({ url, readBodyLimit: 100_000 }).catch(failureOf)).resolves.toBe('too-large');
+    } finally {
+      await client.close();
+      big.closeAllConnections();
+      big.close();
+    }
+  });
+
+  it('reports a refused connection and a name that does not resolve', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const freePort = (closed.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const noSuchName: Resolver = async () => {
+      throw Object.assign(new Error('getaddrinfo ENOTFOUND'), { code: 'ENOTFOUND' });
+    };
+    const client = new GuardedHttpClient({ policy: local, resolve: noSuchName });
+    try {
+      await expect(client.send({ url: `http://127.0.0.1:${freePort}/` }).catch(failureOf)).resolves.toBe('refused');
+      await expect(client.send({ url: 'http://no-such-host.example/' }).catch(failureOf)).resolves.toBe('dns');
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('stops when the caller aborts', async () => {
+    const client = new GuardedHttpClient({ policy: local });
+    const controller = new AbortController();
+    const reason = new Error('run cancelled');
+    setTimeout(() => controller.abort(reason), 50);
+    try {
+      await expect(client.send({ url: `${web.origin}/hang/2`, signal: controller.signal })).rejects.toBe(reason);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('caps open connections per host', async () => {
+    const client = new GuardedHttpClient({ policy: local, connectionsPerHost: 2 });
+    const started = Date.now();
+    try {
+      await Promise.all(Array.from({ length: 6 }, (_, i) => client.send({ url: `${web.origin}/slow/150/${i}` })));
+      // Six 150 ms answers through two connections take three rounds.
+      expect(Date.now() - started).toBeGreaterThanOrEqual(440);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe('GuardedHttpClient.follow', () => {
+  it('follows redirects by hand and lists every hop', async () => {
+    const client = new GuardedHttpClient({ policy: local });
+    try {
+      const { response, redirects } = await client.follow({ url: `${web.origin}/moved/a` });
+      expect(response.status).toBe(200);
+      expect(response.url.pathname).toBe('/ok/a');
+      expect(redirects).toEqual([{ url: new URL(`${web.origin}/moved/a`), status: 301 }]);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('checks every hop against the guard', async () => {
+    const client = new GuardedHttpClient({ policy: local });
+    try {
+      const withCredentials = `${web.origin}/redirect?to=${encodeURIComponent(`http://user:pw@127.0.0.1:${port}/ok/x`)}`;
+      await expect(client.follow({ url: withCredentials })).rejects.toMatchObject({ code: 'invalid_input' });
+      const toFile = `${web.origin}/redirect?to=${encodeURIComponent('file:///etc/passwd')}`;
+      await expect(client.follow({ url: toFile })).rejects.toMatchObject({ code: 'invalid_input' });
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('gives up on a redirect loop', async () => {
+    const client = new GuardedHttpClient({ policy: local });
+    try {
+      await expect(client.follow({ url: `${web.origin}/loop/x` }, { maxRedirects: 3 }).catch(failureOf)).resolves.toBe('other');
+      expect(web.hits('/loop/x')).toBe(4);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('sends per-hop headers only where the caller says', async () => {
+    const client = new GuardedHttpClient({ policy: local });
+    try {
+      const target = `http://localhost:${port}/ok/elsewhere`;
+      await client.follow(
+        { url: `${web.origin}/redirect?to=${encodeURIComponent(target)}` },
+        { headersFor: (url): Record<string, string> => (url.hostname === '127.0.0.1' ? { cookie: 'session=only-here' } : {}) },
+      );
+      const [first, second] = web.requests.slice(-2);
+      expect(first?.cookie).toBe('session=only-here');
+      expect(second?.path).toBe('/ok/elsewhere');
+      expect(second?.cookie).toBeUndefined();
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe('the connect-time address check', () => {
+  it('refuses a host whose DNS answer is private, before any request is sent', async () => {
+    const resolve: Resolver = async () => [{ address: '127.0.0.1', family: 4 }];
+    const client = new GuardedHttpClient({ policy: strict, resolve });
+    const before = web.requests.length;
+    try {
+      await expect(client.send({ url: `http://innocent.example:${port}/ok/private-dns` })).rejects.toMatchObject({
+        code: 'address_not_allowed',
+      });
+      expect(web.requests.length).toBe(before);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('catches DNS rebinding: the answer used for connecting is the one checked', async () => {
+    let calls = 0;
+    // First answer public (what a pre-check would see), every later answer loopback.
+    const rebinding: Resolver = async () => [{ address: calls++ === 0 ? '93.184.216.34' : '127.0.0.1', family: 4 }];
+    const client = new GuardedHttpClient({ policy: strict, resolve: rebinding });
+    const { assertAllowedDestination } = await import('../../../api/net/address-guard.ts');
+    const url = new URL(`http://rebind.example:${port}/ok/rebound`);
+    try {
+      await assertAllowedDestination(url, strict, rebinding);
+      await expect(client.send({ url })).rejects.toMatchObject({ code: 'address_not_allowed' });
+      expect(web.hits('/ok/rebound')).toBe(0);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('refuses private IP literals at the socket too', async () => {
+    const client = new GuardedHttpClient({ policy: strict });
+    try {
+      await expect(client.send({ url: `http://2130706433:${port}/ok/literal` })).rejects.toMatchObject({ code: 'address_not_allowed' });
+      expect(web.hits('/ok/literal')).toBe(0);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('connects through the injected resolver when private targets are allowed', async () => {
+    const resolve: Resolver = async () => [{ address: '127.0.0.1', family: 4 }];
+    const client = new GuardedHttpClient({ policy: local, resolve });
+    try {
+      const response = await client.send({ url: `http://course.example:${port}/ok/named` });
+      expect(response.status).toBe(200);
+      expect(web.hits('/ok/named')).toBe(1);
+    } finally {
+      await client.close();
+    }
+  });
+});
