@@ -1,0 +1,68 @@
+// The single page: the sign-in screen, or the signed-in header over the course-test form with the
+// monitor of the current job. The monitored job is kept across reloads and forgotten on sign-out
+// or when a new run starts.
+import { useState } from 'react';
+import { useIntl } from 'react-intl';
+import { Spinner } from '@/components/spinner/spinner';
+import type { RuntimeConfig } from '@/lib/runtime-config';
+import { HeaderBar } from '@/features/auth/components/header-bar';
+import { SignInScreen } from '@/features/auth/components/sign-in-screen';
+import { useAuthSession } from '@/features/auth/use-auth-session';
+import { CourseTestForm } from '@/features/course-test/components/course-test-form';
+import { HelpLink } from '@/features/help/components/help-link';
+import { JobMonitor } from '@/features/job-monitor/components/job-monitor';
+import {
+  clearMonitoredJob,
+  loadMonitoredJob,
+  saveMonitoredJob,
+  type MonitoredJob,
+} from '@/features/job-monitor/monitored-job';
+
+export function CtpoPage({ config }: { config: RuntimeConfig }) {
+  const intl = useIntl();
+  const { session, signInFailed, signIn, signOut } = useAuthSession();
+  const [job, setJob] = useState<MonitoredJob | null>(loadMonitoredJob);
+
+  if (session.status === 'checking') {
+    return (
+      <main className="centered-message">
+        <Spinner label={intl.formatMessage({ id: 'auth.checking' })} />
+      </main>
+    );
+  }
+  if (session.status === 'signedOut') {
+    return <SignInScreen signInFailed={signInFailed} onSignIn={() => void signIn()} />;
+  }
+
+  const handleSignOut = () => {
+    // The next person to sign in on this browser must not see this user's job.
+    clearMonitoredJob();
+    setJob(null);
+    void signOut();
+  };
+
+  return (
+    <>
+      <HeaderBar email={session.email} onSignOut={handleSignOut} />
+      <main className="page">
+        <div className="card page__card">
+          <h1 className="page__title">{intl.formatMessage({ id: 'app.title' })}</h1>
+          <p className="page__help">
+            <HelpLink />
+          </p>
+          <CourseTestForm
+            monitor={job && <JobMonitor key={job.taskArn} job={job} pollIntervalMs={config.pollIntervalMs} />}
+            onRunStarting={() => {
+              clearMonitoredJob();
+              setJob(null);
+            }}
+            onRunStarted={(run) => {
+              saveMonitoredJob(run);
+              setJob(run);
+            }}
+          />
+        </div>
+      </main>
+    </>
+  );
+}

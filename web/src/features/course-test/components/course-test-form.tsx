@@ -1,0 +1,216 @@
+// The main form: the five course fields, loading the course's modules, choosing some and starting
+// a run. The job monitor of a started run is rendered where the parent puts it (`monitor`).
+import { useState, type FormEvent, type ReactNode } from 'react';
+import { useIntl } from 'react-intl';
+import { ErrorSummary, type FieldError } from '@/components/error-summary/error-summary';
+import { Spinner } from '@/components/spinner/spinner';
+import { StatusBanner, type BannerTone } from '@/components/status-banner/status-banner';
+import { TextInput } from '@/components/text-input/text-input';
+import { textInputError, type TextInputRules } from '@/components/text-input/validate-text-input';
+import { ApiError } from '@/lib/api-client';
+import { useBeforeUnload } from '@/lib/use-before-unload';
+import { loadTableOfContents } from '@/features/course-test/api/load-table-of-contents';
+import { startTestRun } from '@/features/course-test/api/start-test-run';
+import {
+  EMPTY_FIELDS,
+  FIELDS,
+  sameFields,
+  trimmedFields,
+  type CourseFields,
+  type FieldDefinition,
+  type FieldName,
+} from '@/features/course-test/course-fields';
+import { moduleChoices, type ModuleChoice } from '@/features/course-test/module-choices';
+import { ModulePicker } from '@/features/course-test/components/module-picker';
+import './course-test-form.css';
+
+export interface StartedRun {
+  taskArn: string;
+  filename: string;
+}
+
+interface CourseTestFormProps {
+  /** The job monitor, shown under the banner once a run has started. */
+  monitor?: ReactNode;
+  /** A new run is being started: whatever was monitored before is no longer current. */
+  onRunStarting: () => void;
+  onRunStarted: (run: StartedRun) => void;
+}
+
+type TocState =
+  | { status: 'idle' }
+  | { status: 'loading' }
+  | { status: 'loaded'; modules: ModuleChoice[] }
+  | { status: 'failed'; reason?: string };
+
+interface Banner {
+  tone: BannerTone;
+  text: string;
+  detail?: string;
+}
+
+/** What to tell the user about a failed call beyond the headline: the server's words, or a network hint. */
+function failureDetail(error: unknown, networkMessage: string): string | undefined {
+  if (error instanceof ApiError) return error.serverMessage ?? (error.status === 0 ? networkMessage : undefined);
+  return undefined;
+}
+
+export function CourseTestForm({ monitor, onRunStarting, onRunStarted }: CourseTestFormProps) {
+  const intl = useIntl();
+  const [fields, setFields] = useState<CourseFields>(EMPTY_FIELDS);
+  const [submitAttempt, setSubmitAttempt] = useState(0);
+  const [lastLoaded, setLastLoaded] = useState<CourseFields | null>(null);
+  // The values of the last run started: anything typed since is an unsaved edit.
+  const [savedFields, setSavedFields] = useState<CourseFields>(EMPTY_FIELDS);
+  const [toc, setToc] = useState<TocState>({ status: 'idle' });
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const [running, setRunning] = useState(false);
+  const [banner, setBanner] = useState<Banner | null>(null);
+
+  const label = (field: FieldDefinition) => intl.formatMessage({ id: field.labelId });
+  const rulesOf = (field: FieldDefinition): TextInputRules => ({
+    label: label(field),
+    ...(field.type ? { type: field.type } : {}),
+    ...(field.required ? { required: true } : {}),
+    ...(field.pattern ? { pattern: field.pattern } : {}),
+    ...(field.patternFailureId ? { patternFailureText: intl.formatMessage({ id: field.patternFailureId }) } : {}),
+  });
+  const errors: FieldError[] = FIELDS.flatMap((field) => {
+    const message = textInputError(fields[field.name], rulesOf(field), intl);
+    return message === null ? [] : [{ fieldId: field.id, message }];
+  });
+
+  const current = trimmedFields(fields);
+  const complete = Object.values(current).every((value) => value !== '') && errors.length === 0;
+  const alreadyLoaded = lastLoaded !== null && sameFields(current, lastLoaded);
+  const canLoad = complete && toc.status !== 'loading' && !running && !alreadyLoaded;
+
+  useBeforeUnload(!sameFields(current, trimmedFields(savedFields)));
+
+  const setField = (name: FieldName, value: string) => setFields((previous) => ({ ...previous, [name]: value }));
+
+  const loadModules = async () => {
+    const request = fields;
+    setToc({ status: 'loading' });
+    setSelected(new Set());
+    try {
+      const modules = moduleChoices(await loadTableOfContents(request));
+      setToc({ status: 'loaded', modules });
+      setSelected(new Set(modules.map((module) => module.id)));
+      setLastLoaded(trimmedFields(request));
+    } catch (error) {
+      console.error('CTPO: loading the table of contents failed', error instanceof Error ? error.message : error);
+      const reason = failureDetail(error, intl.formatMessage({ id: 'form.networkError' }));
+      setToc(reason ? { status: 'failed', reason } : { status: 'failed' });
+    }
+  };
+
+  const handleSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (errors.length > 0) {
+      setSubmitAttempt((attempt) => attempt + 1);
+      return;
+    }
+    setSubmitAttempt(0);
+    if (canLoad) void loadModules();
+  };
+
+  const runTests = async (modules: readonly ModuleChoice[]) => {
+    const request = fields;
+    const moduleIds = modules.filter((module) => selected.has(module.id)).map((module) => module.id);
+    onRunStarting();
+    setRunning(true);
+    setSavedFields(request);
+    setBanner({ tone: 'info', text: intl.formatMessage({ id: 'run.starting' }) });
+    try {
+      const started = await startTestRun(request, moduleIds);
+      setBanner({ tone: 'success', text: intl.formatMessage({ id: 'run.success' }, { message: started.message }) });
+      if (started.taskArn) onRunStarted({ taskArn: started.taskArn, filename: started.filename ?? '' });
+    } catch (error) {
+      console.error('CTPO: starting the test run failed', error instanceof Error ? error.message : error);
+      const detail = failureDetail(error, intl.formatMessage({ id: 'form.networkError' }));
+      setBanner({ tone: 'error', text: intl.formatMessage({ id: 'run.error' }), ...(detail ? { detail } : {}) });
+    } finally {
+      setRunning(false);
+    }
+  };
+
+  return (
+    <div className="course-test">
+      {banner && (
+        <StatusBanner tone={banner.tone} onDismiss={() => setBanner(null)}>
+          <p>{banner.text}</p>
+          {banner.detail && <p>{banner.detail}</p>}
+        </StatusBanner>
+      )}
+
+      {monitor}
+
+      <form className="course-test__form" noValidate onSubmit={handleSubmit}>
+        {submitAttempt > 0 && <ErrorSummary errors={errors} attempt={submitAttempt} />}
+
+        <div className="course-test__fields">
+          {FIELDS.map((field) => (
+            <TextInput
+              key={field.id}
+              {...rulesOf(field)}
+              id={field.id}
+              name={field.name}
+              value={fields[field.name]}
+              onChange={(value) => setField(field.name, value)}
+              showError={submitAttempt > 0}
+              autoComplete={field.autoComplete}
+              {...(field.inputMode ? { inputMode: field.inputMode } : {})}
+              {...(field.spellCheck !== undefined ? { spellCheck: field.spellCheck } : {})}
+            />
+          ))}
+        </div>
+
+        <div className="course-test__load">
+          <button
+            type="button"
+            className="button button--primary"
+            onClick={() => void loadModules()}
+            disabled={!canLoad}
+            aria-describedby={complete ? undefined : 'ctpo-choose-modules-hint'}
+          >
+            {intl.formatMessage({ id: 'form.chooseModules' })}
+          </button>
+          {!complete && (
+            <p id="ctpo-choose-modules-hint" className="course-test__hint">
+              {intl.formatMessage({ id: 'form.chooseModules.hint' })}
+            </p>
+          )}
+        </div>
+
+        {toc.status === 'loading' && <Spinner label={intl.formatMessage({ id: 'form.fetchingModules' })} />}
+
+        {toc.status === 'failed' && (
+          <div className="course-test__toc-error" role="alert">
+            <p className="course-test__toc-error-title">{intl.formatMessage({ id: 'form.tocFailed' })}</p>
+            {toc.reason && <p>{toc.reason}</p>}
+          </div>
+        )}
+
+        {toc.status === 'loaded' && (
+          <ModulePicker
+            modules={toc.modules}
+            selected={selected}
+            running={running}
+            onToggle={(id) =>
+              setSelected((previous) => {
+                const next = new Set(previous);
+                if (next.has(id)) next.delete(id);
+                else next.add(id);
+                return next;
+              })
+            }
+            onSelectAll={() => setSelected(new Set(toc.modules.map((module) => module.id)))}
+            onDeselectAll={() => setSelected(new Set())}
+            onRun={() => void runTests(toc.modules)}
+          />
+        )}
+      </form>
+    </div>
+  );
+}

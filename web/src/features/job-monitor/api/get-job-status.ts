@@ -1,0 +1,45 @@
+import { apiRequest } from '@/lib/api-client';
+
+export const KNOWN_JOB_STATUSES = ['PROVISIONING', 'PENDING', 'RUNNING', 'DEPROVISIONING', 'SUCCEEDED', 'FAILED'] as const;
+export type KnownJobStatus = (typeof KNOWN_JOB_STATUSES)[number];
+
+/** What the monitor reads from GET /api/job-status/{jobArn}. `status` may be one we do not know. */
+export interface JobStatusReport {
+  status: string;
+  outputUrl?: string;
+  progress?: { done: number; total: number };
+  reason?: string;
+}
+
+export function isKnownJobStatus(status: string): status is KnownJobStatus {
+  return (KNOWN_JOB_STATUSES as readonly string[]).includes(status);
+}
+
+export function isTerminalJobStatus(status: string): boolean {
+  return status === 'SUCCEEDED' || status === 'FAILED';
+}
+
+/** Keeps the fields the monitor uses, and only when they have the expected shape. */
+export function parseJobStatusReport(body: unknown): JobStatusReport {
+  if (typeof body !== 'object' || body === null) throw new Error('The job status is not a JSON object.');
+  const { status, outputUrl, progress, reason } = body as Record<string, unknown>;
+  if (typeof status !== 'string' || status.trim() === '') throw new Error('The job status has no status.');
+  const report: JobStatusReport = { status };
+  if (typeof outputUrl === 'string' && outputUrl !== '') report.outputUrl = outputUrl;
+  if (typeof reason === 'string' && reason.trim() !== '') report.reason = reason;
+  if (typeof progress === 'object' && progress !== null) {
+    const { done, total } = progress as Record<string, unknown>;
+    if (typeof done === 'number' && typeof total === 'number' && Number.isFinite(done) && total > 0 && done >= 0) {
+      report.progress = { done: Math.min(done, total), total };
+    }
+  }
+  return report;
+}
+
+export async function getJobStatus(taskArn: string, signal?: AbortSignal): Promise<JobStatusReport> {
+  const body = await apiRequest<unknown>(`/api/job-status/${encodeURIComponent(taskArn)}`, {
+    base: 'jobStatus',
+    ...(signal ? { signal } : {}),
+  });
+  return parseJobStatusReport(body);
+}

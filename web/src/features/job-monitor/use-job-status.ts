@@ -1,0 +1,36 @@
+import { useEffect, useState } from 'react';
+import { getJobStatus, isTerminalJobStatus, type JobStatusReport } from '@/features/job-monitor/api/get-job-status';
+
+/**
+ * Polls the job's status at once, then every `intervalMs` after each answer, until it is
+ * SUCCEEDED or FAILED. A failed poll goes to the console only and the next one is still scheduled.
+ */
+export function useJobStatus(taskArn: string, intervalMs: number): JobStatusReport | null {
+  const [report, setReport] = useState<JobStatusReport | null>(null);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+
+    const poll = async () => {
+      try {
+        const next = await getJobStatus(taskArn, controller.signal);
+        if (controller.signal.aborted) return;
+        setReport(next);
+        if (isTerminalJobStatus(next.status)) return;
+      } catch (error) {
+        if (controller.signal.aborted) return;
+        console.error('CTPO: checking the job status failed; trying again shortly', error);
+      }
+      timer = setTimeout(() => void poll(), intervalMs);
+    };
+    void poll();
+
+    return () => {
+      controller.abort();
+      clearTimeout(timer);
+    };
+  }, [taskArn, intervalMs]);
+
+  return report;
+}
