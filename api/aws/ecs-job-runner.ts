@@ -1,0 +1,108 @@
+// Starts each run as its own ECS Fargate task, so no single machine limits how many courses are
+// tested at once. The task gets the job id and the credentials encrypted for that job; everything
+// else it reads from the job store.
+import type { ECSClient, RunTaskCommandOutput } from '@aws-sdk/client-ecs';
+import { RunTaskCommand } from '@aws-sdk/client-ecs';
+import type { KMSClient } from '@aws-sdk/client-kms';
+import { AppError } from '../errors.ts';
+import type { JobRecord, JobRunner, JobStore } from '../jobs/types.ts';
+import { encryptCredentials } from './credentials-cipher.ts';
+import { outcomeOfFailure, outcomeOfTask } from './ecs-task-status.ts';
+import { ENV } from './settings.ts';
+
+export interface EcsJobRunnerOptions {
+  ecs: ECSClient;
+  kms: KMSClient;
+  store: JobStore;
+  cluster: string;
+  taskDefinition: string;
+  /** The task's essential container, the one that runs the test. */
+  containerName: string;
+  subnets: readonly string[];
+  securityGroups: readonly string[];
+  /** The KMS key the credentials are encrypted with. */
+  credentialsKeyId: string;
+}
+
+// RunTask's `startedBy`: up to 128 letters, digits, hyphens, slashes and underscores.
+const STARTED_BY = /^[A-Za-z0-9/_-]{1,128}$/;
+
+/** Errors AWS gives when it is busy rather than broken: worth a "try again shortly". */
+const BUSY_ERRORS = new Set(['ThrottlingException', 'ServerException', 'LimitExceededException', 'KMSInternalException']);
+
+export function createEcsJobRunner(options: EcsJobRunnerOptions): JobRunner {
+  const { store } = options;
+
+  const giveUp = async (job: JobRecord, reason: string, code: 'overloaded' | 'internal'): Promise<never> => {
+    await store.update(job.id, { status: 'FAILED', reason });
+    throw new AppError(code, reason);
+  };
+
+  return {
+    async submit(job, credentials) {
+      let ciphertext: string;
+      try {
+        ciphertext = await encryptCredentials(options.kms, options.credentialsKeyId, job.id, credentials);
+      } catch (error) {
+        console.error(`job ${job.id}: encrypting the credentials failed`, errorName(error));
+        return giveUp(job, 'The run could not be prepared on AWS. Try again in a few minutes.', busyOrInternal(error));
+      }
+
+      let answer: RunTaskCommandOutput;
+      try {
+        answer = await options.ecs.send(
+          new RunTaskCommand({
+            cluster: options.cluster,
+            taskDefinition: options.taskDefinition,
+            launchType: 'FARGATE',
+            count: 1,
+            ...(STARTED_BY.test(job.id) ? { startedBy: job.id } : {}),
+            networkConfiguration: {
+              awsvpcConfiguration: {
+                subnets: [...options.subnets],
+                securityGroups: [...options.securityGroups],
+                // Public subnets without a NAT gateway: the task needs its own address to reach
+                // Brightspace and the image registry. Its security group admits nothing inbound.
+                assignPublicIp: 'ENABLED',
+              },
+            },
+            overrides: {
+              containerOverrides: [
+                {
+                  name: options.containerName,
+                  environment: [
+                    { name: ENV.jobId, value: job.id },
+                    { name: ENV.encryptedCredentials, value: ciphertext },
+                  ],
+                },
+              ],
+            },
+          }),
+        );
+      } catch (error) {
+        console.error(`job ${job.id}: RunTask failed`, errorName(error));
+        return giveUp(job, 'AWS could not start the test run. Try again in a few minutes.', busyOrInternal(error));
+      }
+
+      // RunTask answers 200 with failures[] when it could not place the task.
+      const failure = answer.failures?.[0];
+      const task = answer.tasks?.[0];
+      if (failure !== undefined || task?.taskArn === undefined) {
+        const outcome = outcomeOfFailure(failure ?? { reason: 'no task started' });
+        console.error(`job ${job.id}: RunTask refused`, failure?.reason, failure?.detail);
+        return giveUp(job, outcome.reason ?? 'AWS could not start the test run.', 'overloaded');
+      }
+      const outcome = outcomeOfTask(task, options.containerName);
+      await store.update(job.id, { runnerRef: task.taskArn, ...(outcome === undefined ? {} : { status: outcome.status }) });
+    },
+  };
+}
+
+function errorName(error: unknown): string {
+  // The name and message only: an SDK error's other fields can carry the request.
+  return error instanceof Error ? `${error.name}: ${error.message}` : 'unknown error';
+}
+
+function busyOrInternal(error: unknown): 'overloaded' | 'internal' {
+  return error instanceof Error && BUSY_ERRORS.has(error.name) ? 'overloaded' : 'internal';
+}

@@ -1,0 +1,43 @@
+// The report store on AWS: the HTML report and its JSON twin in the private reports bucket, which
+// CloudFront serves under /reports/. The bucket's lifecycle rule deletes them after the expiry.
+import type { S3Client } from '@aws-sdk/client-s3';
+import { PutObjectCommand } from '@aws-sdk/client-s3';
+import type { ReportStore } from '../jobs/types.ts';
+
+export interface S3ReportStoreOptions {
+  client: S3Client;
+  bucket: string;
+  /** Key prefix, e.g. `reports/`; empty for the bucket's root. */
+  prefix: string;
+}
+
+// A report's base name becomes part of an object key and a URL path: one safe segment, nothing more.
+const SAFE_FILENAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
+
+export function createS3ReportStore(options: S3ReportStoreOptions): ReportStore {
+  return {
+    async put(filename, files) {
+      if (!SAFE_FILENAME.test(filename) || filename.includes('..')) {
+        throw new Error(`"${filename}" is not a safe report name.`);
+      }
+      const key = `${options.prefix}${filename}`;
+      // The JSON first: the HTML's presence is what a reader takes as "the report is there".
+      const parts = [
+        { key: `${key}.json`, body: files.json, contentType: 'application/json; charset=utf-8' },
+        { key: `${key}.html`, body: files.html, contentType: 'text/html; charset=utf-8' },
+      ];
+      for (const part of parts) {
+        await options.client.send(
+          new PutObjectCommand({
+            Bucket: options.bucket,
+            Key: part.key,
+            Body: part.body,
+            ContentType: part.contentType,
+            // Revalidated on every view, so a report is gone from CloudFront when it expires here.
+            CacheControl: 'no-cache',
+          }),
+        );
+      }
+    },
+  };
+}

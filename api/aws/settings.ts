@@ -1,0 +1,67 @@
+// The environment variables the CDK stack sets on the Lambda functions and the Fargate task, named
+// once so the stack and the code that reads them cannot drift apart.
+
+export const ENV = {
+  /** DynamoDB table of job records. */
+  jobsTable: 'CTPO_JOBS_TABLE',
+  /** Days a job record and its report are kept. */
+  reportExpiryDays: 'CTPO_REPORT_EXPIRY_DAYS',
+  /** The private bucket the reports are written to, and the key prefix they go under. */
+  reportsBucket: 'CTPO_REPORTS_BUCKET',
+  reportsPrefix: 'CTPO_REPORTS_PREFIX',
+  /** The public base address of the reports (`outputUrl`), with a trailing slash. */
+  reportsUrl: 'CTPO_REPORTS_URL',
+  /** Where and how runs are started. */
+  cluster: 'CTPO_CLUSTER_ARN',
+  taskDefinition: 'CTPO_TASK_DEFINITION_ARN',
+  containerName: 'CTPO_CONTAINER_NAME',
+  subnets: 'CTPO_SUBNETS',
+  securityGroups: 'CTPO_SECURITY_GROUPS',
+  /** The KMS key that encrypts a run's Brightspace credentials for the task. */
+  credentialsKey: 'CTPO_CREDENTIALS_KEY_ARN',
+  /** The Cognito user pool and web client whose access tokens the API accepts. */
+  userPoolId: 'CTPO_USER_POOL_ID',
+  userPoolClientId: 'CTPO_USER_POOL_CLIENT_ID',
+  /** Comma-separated app origins allowed to call the API from another origin. */
+  allowedOrigins: 'CTPO_ALLOWED_ORIGINS',
+  /** Per run, in the task's container overrides: the job, and its encrypted credentials. */
+  jobId: 'CTPO_JOB_ID',
+  encryptedCredentials: 'CTPO_ENCRYPTED_CREDENTIALS',
+} as const;
+
+export type EnvName = (typeof ENV)[keyof typeof ENV];
+
+export type Environment = Readonly<Record<string, string | undefined>>;
+
+/** The value of a variable the stack always sets; its absence is a deployment fault, said plainly. */
+export function requireEnv(env: Environment, name: EnvName): string {
+  const value = env[name]?.trim();
+  if (value === undefined || value === '') {
+    throw new Error(`${name} is not set: this code runs only in the CTPO stack, which sets it.`);
+  }
+  return value;
+}
+
+export function requireList(env: Environment, name: EnvName): string[] {
+  const values = requireEnv(env, name)
+    .split(',')
+    .map((value) => value.trim())
+    .filter((value) => value !== '');
+  if (values.length === 0) throw new Error(`${name} lists nothing: this code runs only in the CTPO stack, which sets it.`);
+  return values;
+}
+
+export function requirePositiveInteger(env: Environment, name: EnvName): number {
+  const text = requireEnv(env, name);
+  const value = Number(text);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(value) || value < 1) {
+    throw new Error(`${name} must be a whole number above 0, not "${text}".`);
+  }
+  return value;
+}
+
+/**
+ * The KMS encryption-context key that binds a run's encrypted credentials to its job: a ciphertext
+ * decrypts only together with the id of the job it was made for.
+ */
+export const CREDENTIALS_CONTEXT_KEY = 'ctpo-job-id';

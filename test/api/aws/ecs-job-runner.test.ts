@@ -1,0 +1,143 @@
+import { ECSClient, RunTaskCommand } from '@aws-sdk/client-ecs';
+import { EncryptCommand } from '@aws-sdk/client-kms';
+import { mockClient } from 'aws-sdk-client-mock';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { decryptCredentials } from '../../../api/aws/credentials-cipher.ts';
+import { createDynamoJobStore } from '../../../api/aws/dynamo-job-store.ts';
+import { createEcsJobRunner } from '../../../api/aws/ecs-job-runner.ts';
+import { AppError } from '../../../api/errors.ts';
+import type { JobRecord, JobRunner, JobStore } from '../../../api/jobs/types.ts';
+import { fakeJobsTable } from './fake-dynamodb.ts';
+import type { FakeTable } from './fake-dynamodb.ts';
+import { fakeKms } from './fake-kms.ts';
+import type { FakeKms } from './fake-kms.ts';
+
+const KEY = 'arn:aws:kms:ca-central-1:111122223333:key/1234abcd-12ab-34cd-56ef-1234567890ab';
+const CLUSTER = 'arn:aws:ecs:ca-central-1:111122223333:cluster/ctpo';
+const TASK_DEF = 'arn:aws:ecs:ca-central-1:111122223333:task-definition/ctpo-runner:3';
+const TASK_ARN = 'arn:aws:ecs:ca-central-1:111122223333:task/ctpo/0123456789abcdef0123456789abcdef';
+const credentials = { username: 'qa.bot', password: 'S3cret!pass' };
+
+function aJob(id: string): JobRecord {
+  return {
+    id,
+    owner: 'user-a',
+    status: 'PROVISIONING',
+    client: 'Acme College',
+    siteUrl: 'https://acme.brightspace.com',
+    orgUnitId: 6606,
+    modules: [1, 2],
+    filename: `acme-college-ou6606-${id}`,
+    createdAt: '2026-05-01T10:00:00.000Z',
+    updatedAt: '2026-05-01T10:00:00.000Z',
+  };
+}
+
+describe('the ECS job runner', () => {
+  let table: FakeTable;
+  let kms: FakeKms;
+  let ecs: ECSClient;
+  let ecsMock: ReturnType<typeof mockClient>;
+  let store: JobStore;
+  let runner: JobRunner;
+
+  beforeEach(() => {
+    table = fakeJobsTable('jobs');
+    kms = fakeKms();
+    ecs = new ECSClient({ region: 'ca-central-1' });
+    ecsMock = mockClient(ecs);
+    store = createDynamoJobStore({ client: table.client, tableName: 'jobs', retentionDays: 30 });
+    runner = createEcsJobRunner({
+      ecs,
+      kms: kms.client,
+      store,
+      cluster: CLUSTER,
+      taskDefinition: TASK_DEF,
+      containerName: 'runner',
+      subnets: ['subnet-a', 'subnet-b'],
+      securityGroups: ['sg-1'],
+      credentialsKeyId: KEY,
+    });
+  });
+  afterEach(() => {
+    table.restore();
+    kms.restore();
+    ecsMock.restore();
+  });
+
+  it('starts one Fargate task per run, passing only the job id and the encrypted credentials', async () => {
+    ecsMock.on(RunTaskCommand).resolves({ tasks: [{ taskArn: TASK_ARN, lastStatus: 'PROVISIONING' }], failures: [] });
+    await store.create(aJob('job-1'));
+    await runner.submit(aJob('job-1'), credentials);
+
+    const [call] = ecsMock.commandCalls(RunTaskCommand);
+    const input = call!.args[0].input;
+    expect(input).toMatchObject({
+      cluster: CLUSTER,
+      taskDefinition: TASK_DEF,
+      launchType: 'FARGATE',
+      count: 1,
+      startedBy: 'job-1',
+      networkConfiguration: { awsvpcConfiguration: { subnets: ['subnet-a', 'subnet-b'], securityGroups: ['sg-1'], assignPublicIp: 'ENABLED' } },
+    });
+    const environment = input.overrides?.containerOverrides?.[0]?.environment ?? [];
+    expect(input.overrides?.containerOverrides?.[0]?.name).toBe('runner');
+    expect(environment.map((variable) => variable.name)).toEqual(['CTPO_JOB_ID', 'CTPO_ENCRYPTED_CREDENTIALS']);
+    expect(JSON.stringify(input)).not.toMatch(/S3cret|qa\.bot/);
+
+    // What the task receives decrypts, for this job only, to the credentials.
+    const ciphertext = environment.find((variable) => variable.name === 'CTPO_ENCRYPTED_CREDENTIALS')!.value!;
+    expect(await decryptCredentials(kms.client, KEY, 'job-1', ciphertext)).toEqual(credentials);
+
+    expect(await store.get('job-1')).toMatchObject({ status: 'PROVISIONING', runnerRef: TASK_ARN });
+    expect(JSON.stringify([...table.items.values()])).not.toMatch(/S3cret|qa\.bot/);
+  });
+
+  it('leaves startedBy out for a job id RunTask would refuse there, and still names the job', async () => {
+    ecsMock.on(RunTaskCommand).resolves({ tasks: [{ taskArn: TASK_ARN, lastStatus: 'PENDING' }] });
+    await store.create(aJob('job:1'));
+    await runner.submit(aJob('job:1'), credentials);
+    const input = ecsMock.commandCalls(RunTaskCommand)[0]!.args[0].input;
+    expect(input.startedBy).toBeUndefined();
+    expect(input.overrides?.containerOverrides?.[0]?.environment?.[0]).toEqual({ name: 'CTPO_JOB_ID', value: 'job:1' });
+    expect(await store.get('job:1')).toMatchObject({ status: 'PENDING', runnerRef: TASK_ARN });
+  });
+
+  it('fails the job, saying why, when RunTask answers with failures[]', async () => {
+    ecsMock.on(RunTaskCommand).resolves({ tasks: [], failures: [{ reason: 'RESOURCE:FARGATE', detail: 'Capacity is unavailable at this time.' }] });
+    await store.create(aJob('job-1'));
+    const submitted = runner.submit(aJob('job-1'), credentials);
+    await expect(submitted).rejects.toBeInstanceOf(AppError);
+    await submitted.catch((error: AppError) => {
+      expect(error.code).toBe('overloaded');
+      expect(error.message).toMatch(/RESOURCE:FARGATE/);
+    });
+    expect(await store.get('job-1')).toMatchObject({ status: 'FAILED', reason: expect.stringMatching(/could not start the test run \(RESOURCE:FARGATE/) });
+  });
+
+  it('fails the job when RunTask answers with no task at all', async () => {
+    ecsMock.on(RunTaskCommand).resolves({});
+    await store.create(aJob('job-1'));
+    await expect(runner.submit(aJob('job-1'), credentials)).rejects.toMatchObject({ code: 'overloaded' });
+    expect((await store.get('job-1'))?.status).toBe('FAILED');
+  });
+
+  it('tells a busy AWS from a broken deployment when RunTask throws', async () => {
+    const throttled = Object.assign(new Error('Rate exceeded'), { name: 'ThrottlingException' });
+    ecsMock.on(RunTaskCommand).rejectsOnce(throttled).rejectsOnce(Object.assign(new Error('not authorized'), { name: 'AccessDeniedException' }));
+    await store.create(aJob('job-1'));
+    await store.create(aJob('job-2'));
+    await expect(runner.submit(aJob('job-1'), credentials)).rejects.toMatchObject({ code: 'overloaded' });
+    await expect(runner.submit(aJob('job-2'), credentials)).rejects.toMatchObject({ code: 'internal' });
+    expect((await store.get('job-1'))?.status).toBe('FAILED');
+    expect((await store.get('job-2'))?.reason).toBe('AWS could not start the test run. Try again in a few minutes.');
+  });
+
+  it('starts nothing when the credentials cannot be encrypted', async () => {
+    kms.mock.on(EncryptCommand).rejects(Object.assign(new Error('key disabled'), { name: 'DisabledException' }));
+    await store.create(aJob('job-1'));
+    await expect(runner.submit(aJob('job-1'), credentials)).rejects.toMatchObject({ code: 'internal' });
+    expect(ecsMock.commandCalls(RunTaskCommand)).toHaveLength(0);
+    expect((await store.get('job-1'))?.status).toBe('FAILED');
+  });
+});
