@@ -48,8 +48,13 @@ export interface BrightspaceCredentials {
 }
 
 export interface JobRunner {
-  /** Hands the job to a worker. Resolves once accepted; the run itself goes on in the background. */
+  /**
+   * Hands the job to a worker. Resolves once accepted; the run itself goes on in the background.
+   * Throws AppError `overloaded` when it cannot take the job now.
+   */
   submit(job: JobRecord, credentials: BrightspaceCredentials): Promise<void>;
+  /** False when a submit now would be refused as overloaded (e.g. a full queue). Omitted: no limit. */
+  hasCapacity?(): boolean;
 }
 
 /** Where finished reports go: a folder locally, the reports bucket on AWS. */

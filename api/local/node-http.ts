@@ -57,11 +57,18 @@ function readBodyUpTo(req: IncomingMessage, limit: number): Promise<string> {
   });
 }
 
-export function writeApiResponse(res: ServerResponse, response: ApiResponse, options: { head?: boolean; close?: boolean } = {}): void {
+/** An ApiResponse whose body may also be bytes (static files). */
+export interface LocalResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string | Buffer;
+}
+
+export function writeApiResponse(res: ServerResponse, response: ApiResponse | LocalResponse, options: { head?: boolean; close?: boolean } = {}): void {
   const headers: Record<string, string> = { ...response.headers };
   if (options.close) headers.connection = 'close';
-  const body = options.head ? '' : response.body;
   if (!('content-length' in headers)) headers['content-length'] = String(Buffer.byteLength(response.body));
+  const body = options.head ? '' : response.body;
   res.writeHead(response.status, headers);
   res.end(body);
 }

@@ -1,0 +1,64 @@
+// How every QA API answer is shaped: JSON, never cached, CORS only for the configured app origins,
+// and every failure as `{ message, code }` with the status of its code. Unexpected errors become a
+// plain 500 whose details stay in the log.
+import { AppError, isAppError } from '../errors.ts';
+import type { ErrorResponse } from './contract.ts';
+import type { ApiRequest, ApiResponse } from './types.ts';
+
+export type Log = (line: string) => void;
+
+const INTERNAL_MESSAGE = 'Something went wrong on the CTPO server. Try again; if it keeps happening, contact the CTPO team.';
+
+const baseHeaders = {
+  'content-type': 'application/json; charset=utf-8',
+  'cache-control': 'no-store',
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+};
+
+export function corsHeaders(request: ApiRequest, allowedOrigins: readonly string[]): Record<string, string> {
+  const origin = request.headers.origin;
+  // Vary on Origin even when refused, so a shared cache never hands one origin's answer to another.
+  if (origin === undefined || !allowedOrigins.includes(origin)) return { vary: 'Origin' };
+  return {
+    'access-control-allow-origin': origin,
+    'access-control-allow-credentials': 'true',
+    vary: 'Origin',
+  };
+}
+
+export function jsonResponse(request: ApiRequest, allowedOrigins: readonly string[], status: number, body: unknown, extra: Record<string, string> = {}): ApiResponse {
+  return {
+    status,
+    headers: { ...baseHeaders, ...corsHeaders(request, allowedOrigins), ...extra },
+    body: JSON.stringify(body),
+  };
+}
+
+/** Removes every secret from a text before it is logged. */
+export function redact(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const secret of secrets) {
+    if (secret.length > 0) out = out.split(secret).join('[redacted]');
+  }
+  return out;
+}
+
+export function errorResponse(
+  request: ApiRequest,
+  allowedOrigins: readonly string[],
+  error: unknown,
+  context: { log?: Log; secrets?: readonly string[] } = {},
+): ApiResponse {
+  const known = isAppError(error) ? error : undefined;
+  const appError = known ?? new AppError('internal', INTERNAL_MESSAGE);
+  if (known === undefined || appError.status >= 500) {
+    const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    context.log?.(redact(`${request.method} ${request.path} failed: ${detail}`, context.secrets ?? []));
+  }
+  const body: ErrorResponse = { message: appError.message, code: appError.code };
+  const extra: Record<string, string> = {};
+  if (appError.code === 'unauthorized') extra['www-authenticate'] = 'Bearer';
+  if (appError.code === 'overloaded' || appError.code === 'too_many_runs') extra['retry-after'] = '60';
+  return jsonResponse(request, allowedOrigins, appError.status, body, extra);
+}

@@ -1,0 +1,166 @@
+// The three routes of the QA API (docs/design.md, "The QA API contract"). Each handler is complete
+// on its own (token, validation, CORS, errors), so an AWS Lambda function can serve one route by
+// calling it directly; createApi (create-api.ts) routes among them for the local server.
+import { randomUUID } from 'node:crypto';
+import { AppError } from '../errors.ts';
+import { assertAllowedDestination } from '../net/address-guard.ts';
+import type { JobRecord, JobRunner, JobStore } from '../jobs/types.ts';
+import type { JobStatusResponse, RunTestsResponse, TocResponse } from './contract.ts';
+import { bearerTokenOf } from './access-token.ts';
+import type { Caller, TokenVerifier } from './access-token.ts';
+import { reportFilename } from './report-filename.ts';
+import { errorResponse, jsonResponse } from './respond.ts';
+import type { Log } from './respond.ts';
+import type { ApiRequest, ApiResponse } from './types.ts';
+import { parseJobId, parseRunTestsRequest, parseTocRequest, readJsonBody } from './validate-request.ts';
+
+export interface TableOfContentsInput {
+  siteUrl: string;
+  username: string;
+  password: string;
+  orgUnitId: number;
+  allowPrivateTargets: boolean;
+  signal?: AbortSignal;
+}
+
+export interface ApiDeps {
+  verifier: TokenVerifier;
+  jobs: JobStore;
+  runner: JobRunner;
+  /** The engine's table-of-contents reader (api/engine/load-table-of-contents.ts). */
+  loadTableOfContents: (input: TableOfContentsInput) => Promise<TocResponse>;
+  /** Base URL of the reports, ending in '/': a report is at outputUrl + filename + '.html'. */
+  outputUrl: string;
+  /** App origins allowed to call the API from a browser (exact match). */
+  allowedOrigins: readonly string[];
+  /** The address guard's local-use switch. Off on AWS. */
+  allowPrivateTargets: boolean;
+  /** Runs one user may have not yet finished; one more is answered 429. */
+  maxActiveRunsPerUser: number;
+  /** How long POST /api/toc may take before it gives up. Default 60 s. */
+  tocTimeoutMs?: number;
+  now?: () => Date;
+  log?: Log;
+}
+
+export const JOB_STATUS_PREFIX = '/api/job-status/';
+
+async function authenticate(request: ApiRequest, deps: ApiDeps): Promise<Caller> {
+  return deps.verifier.verify(bearerTokenOf(request.headers.authorization));
+}
+
+async function withErrors(
+  request: ApiRequest,
+  deps: ApiDeps,
+  work: (secrets: string[]) => Promise<ApiResponse>,
+): Promise<ApiResponse> {
+  // Filled with the password as soon as it is read, so a logged failure never carries it.
+  const secrets: string[] = [];
+  try {
+    return await work(secrets);
+  } catch (error) {
+    return errorResponse(request, deps.allowedOrigins, error, { log: deps.log, secrets });
+  }
+}
+
+function isAbort(error: unknown): boolean {
+  return error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError');
+}
+
+/** POST /api/toc: the course's table of contents, in Brightspace's own shape. */
+export function handleToc(request: ApiRequest, deps: ApiDeps): Promise<ApiResponse> {
+  return withErrors(request, deps, async (secrets) => {
+    await authenticate(request, deps);
+    const input = parseTocRequest(readJsonBody(request), deps);
+    secrets.push(input.password);
+    const timeout = AbortSignal.timeout(deps.tocTimeoutMs ?? 60_000);
+    const signal = request.signal === undefined ? timeout : AbortSignal.any([request.signal, timeout]);
+    let toc: TocResponse;
+    try {
+      toc = await deps.loadTableOfContents({ ...input, allowPrivateTargets: deps.allowPrivateTargets, signal });
+    } catch (error) {
+      if (isAbort(error) && timeout.aborted) {
+        throw new AppError('site_unreachable', 'The Brightspace site did not answer in time. Check the Client Site URL and try again.', { cause: error });
+      }
+      throw error;
+    }
+    return jsonResponse(request, deps.allowedOrigins, 200, toc);
+  });
+}
+
+/** POST /api/run-tests: records the job, hands it to the runner, answers 202 at once. */
+export function handleRunTests(request: ApiRequest, deps: ApiDeps): Promise<ApiResponse> {
+  return withErrors(request, deps, async (secrets) => {
+    const caller = await authenticate(request, deps);
+    const input = parseRunTestsRequest(readJsonBody(request), deps);
+    secrets.push(input.password);
+    // The run would fail on its first request anyway; refusing now gives the user the reason at once.
+    await assertAllowedDestination(new URL(input.siteUrl), { allowPrivateTargets: deps.allowPrivateTargets, allowHttp: false });
+
+    const active = await deps.jobs.countActive(caller.sub);
+    if (active >= deps.maxActiveRunsPerUser) {
+      throw new AppError(
+        'too_many_runs',
+        `You already have ${active} test run${active === 1 ? '' : 's'} in progress. Wait for one to finish, then start this one.`,
+      );
+    }
+    if (deps.runner.hasCapacity?.() === false) throw overloaded();
+
+    const now = (deps.now ?? (() => new Date()))();
+    const at = now.toISOString();
+    const job: JobRecord = {
+      id: randomUUID(),
+      owner: caller.sub,
+      status: 'PROVISIONING',
+      client: input.client,
+      siteUrl: input.siteUrl,
+      orgUnitId: input.orgUnitId,
+      modules: input.modules,
+      filename: reportFilename({ client: input.client, orgUnitId: input.orgUnitId, at: now }),
+      createdAt: at,
+      updatedAt: at,
+    };
+    await deps.jobs.create(job);
+    try {
+      await deps.runner.submit(job, { username: input.username, password: input.password });
+    } catch (error) {
+      const busy = error instanceof AppError && error.code === 'overloaded';
+      await deps.jobs.update(job.id, {
+        status: 'FAILED',
+        reason: busy ? 'CTPO was too busy to start this run. Start it again in a few minutes.' : 'The run could not be started. Start it again.',
+      });
+      throw busy ? overloaded() : error;
+    }
+
+    const count = input.modules.length;
+    const body: RunTestsResponse = {
+      message: `Test run started for ${input.client}: ${count} module${count === 1 ? '' : 's'} of course ${input.orgUnitId}.`,
+      taskArn: job.id,
+      filename: job.filename,
+    };
+    return jsonResponse(request, deps.allowedOrigins, 202, body);
+  });
+}
+
+function overloaded(): AppError {
+  return new AppError('overloaded', 'CTPO is busy with other test runs right now. Try again in a few minutes.');
+}
+
+/** GET /api/job-status/{jobArn}: where the caller's job is; the report address once it succeeded. */
+export function handleJobStatus(request: ApiRequest, deps: ApiDeps): Promise<ApiResponse> {
+  return withErrors(request, deps, async () => {
+    const caller = await authenticate(request, deps);
+    if (!request.path.startsWith(JOB_STATUS_PREFIX)) throw new AppError('not_found', 'There is no such API route.');
+    const id = parseJobId(request.path.slice(JOB_STATUS_PREFIX.length));
+    const job = await deps.jobs.get(id);
+    if (job === undefined) throw new AppError('not_found', 'There is no job with this identifier.');
+    if (job.owner !== caller.sub) throw new AppError('forbidden', 'This job was started by another user: only they can follow it.');
+
+    const body: JobStatusResponse = { status: job.status, updatedAt: job.updatedAt };
+    if (job.progress !== undefined) body.progress = job.progress;
+    if (job.startedAt !== undefined) body.startedAt = job.startedAt;
+    if (job.status === 'FAILED') body.reason = job.reason ?? 'The run failed.';
+    if (job.status === 'SUCCEEDED') body.outputUrl = deps.outputUrl;
+    return jsonResponse(request, deps.allowedOrigins, 200, body);
+  });
+}
