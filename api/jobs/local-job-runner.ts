@@ -55,7 +55,8 @@ interface Running {
 
 function timeoutReason(ms: number): string {
   const minutes = Math.round(ms / 60_000);
-  const span = minutes >= 1 ? `${minutes} minute${minutes === 1 ? '' : 's'}` : `${Math.round(ms / 1000)} seconds`;
+  const seconds = Math.max(1, Math.round(ms / 1000));
+  const span = minutes >= 1 ? `${minutes} minute${minutes === 1 ? '' : 's'}` : `${seconds} second${seconds === 1 ? '' : 's'}`;
   return `The run took longer than ${span} and was stopped. Test fewer modules at a time, or try again later.`;
 }
 

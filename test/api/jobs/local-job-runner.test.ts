@@ -1,0 +1,141 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CRASH_REASON, SHUTDOWN_QUEUED_REASON, SHUTDOWN_REASON, createLocalJobRunner } from '../../../api/jobs/local-job-runner.ts';
+import type { LocalJobRunner, LocalJobRunnerOptions } from '../../../api/jobs/local-job-runner.ts';
+import { openSqliteJobStore } from '../../../api/jobs/sqlite-job-store.ts';
+import type { SqliteJobStore } from '../../../api/jobs/sqlite-job-store.ts';
+import type { JobRecord } from '../../../api/jobs/types.ts';
+
+const scriptedWorker = new URL('./fixtures/scripted-job-worker.ts', import.meta.url);
+
+let dir: string;
+let store: SqliteJobStore;
+let runner: LocalJobRunner | undefined;
+const logged: string[] = [];
+
+function aJob(index: number, client: string): JobRecord {
+  const at = new Date().toISOString();
+  return {
+    id: `job-${String(index).padStart(3, '0')}`,
+    owner: 'user-a',
+    status: 'PROVISIONING',
+    client,
+    siteUrl: 'https://acme.brightspace.com',
+    orgUnitId: 6606,
+    modules: [1],
+    filename: `acme-ou6606-${index}`,
+    createdAt: at,
+    updatedAt: at,
+  };
+}
+
+function makeRunner(options: Partial<LocalJobRunnerOptions> = {}): LocalJobRunner {
+  runner = createLocalJobRunner({
+    jobs: store,
+    reportsDir: join(dir, 'reports'),
+    allowPrivateTargets: false,
+    workerEntry: scriptedWorker,
+    log: (line) => logged.push(line),
+    ...options,
+  });
+  return runner;
+}
+
+async function submit(pool: LocalJobRunner, job: JobRecord): Promise<void> {
+  await store.create(job);
+  await pool.submit(job, { username: 'qa', password: 'secret-pw-123' });
+}
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'ctpo-pool-'));
+  store = openSqliteJobStore({ path: join(dir, 'jobs.sqlite') });
+  logged.length = 0;
+});
+afterEach(async () => {
+  await runner?.close();
+  runner = undefined;
+  store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the local worker pool', () => {
+  it('runs at most `concurrency` jobs at once, starts the waiting ones in arrival order, and finishes them all', async () => {
+    const pool = makeRunner({ concurrency: 2 });
+    const jobs = Array.from({ length: 7 }, (_, i) => aJob(i, 'sleep-150'));
+    let maxRunning = 0;
+    const sampler = setInterval(() => (maxRunning = Math.max(maxRunning, pool.stats().running)), 5);
+    for (const job of jobs) await submit(pool, job);
+    expect(pool.stats()).toEqual({ running: 2, queued: 5 });
+    expect((await store.get(jobs[6]!.id))?.status).toBe('PENDING');
+    await pool.idle();
+    clearInterval(sampler);
+
+    const finished = await Promise.all(jobs.map((job) => store.get(job.id)));
+    expect(finished.map((job) => job?.status)).toEqual(Array(7).fill('SUCCEEDED'));
+    expect(finished.every((job) => job?.progress?.done === 2 && job.finishedAt !== undefined)).toBe(true);
+    expect(maxRunning).toBe(2);
+    // Worker thread ids grow with each start: their order is the start order.
+    const threadIds = finished.map((job) => Number(job!.runnerRef!.replace('local-worker-', '')));
+    expect(threadIds).toEqual([...threadIds].sort((a, b) => a - b));
+    // And no two runs beyond the cap overlapped in time.
+    for (const job of finished) {
+      const overlapping = finished.filter((other) => other!.startedAt! < job!.finishedAt! && job!.startedAt! < other!.finishedAt!);
+      expect(overlapping.length).toBeLessThanOrEqual(2);
+    }
+  });
+
+  it('refuses work beyond the queue as overloaded, without touching the refused job', async () => {
+    const pool = makeRunner({ concurrency: 1, maxQueued: 1 });
+    await submit(pool, aJob(1, 'sleep-300'));
+    await submit(pool, aJob(2, 'sleep-10'));
+    expect(pool.hasCapacity()).toBe(false);
+    const third = aJob(3, 'sleep-10');
+    await store.create(third);
+    await expect(pool.submit(third, { username: 'qa', password: 'pw' })).rejects.toMatchObject({ code: 'overloaded' });
+    expect((await store.get(third.id))?.status).toBe('PROVISIONING');
+    await pool.idle();
+    expect(pool.hasCapacity()).toBe(true);
+  });
+
+  it('keeps a run’s own failure reason, and fails a crashed run without leaking the password', async () => {
+    const pool = makeRunner({ concurrency: 2 });
+    await submit(pool, aJob(1, 'fail'));
+    await submit(pool, aJob(2, 'crash'));
+    await submit(pool, aJob(3, 'sleep-20'));
+    await pool.idle();
+    expect(await store.get('job-001')).toMatchObject({ status: 'FAILED', reason: 'Sign-in to Brightspace failed: check the user name and password.' });
+    expect(await store.get('job-002')).toMatchObject({ status: 'FAILED', reason: CRASH_REASON });
+    expect(await store.get('job-003')).toMatchObject({ status: 'SUCCEEDED' });
+    expect(logged.join('\n')).toContain('scripted crash');
+    expect(logged.join('\n')).not.toContain('secret-pw-123');
+  });
+
+  it('stops a run that takes too long, and terminates one that does not stop', async () => {
+    const pool = makeRunner({ concurrency: 2, runTimeoutMs: 300, stopGraceMs: 200 });
+    await submit(pool, aJob(1, 'hang'));
+    await submit(pool, aJob(2, 'stubborn'));
+    const started = Date.now();
+    await pool.idle();
+    expect(Date.now() - started).toBeLessThan(3000);
+    for (const id of ['job-001', 'job-002']) {
+      const job = await store.get(id);
+      expect(job?.status).toBe('FAILED');
+      expect(job?.reason).toMatch(/^The run took longer than 1 second and was stopped/);
+    }
+  });
+
+  it('on close, fails the waiting runs and stops the running ones, each with its reason, and takes no more', async () => {
+    const pool = makeRunner({ concurrency: 1, stopGraceMs: 300 });
+    await submit(pool, aJob(1, 'hang'));
+    await submit(pool, aJob(2, 'sleep-10'));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await pool.close();
+    expect(await store.get('job-001')).toMatchObject({ status: 'FAILED', reason: SHUTDOWN_REASON });
+    expect(await store.get('job-002')).toMatchObject({ status: 'FAILED', reason: SHUTDOWN_QUEUED_REASON });
+    const late = aJob(3, 'sleep-10');
+    await store.create(late);
+    await expect(pool.submit(late, { username: 'qa', password: 'pw' })).rejects.toMatchObject({ code: 'overloaded' });
+  });
+});
