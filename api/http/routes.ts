@@ -95,7 +95,7 @@ export function handleRunTests(request: ApiRequest, deps: ApiDeps): Promise<ApiR
     const input = parseRunTestsRequest(readJsonBody(request), deps);
     secrets.push(input.password);
     // The run would fail on its first request anyway; refusing now gives the user the reason at once.
-    await assertAllowedDestination(new URL(input.siteUrl), { allowPrivateTargets: deps.allowPrivateTargets, allowHttp: false });
+    await assertAllowedDestination(new URL(input.siteUrl), { allowPrivateTargets: deps.allowPrivateTargets, allowHttp: deps.allowPrivateTargets });
 
     const active = await deps.jobs.countActive(caller.sub);
     if (active >= deps.maxActiveRunsPerUser) {

@@ -125,8 +125,9 @@ function readSiteUrl(value: unknown, problems: string[], addressErrors: AppError
     return undefined;
   }
   try {
-    // The Brightspace API lives at the site root, so only the origin is kept.
-    return assertAllowedUrl(value, { allowPrivateTargets: policy.allowPrivateTargets, allowHttp: false }).origin;
+    // The Brightspace API lives at the site root, so only the origin is kept. Plain http only goes
+    // with the local switch (the local demo course), as the engine's own site policy has it.
+    return assertAllowedUrl(value, { allowPrivateTargets: policy.allowPrivateTargets, allowHttp: policy.allowPrivateTargets }).origin;
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
     problems.push(`CLIENT_URL: ${error.message}`);
