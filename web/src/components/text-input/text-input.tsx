@@ -98,13 +98,11 @@ export function TextInput(props: TextInputProps) {
   return (
     <div className={`text-input${showError ? ' text-input--invalid' : ''}`}>
       {label && (
-        <label htmlFor={id} className={labelHidden ? 'visually-hidden' : 'text-input__label'}>
+        <label
+          htmlFor={id}
+          className={labelHidden ? 'visually-hidden' : `text-input__label${props.required ? ' text-input__label--required' : ''}`}
+        >
           {label}
-          {props.required && (
-            <span className="text-input__required" aria-hidden="true">
-              {' *'}
-            </span>
-          )}
         </label>
       )}
       <div className="text-input__field">

@@ -74,8 +74,8 @@ export function JobMonitor({ job, pollIntervalMs }: JobMonitorProps) {
       {outputUrl && (
         <p className="job-monitor__links">
           <a className="button button--primary" href={outputUrl} target="_blank" rel="noopener noreferrer">
-            {intl.formatMessage({ id: 'job.viewOutput' })}
-            <span className="visually-hidden"> {intl.formatMessage({ id: 'job.opensInNewTab' })}</span>
+            {intl.formatMessage({ id: 'job.viewOutput' })}{' '}
+            <span className="visually-hidden">{intl.formatMessage({ id: 'job.opensInNewTab' })}</span>
           </a>
           <a className="button button--secondary" href={outputUrl} download={job.filename || 'output'}>
             {intl.formatMessage({ id: 'job.download' })}

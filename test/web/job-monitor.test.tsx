@@ -1,0 +1,241 @@
+import { fireEvent, screen, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { FakeBackend, json, TEST_CONFIG, type Handler } from './support/fake-backend';
+import { advance, settleUntil } from './support/fake-time';
+import { renderApp } from './support/render-app';
+import { seedSignedInUser, type SeededSession } from './support/session';
+
+const ARN = 'arn:aws:ecs:ca-central-1:123456789012:task/ctpo-cluster/0f1e2d3c';
+const STATUS_PATH = `/api/job-status/${encodeURIComponent(ARN)}`;
+let session: SeededSession;
+
+beforeEach(() => {
+  localStorage.clear();
+  session = seedSignedInUser();
+  localStorage.setItem('ctpo.monitoredJob', JSON.stringify({ taskArn: ARN, filename: 'acme-6606-20250101-x7k2' }));
+  vi.spyOn(console, 'warn').mockImplementation(() => {});
+  vi.useFakeTimers();
+});
+afterEach(() => {
+  vi.useRealTimers();
+  localStorage.clear();
+});
+
+/** Answers each poll with the next scripted reply; the last one repeats. */
+function script(...replies: (Response | (() => Response))[]): Handler {
+  return () => {
+    const next = replies.length > 1 ? replies.shift() : replies[0];
+    if (!next) throw new Error('empty script');
+    return typeof next === 'function' ? next() : next.clone();
+  };
+}
+
+async function startMonitoring(handler: Handler, config: Record<string, unknown> = TEST_CONFIG) {
+  const backend = new FakeBackend(config).on('GET', '/api/job-status/*', handler).install();
+  const view = renderApp();
+  await settleUntil(() => screen.getByRole('heading', { name: 'Monitoring job' }));
+  await settleUntil(() => expect(backend.requestsTo('/api/job-status/*')).toHaveLength(1));
+  await advance(0);
+  return { backend, ...view };
+}
+
+const monitor = () => screen.getByRole('region', { name: 'Monitoring job' });
+
+describe('polling', () => {
+  it('asks at once with the bearer token, then every 10 s until the job succeeds', async () => {
+    const { backend } = await startMonitoring(
+      script(
+        json({ status: 'PROVISIONING' }),
+        json({ status: 'PENDING' }),
+        json({ status: 'RUNNING' }),
+        json({ status: 'DEPROVISIONING' }),
+        json({ status: 'SUCCEEDED', outputUrl: 'https://reports.example.ca/r/' }),
+      ),
+    );
+    const polls = () => backend.requestsTo('/api/job-status/*');
+    const [first] = polls();
+    expect(first?.url.origin + first!.url.pathname).toBe(`https://api.example.ca${STATUS_PATH}`);
+    expect(first?.method).toBe('GET');
+    expect(first?.headers.get('Authorization')).toBe(`Bearer ${session.accessToken}`);
+    expect(first?.credentials).toBe('include');
+    expect(within(monitor()).getByText(ARN)).toBeInTheDocument();
+    expect(within(monitor()).getByRole('status')).toHaveTextContent('Setting up environment...');
+
+    await advance(9_999);
+    expect(polls()).toHaveLength(1);
+    await advance(1);
+    expect(polls()).toHaveLength(2);
+    expect(within(monitor()).getByRole('status')).toHaveTextContent('Job is pending...');
+
+    await advance(10_000);
+    expect(within(monitor()).getByRole('status')).toHaveTextContent('Job is running...');
+    await advance(10_000);
+    expect(within(monitor()).getByRole('status')).toHaveTextContent('Cleaning up resources...');
+    await advance(10_000);
+    expect(within(monitor()).getByRole('status')).toHaveTextContent('QA job completed successfully.');
+    expect(polls()).toHaveLength(5);
+
+    await advance(120_000);
+    expect(polls()).toHaveLength(5);
+  });
+
+  it('stops after FAILED and shows why', async () => {
+    const { backend } = await startMonitoring(
+      script(json({ status: 'RUNNING' }), json({ status: 'FAILED', reason: 'Brightspace refused the login: check the password.' })),
+    );
+    await advance(10_000);
+    const banner = within(monitor()).getByRole('alert');
+    expect(banner).toHaveTextContent('QA job failed. Check logs for details.');
+    expect(within(monitor()).getByText('Job failed. Check logs for details.')).toBeInTheDocument();
+    expect(within(monitor()).getByText('Brightspace refused the login: check the password.')).toBeInTheDocument();
+    expect(within(monitor()).queryByRole('link')).not.toBeInTheDocument();
+    await advance(60_000);
+    expect(backend.requestsTo('/api/job-status/*')).toHaveLength(2);
+  });
+
+  it('uses the configured interval and the separate job-status host when there is one', async () => {
+    const { backend } = await startMonitoring(script(json({ status: 'RUNNING' })), {
+      ...TEST_CONFIG,
+      pollIntervalMs: 3000,
+      jobStatusApiUrl: 'https://status.example.ca/',
+    });
+    expect(backend.requestsTo('/api/job-status/*')[0]?.url.href).toBe(`https://status.example.ca${STATUS_PATH}`);
+    await advance(2_999);
+    expect(backend.requestsTo('/api/job-status/*')).toHaveLength(1);
+    await advance(1);
+    expect(backend.requestsTo('/api/job-status/*')).toHaveLength(2);
+  });
+
+  it('polls every 10 s when the config does not say', async () => {
+    const { pollIntervalMs: _default, ...withoutInterval } = TEST_CONFIG;
+    const { backend } = await startMonitoring(script(json({ status: 'RUNNING' })), withoutInterval);
+    await advance(9_999);
+    expect(backend.requestsTo('/api/job-status/*')).toHaveLength(1);
+    await advance(1);
+    expect(backend.requestsTo('/api/job-status/*')).toHaveLength(2);
+  });
+
+  it.each([
+    ['a server error', () => json({ message: 'overloaded', code: 'overloaded' }, 503)],
+    ['a network failure', () => { throw new TypeError('Failed to fetch'); }],
+    ['a body that is not JSON', () => new Response('<html>oops</html>', { status: 200 })],
+    ['a body without a status', () => json({ outputUrl: 'https://x/' })],
+  ])('after %s: logs to the console only and keeps polling', async (_name, failure) => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const { backend } = await startMonitoring(script(json({ status: 'RUNNING' }), failure, json({ status: 'SUCCEEDED' })));
+    await advance(10_000);
+    expect(backend.requestsTo('/api/job-status/*')).toHaveLength(2);
+    expect(logged).toHaveBeenCalledWith(expect.stringContaining('checking the job status failed'), expect.anything());
+    // Nothing new shown: the last known status stays.
+    expect(within(monitor()).getByRole('status')).toHaveTextContent('Job is running...');
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+
+    await advance(10_000);
+    expect(backend.requestsTo('/api/job-status/*')).toHaveLength(3);
+    expect(within(monitor()).getByRole('status')).toHaveTextContent('QA job completed successfully.');
+  });
+
+  it('shows an unknown status in a neutral banner and keeps polling', async () => {
+    const { backend } = await startMonitoring(script(json({ status: 'PAUSED' }), json({ status: 'RUNNING' })));
+    const banner = within(monitor()).getByRole('status');
+    expect(banner).toHaveTextContent('Job status: PAUSED');
+    expect(banner).toHaveClass('status-banner--neutral');
+    await advance(10_000);
+    expect(backend.requestsTo('/api/job-status/*')).toHaveLength(2);
+    expect(within(monitor()).getByRole('status')).toHaveClass('status-banner--info');
+  });
+});
+
+describe('the banner', () => {
+  it('is green on success, red on failure, blue while under way', async () => {
+    await startMonitoring(script(json({ status: 'RUNNING' }), json({ status: 'SUCCEEDED' })));
+    expect(within(monitor()).getByRole('status')).toHaveClass('status-banner--info');
+    await advance(10_000);
+    expect(within(monitor()).getByRole('status')).toHaveClass('status-banner--success');
+  });
+
+  it('can be dismissed, and comes back when the status changes', async () => {
+    await startMonitoring(script(json({ status: 'RUNNING' }), json({ status: 'RUNNING' }), json({ status: 'DEPROVISIONING' })));
+    // fireEvent, not user-event: Testing Library's async wrapper waits on a timer fake time never runs.
+    fireEvent.click(within(monitor()).getByRole('button', { name: 'Close' }));
+    expect(within(monitor()).queryByRole('status')).not.toBeInTheDocument();
+
+    await advance(10_000);
+    expect(within(monitor()).queryByRole('status')).not.toBeInTheDocument();
+    await advance(10_000);
+    expect(within(monitor()).getByRole('status')).toHaveTextContent('Cleaning up resources...');
+  });
+});
+
+describe('progress', () => {
+  it('shows a progress bar when the status carries progress', async () => {
+    await startMonitoring(script(json({ status: 'RUNNING', progress: { done: 12, total: 40 } }), json({ status: 'RUNNING', progress: { done: 30, total: 40 } })));
+    const bar = within(monitor()).getByRole('progressbar', { name: 'Progress: 12 of 40' });
+    expect(bar).toHaveAttribute('value', '12');
+    expect(bar).toHaveAttribute('max', '40');
+    await advance(10_000);
+    expect(within(monitor()).getByRole('progressbar', { name: 'Progress: 30 of 40' })).toHaveAttribute('value', '30');
+  });
+
+  it('shows none without progress, or with a nonsensical one', async () => {
+    await startMonitoring(script(json({ status: 'RUNNING' }), json({ status: 'RUNNING', progress: { done: 1, total: 0 } })));
+    expect(within(monitor()).queryByRole('progressbar')).not.toBeInTheDocument();
+    await advance(10_000);
+    expect(within(monitor()).queryByRole('progressbar')).not.toBeInTheDocument();
+  });
+});
+
+describe('the report links', () => {
+  it('open the report in a new tab and download it under the run’s file name', async () => {
+    await startMonitoring(script(json({ status: 'SUCCEEDED', outputUrl: 'https://reports.example.ca/reports/' })));
+    const view = within(monitor()).getByRole('link', { name: 'View HTML Output (opens in a new tab)' });
+    expect(view).toHaveAttribute('href', 'https://reports.example.ca/reports/acme-6606-20250101-x7k2.html');
+    expect(view).toHaveAttribute('target', '_blank');
+    expect(view.getAttribute('rel')).toContain('noopener');
+    const download = within(monitor()).getByRole('link', { name: '⬇ Download' });
+    expect(download).toHaveAttribute('href', 'https://reports.example.ca/reports/acme-6606-20250101-x7k2.html');
+    expect(download).toHaveAttribute('download', 'acme-6606-20250101-x7k2');
+    expect(within(monitor()).queryByText('Job failed. Check logs for details.')).not.toBeInTheDocument();
+  });
+
+  it('download as "output" when the run gave no file name', async () => {
+    localStorage.setItem('ctpo.monitoredJob', JSON.stringify({ taskArn: ARN, filename: '' }));
+    await startMonitoring(script(json({ status: 'SUCCEEDED', outputUrl: '/reports/' })));
+    const download = within(monitor()).getByRole('link', { name: '⬇ Download' });
+    expect(download).toHaveAttribute('download', 'output');
+    expect(download).toHaveAttribute('href', `${window.location.origin}/reports/.html`);
+  });
+
+  it('are absent on success without an outputUrl', async () => {
+    await startMonitoring(script(json({ status: 'SUCCEEDED' })));
+    expect(within(monitor()).getByRole('status')).toHaveTextContent('QA job completed successfully.');
+    expect(within(monitor()).queryByRole('link')).not.toBeInTheDocument();
+  });
+
+  it('are absent when the outputUrl is not a web address', async () => {
+    await startMonitoring(script(json({ status: 'SUCCEEDED', outputUrl: 'javascript:alert(1)//' })));
+    expect(within(monitor()).queryByRole('link')).not.toBeInTheDocument();
+  });
+
+  it('are absent before the job has succeeded', async () => {
+    await startMonitoring(script(json({ status: 'RUNNING', outputUrl: 'https://reports.example.ca/reports/' })));
+    expect(within(monitor()).queryByRole('link')).not.toBeInTheDocument();
+  });
+});
+
+describe('the monitored job across reloads', () => {
+  it('is picked up again from the browser’s storage', async () => {
+    const { unmount } = await startMonitoring(script(json({ status: 'RUNNING' })));
+    unmount();
+    await startMonitoring(script(json({ status: 'RUNNING' })));
+    expect(within(monitor()).getByText(ARN)).toBeInTheDocument();
+  });
+
+  it('is ignored when the stored value is not a job', async () => {
+    localStorage.setItem('ctpo.monitoredJob', '{"nope":');
+    new FakeBackend().install();
+    renderApp();
+    await settleUntil(() => screen.getByRole('button', { name: 'Sign out' }));
+    expect(screen.queryByRole('heading', { name: 'Monitoring job' })).not.toBeInTheDocument();
+  });
+});
