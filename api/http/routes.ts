@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { AppError } from '../errors.ts';
 import { assertAllowedDestination } from '../net/address-guard.ts';
+import type { Resolver } from '../net/address-guard.ts';
 import type { JobRecord, JobRunner, JobStore } from '../jobs/types.ts';
 import type { JobStatusResponse, RunTestsResponse, TocResponse } from './contract.ts';
 import { bearerTokenOf } from './access-token.ts';
@@ -41,6 +42,8 @@ export interface ApiDeps {
   tocTimeoutMs?: number;
   now?: () => Date;
   log?: Log;
+  /** DNS for the address guard; tests fake the answers here. Default: the system resolver. */
+  resolve?: Resolver;
 }
 
 export const JOB_STATUS_PREFIX = '/api/job-status/';
@@ -95,7 +98,7 @@ export function handleRunTests(request: ApiRequest, deps: ApiDeps): Promise<ApiR
     const input = parseRunTestsRequest(readJsonBody(request), deps);
     secrets.push(input.password);
     // The run would fail on its first request anyway; refusing now gives the user the reason at once.
-    await assertAllowedDestination(new URL(input.siteUrl), { allowPrivateTargets: deps.allowPrivateTargets, allowHttp: deps.allowPrivateTargets });
+    await checkSiteDestination(input.siteUrl, deps);
 
     const active = await deps.jobs.countActive(caller.sub);
     if (active >= deps.maxActiveRunsPerUser) {
@@ -140,6 +143,17 @@ export function handleRunTests(request: ApiRequest, deps: ApiDeps): Promise<ApiR
     };
     return jsonResponse(request, deps.allowedOrigins, 202, body);
   });
+}
+
+async function checkSiteDestination(siteUrl: string, deps: ApiDeps): Promise<void> {
+  const url = new URL(siteUrl);
+  try {
+    await assertAllowedDestination(url, { allowPrivateTargets: deps.allowPrivateTargets, allowHttp: deps.allowPrivateTargets }, deps.resolve);
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    // DNS had no answer: the address is mistyped, or the site is gone.
+    throw new AppError('site_unreachable', `${url.hostname} could not be found. Check the Client Site URL.`, { cause: error });
+  }
 }
 
 function overloaded(): AppError {

@@ -1,0 +1,256 @@
+// The local stack: one HTTPS origin serving the built app, its /config.json, the identity
+// stand-in, the QA API and the reports, with jobs in SQLite and runs in a worker pool. Everything
+// is set through LocalStackOptions; only the command-line entry (scripts/start.ts) reads the
+// environment.
+import { mkdirSync } from 'node:fs';
+import { createServer } from 'node:https';
+import type { Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { loadTableOfContents } from '../engine/load-table-of-contents.ts';
+import { createIssuerTokenVerifier } from '../http/access-token.ts';
+import { MAX_BODY_BYTES } from '../http/contract.ts';
+import { createApi } from '../http/create-api.ts';
+import type { ApiRequest } from '../http/types.ts';
+import type { Resolver } from '../net/address-guard.ts';
+import { failInterruptedJobs } from '../jobs/fail-interrupted-jobs.ts';
+import { createLocalJobRunner } from '../jobs/local-job-runner.ts';
+import type { LocalJobRunner } from '../jobs/local-job-runner.ts';
+import { openSqliteJobStore } from '../jobs/sqlite-job-store.ts';
+import type { SqliteJobStore } from '../jobs/sqlite-job-store.ts';
+import { createIdentityProvider } from './identity/identity-provider.ts';
+import type { IdentityProvider, IdentityUser } from './identity/identity-provider.ts';
+import { loadOrCreateSigningKey } from './identity/signing-key.ts';
+import { DEV_SERVER_ORIGIN, LOCAL_CLIENT_ID, LOCAL_POOL_ID, localRuntimeConfig } from './local-config.ts';
+import { readApiRequest, writeApiResponse } from './node-http.ts';
+import type { LocalResponse } from './node-http.ts';
+import { REPORTS_PREFIX, createReportsRoute } from './reports-route.ts';
+import { createStaticApp } from './static-app.ts';
+import { ensureTlsCertificate } from './tls-certificate.ts';
+
+export const DEFAULT_USER: IdentityUser = { email: 'qa@example.com', password: 'ctpo-local' };
+
+export interface LocalStackOptions {
+  /** Certificate, signing key, job database and reports live here. */
+  dataDir: string;
+  /** 8443 by default; 0 picks a free port. */
+  port?: number;
+  /** Addresses to listen on. Default 127.0.0.1 and ::1 (when the machine has IPv6). */
+  hosts?: string[];
+  /** Host name of the public origin (https://<publicHost>:<port>). Default localhost. */
+  publicHost?: string;
+  /** The built app (web/dist); null serves the API, sign-in and reports only. */
+  webDist?: string | null;
+  users?: IdentityUser[];
+  /** Other app origins allowed to sign in and call the API (the Vite dev server). */
+  devOrigins?: string[];
+  /** Runs at once. Default 2. */
+  poolSize?: number;
+  maxQueued?: number;
+  maxActiveRunsPerUser?: number;
+  /** The app's job polling interval, written into /config.json. Default 10 000 ms. */
+  pollIntervalMs?: number;
+  /** The address guard's local switch; on by default here, the demo course lives on loopback. */
+  allowPrivateTargets?: boolean;
+  runTimeoutMs?: number;
+  stopGraceMs?: number;
+  progressIntervalMs?: number;
+  tocTimeoutMs?: number;
+  accessTokenTtlSeconds?: number;
+  /** Try mkcert for a browser-trusted certificate. Default true. */
+  useMkcert?: boolean;
+  /** The job worker's entry module (tests use a scripted one). */
+  workerEntry?: URL;
+  /** The identity stand-in's clock, in ms (tests expire tokens with it). */
+  identityNow?: () => number;
+  /** DNS for the API's address checks (tests fake public answers). Default: the system resolver. */
+  resolve?: Resolver;
+  log?: (line: string) => void;
+}
+
+export interface LocalStack {
+  /** e.g. https://localhost:8443 */
+  origin: string;
+  /** The certificate (PEM) clients must trust, and where it is on disk. */
+  ca: string;
+  certPath: string;
+  certificateSource: 'mkcert' | 'self-signed';
+  identity: IdentityProvider;
+  jobs: SqliteJobStore;
+  runner: LocalJobRunner;
+  /** Jobs found unfinished at start and ended FAILED. */
+  recoveredJobs: number;
+  allowPrivateTargets: boolean;
+  close(): Promise<void>;
+}
+
+const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]'];
+
+async function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}
+
+export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
+  const log = options.log ?? ((line: string) => console.log(line));
+  const allowPrivateTargets = options.allowPrivateTargets ?? true;
+  const dataDir = options.dataDir;
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const reportsDir = join(dataDir, 'reports');
+  mkdirSync(reportsDir, { recursive: true });
+
+  const tls = await ensureTlsCertificate(join(dataDir, 'tls'), { useMkcert: options.useMkcert });
+  const signingKey = loadOrCreateSigningKey(join(dataDir, 'identity-signing-key.pem'));
+  const jobs = openSqliteJobStore({ path: join(dataDir, 'jobs.sqlite') });
+  const recoveredJobs = await failInterruptedJobs(jobs);
+
+  // The handler needs the origin, which is known once the first socket listens (port 0).
+  let dispatch: (request: ApiRequest) => Promise<LocalResponse> = async () => ({ status: 503, headers: {}, body: 'Starting.' });
+  const servers: Server[] = [];
+  const makeServer = (): Server => {
+    const server = createServer({ cert: tls.cert, key: tls.key }, (req, res) => {
+      void (async () => {
+        try {
+          const request = await readApiRequest(req, res, MAX_BODY_BYTES);
+          const response = await dispatch(request);
+          const tooLarge = Buffer.byteLength(request.body ?? '') > MAX_BODY_BYTES;
+          writeApiResponse(res, response, { head: request.method === 'HEAD', close: tooLarge });
+        } catch (error) {
+          log(`request ${req.method} ${req.url?.split('?')[0]} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+          if (!res.headersSent) {
+            writeApiResponse(res, { status: 500, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ message: 'Something went wrong on the CTPO server.', code: 'internal' }) });
+          } else {
+            res.destroy();
+          }
+        }
+      })();
+    });
+    // Slow or broken clients must not hold sockets open forever.
+    server.requestTimeout = 30_000;
+    server.headersTimeout = 20_000;
+    server.keepAliveTimeout = 5_000;
+    server.on('clientError', (_error, socket) => {
+      if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+      else socket.destroy();
+    });
+    servers.push(server);
+    return server;
+  };
+
+  const hosts = options.hosts ?? ['127.0.0.1', '::1'];
+  let port = options.port ?? 8443;
+  try {
+    port = await listen(makeServer(), port, hosts[0]!);
+    for (const host of hosts.slice(1)) {
+      try {
+        await listen(makeServer(), port, host);
+      } catch (error) {
+        // A machine without IPv6 loopback still serves on IPv4.
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code !== 'EADDRNOTAVAIL' && code !== 'EAFNOSUPPORT') throw error;
+        servers.pop();
+      }
+    }
+  } catch (error) {
+    await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+    jobs.close();
+    throw error;
+  }
+
+  const publicHost = options.publicHost ?? 'localhost';
+  const origin = `https://${publicHost.includes(':') ? `[${publicHost}]` : publicHost}:${port}`;
+  // The same stack answers at every loopback name; each is its own browser origin.
+  const ownOrigins = [...new Set([origin, ...LOOPBACK_NAMES.map((name) => `https://${name}:${port}`)])];
+  const appOrigins = [...ownOrigins, ...(options.devOrigins ?? [DEV_SERVER_ORIGIN])];
+
+  const identity = createIdentityProvider({
+    origin,
+    poolId: LOCAL_POOL_ID,
+    clients: [{ clientId: LOCAL_CLIENT_ID, redirectUris: appOrigins.map((app) => `${app}/`), logoutUris: appOrigins.map((app) => `${app}/`) }],
+    users: options.users ?? [DEFAULT_USER],
+    signingKey,
+    corsOrigins: appOrigins,
+    accessTokenTtlSeconds: options.accessTokenTtlSeconds,
+    now: options.identityNow,
+  });
+
+  const runner = createLocalJobRunner({
+    jobs,
+    reportsDir,
+    allowPrivateTargets,
+    concurrency: options.poolSize,
+    maxQueued: options.maxQueued,
+    runTimeoutMs: options.runTimeoutMs,
+    stopGraceMs: options.stopGraceMs,
+    workerEntry: options.workerEntry,
+    progressIntervalMs: options.progressIntervalMs,
+    log,
+  });
+
+  const api = createApi({
+    verifier: createIssuerTokenVerifier({ issuer: identity.issuer, jwksUri: identity.jwksUri, clientId: LOCAL_CLIENT_ID, ca: tls.cert, jwks: identity.jwks }),
+    jobs,
+    runner,
+    loadTableOfContents,
+    outputUrl: `${origin}${REPORTS_PREFIX}`,
+    allowedOrigins: appOrigins,
+    allowPrivateTargets,
+    maxActiveRunsPerUser: options.maxActiveRunsPerUser ?? 3,
+    tocTimeoutMs: options.tocTimeoutMs,
+    resolve: options.resolve,
+    log,
+  });
+  const reports = createReportsRoute(reportsDir);
+  const app = options.webDist === null ? undefined : createStaticApp(options.webDist ?? 'web/dist');
+  const pollIntervalMs = options.pollIntervalMs ?? 10_000;
+
+  dispatch = async (request) => {
+    if (request.path === '/api' || request.path.startsWith('/api/')) return api(request);
+    if (request.path === '/reports' || request.path.startsWith(REPORTS_PREFIX)) return reports(request);
+    const signIn = await identity.handle(request);
+    if (signIn !== undefined) return signIn;
+    if (request.path === '/config.json') {
+      // Answer for the origin the browser used, so the app stays same-origin at any loopback name.
+      const asked = `https://${request.headers.host ?? ''}`;
+      const stackOrigin = ownOrigins.includes(asked) ? asked : origin;
+      return {
+        status: 200,
+        headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-cache', 'x-content-type-options': 'nosniff' },
+        body: JSON.stringify(localRuntimeConfig({ stackOrigin, pollIntervalMs }), null, 2),
+      };
+    }
+    if (app !== undefined) return app.handle(request);
+    return { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: 'Not found.' };
+  };
+
+  let closing: Promise<void> | undefined;
+  return {
+    origin,
+    ca: tls.cert,
+    certPath: tls.certPath,
+    certificateSource: tls.source,
+    identity,
+    jobs,
+    runner,
+    recoveredJobs,
+    allowPrivateTargets,
+    close() {
+      closing ??= (async () => {
+        const stopped = Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+        for (const server of servers) server.closeIdleConnections();
+        await runner.close();
+        // Pollers on keep-alive connections get a moment for their last answer, then are cut.
+        const cut = setTimeout(() => servers.forEach((server) => server.closeAllConnections()), 2000);
+        await stopped;
+        clearTimeout(cut);
+        jobs.close();
+      })();
+      return closing;
+    },
+  };
+}
