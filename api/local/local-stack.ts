@@ -143,16 +143,19 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   };
 
   const hosts = options.hosts ?? ['127.0.0.1', '::1'];
-  let port = options.port ?? 8443;
+  const askedPort = options.port ?? 8443;
+  let port = askedPort;
   try {
-    port = await listen(makeServer(), port, hosts[0]!);
+    port = await listen(makeServer(), askedPort, hosts[0]!);
     for (const host of hosts.slice(1)) {
       try {
         await listen(makeServer(), port, host);
       } catch (error) {
-        // A machine without IPv6 loopback still serves on IPv4.
+        // A machine without IPv6 loopback still serves on IPv4; so does a free port picked on the
+        // first address that happens to be taken on the next one.
         const code = (error as NodeJS.ErrnoException).code;
-        if (code !== 'EADDRNOTAVAIL' && code !== 'EAFNOSUPPORT') throw error;
+        const skippable = code === 'EADDRNOTAVAIL' || code === 'EAFNOSUPPORT' || (askedPort === 0 && code === 'EADDRINUSE');
+        if (!skippable) throw error;
         servers.pop();
       }
     }
