@@ -2,12 +2,13 @@
 // boundary (aws-amplify/auth's signInWithRedirect) is replaced to see what the app asks of it.
 import { screen, waitFor } from '@testing-library/react';
 import { signInWithRedirect } from 'aws-amplify/auth';
+import type * as AmplifyAuth from 'aws-amplify/auth';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FakeBackend } from './support/fake-backend';
 import { renderApp } from './support/render-app';
 
 vi.mock('aws-amplify/auth', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('aws-amplify/auth')>()),
+  ...(await importOriginal<typeof AmplifyAuth>()),
   signInWithRedirect: vi.fn(),
 }));
 

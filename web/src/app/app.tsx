@@ -23,6 +23,11 @@ function AppContent() {
   const intl = useIntl();
   const [start, setStart] = useState<ConfigResult | null>(null);
 
+  // index.html carries the English title; this keeps it in the user's language.
+  useEffect(() => {
+    document.title = intl.formatMessage({ id: 'app.title' });
+  }, [intl]);
+
   useEffect(() => {
     let active = true;
     void startApp().then((result) => {

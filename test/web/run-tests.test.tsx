@@ -1,0 +1,160 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { deferred, FakeBackend, json, type Handler } from './support/fake-backend';
+import { fillForm } from './support/fill-form';
+import { TOC } from './support/fixtures';
+import { renderSignedInApp } from './support/render-app';
+import { seedSignedInUser, type SeededSession } from './support/session';
+
+let session: SeededSession;
+
+beforeEach(() => {
+  localStorage.clear();
+  session = seedSignedInUser();
+  vi.spyOn(console, 'warn').mockImplementation(() => {});
+});
+afterEach(() => {
+  localStorage.clear();
+});
+
+const STARTED = { message: 'Test run queued.', taskArn: 'job-42', filename: 'acme-6606-20250101-a1b2' };
+
+function backend(runTests: Handler = () => json(STARTED, 202)) {
+  return new FakeBackend()
+    .on('POST', '/api/toc', () => json(TOC))
+    .on('POST', '/api/run-tests', runTests)
+    .on('GET', '/api/job-status/*', () => json({ status: 'PROVISIONING' }))
+    .install();
+}
+
+async function readyToRun() {
+  const rendered = await renderSignedInApp();
+  await fillForm(rendered.user);
+  await rendered.user.click(screen.getByRole('button', { name: 'Choose Modules' }));
+  await screen.findByRole('group', { name: 'Modules' });
+  return rendered;
+}
+
+const runButton = () => screen.getByRole('button', { name: /^(Run CTPO|Running…)$/ });
+
+describe('Run CTPO', () => {
+  it('posts the fields and the selected module ids as numbers, with the bearer token and credentials', async () => {
+    const api = backend();
+    const { user } = await readyToRun();
+    await user.click(screen.getByRole('checkbox', { name: 'Course outline' }));
+    await user.click(runButton());
+
+    await waitFor(() => expect(api.requestsTo('/api/run-tests')).toHaveLength(1));
+    const [request] = api.requestsTo('/api/run-tests');
+    expect(request?.url.href).toBe('https://api.example.ca/api/run-tests');
+    expect(request?.method).toBe('POST');
+    expect(request?.headers.get('Authorization')).toBe(`Bearer ${session.accessToken}`);
+    expect(request?.credentials).toBe('include');
+    expect(request?.body).toEqual({
+      USER_NAME: 'qa.tester',
+      PASSWORD: ' s3cret pass ',
+      CLIENT_URL: 'https://school.brightspace.com',
+      ORG_UNIT_ID: '6606',
+      CLIENT_NAME: 'Acme College',
+      MODULES: [101, 103, 301],
+    });
+  });
+
+  it('reads "Running…" and is disabled, with Choose Modules, until the server answers', async () => {
+    const answer = deferred();
+    backend(answer.handler);
+    const { user } = await readyToRun();
+    await user.type(screen.getByLabelText('Client'), ' Inc');
+    expect(screen.getByRole('button', { name: 'Choose Modules' })).toBeEnabled();
+
+    await user.click(runButton());
+    expect(runButton()).toHaveTextContent('Running…');
+    expect(runButton()).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Choose Modules' })).toBeDisabled();
+    expect(screen.getByRole('status')).toHaveTextContent('Starting test run...');
+
+    answer.resolve(json(STARTED, 202));
+    await waitFor(() => expect(runButton()).toHaveTextContent('Run CTPO'));
+    expect(runButton()).toBeEnabled();
+  });
+
+  it('shows the server’s message in a green banner and starts monitoring the job', async () => {
+    const api = backend();
+    const { user } = await readyToRun();
+    await user.click(runButton());
+
+    const banner = await screen.findByText('✅ Success: Test run queued.');
+    expect(banner.closest('.status-banner')).toHaveClass('status-banner--success');
+    const monitor = await screen.findByRole('region', { name: 'Monitoring job' });
+    expect(within(monitor).getByText('job-42')).toBeInTheDocument();
+    await waitFor(() => expect(api.requestsTo('/api/job-status/job-42')).toHaveLength(1));
+    expect(JSON.parse(localStorage.getItem('ctpo.monitoredJob') ?? 'null')).toEqual({
+      taskArn: 'job-42',
+      filename: 'acme-6606-20250101-a1b2',
+    });
+  });
+
+  it('places the monitor between the banner and the fields', async () => {
+    backend();
+    const { user } = await readyToRun();
+    await user.click(runButton());
+    const monitor = await screen.findByRole('region', { name: 'Monitoring job' });
+    const banner = screen.getByText('✅ Success: Test run queued.');
+    const firstField = screen.getByLabelText('Brightspace Username');
+    expect(banner.compareDocumentPosition(monitor) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(monitor.compareDocumentPosition(firstField) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+  });
+
+  it('succeeds without a monitor when the server returns no task id', async () => {
+    backend(() => json({ message: 'Accepted' }, 202));
+    const { user } = await readyToRun();
+    await user.click(runButton());
+    expect(await screen.findByText('✅ Success: Accepted')).toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: 'Monitoring job' })).not.toBeInTheDocument();
+  });
+
+  it('shows a red error banner with the server’s reason when the run is refused', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    backend(() => json({ message: 'You already have 3 runs in progress; wait for one to finish.', code: 'too_many_runs' }, 429));
+    const { user } = await readyToRun();
+    await user.click(runButton());
+
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('❌ Error: Failed to start test run');
+    expect(alert).toHaveTextContent('You already have 3 runs in progress; wait for one to finish.');
+    expect(screen.queryByRole('region', { name: 'Monitoring job' })).not.toBeInTheDocument();
+    expect(runButton()).toBeEnabled();
+  });
+
+  it('shows the plain error banner when the server gives no reason', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    backend(() => new Response('', { status: 500 }));
+    const { user } = await readyToRun();
+    await user.click(runButton());
+    expect(await screen.findByRole('alert')).toHaveTextContent(/^❌ Error: Failed to start test run$/);
+  });
+
+  it('lets the user dismiss the banner', async () => {
+    backend();
+    const { user } = await readyToRun();
+    await user.click(runButton());
+    const banner = (await screen.findByText('✅ Success: Test run queued.')).closest('.status-banner') as HTMLElement;
+    await user.click(within(banner).getByRole('button', { name: 'Close' }));
+    expect(screen.queryByText('✅ Success: Test run queued.')).not.toBeInTheDocument();
+  });
+
+  it('forgets the previous job when a new run starts', async () => {
+    localStorage.setItem('ctpo.monitoredJob', JSON.stringify({ taskArn: 'old-job', filename: 'old' }));
+    const answer = deferred();
+    backend(answer.handler);
+    const { user } = await readyToRun();
+    expect(screen.getByRole('region', { name: 'Monitoring job' })).toHaveTextContent('old-job');
+
+    await user.click(runButton());
+    expect(localStorage.getItem('ctpo.monitoredJob')).toBeNull();
+    expect(screen.queryByRole('region', { name: 'Monitoring job' })).not.toBeInTheDocument();
+
+    answer.resolve(json(STARTED, 202));
+    expect(await screen.findByRole('region', { name: 'Monitoring job' })).toHaveTextContent('job-42');
+  });
+});
