@@ -52,7 +52,9 @@ export function errorResponse(
 ): ApiResponse {
   const known = isAppError(error) ? error : undefined;
   const appError = known ?? new AppError('internal', INTERNAL_MESSAGE);
-  if (known === undefined || appError.status >= 500) {
+  // A refusal the client caused, or the Brightspace site's own failure, is answered, not logged:
+  // only CTPO's own faults are.
+  if (known === undefined || appError.code === 'internal') {
     const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
     context.log?.(redact(`${request.method} ${request.path} failed: ${detail}`, context.secrets ?? []));
   }
