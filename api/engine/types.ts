@@ -1,5 +1,7 @@
 // The engine's input, progress and output. `runCourseTest` (run-course-test.ts) is the one entry
 // point every runner uses; `loadTableOfContents` (load-table-of-contents.ts) serves POST /api/toc.
+import type { LinkCheckLimits } from '../checks/link-checker.ts';
+import type { Resolver } from '../net/address-guard.ts';
 
 export interface CourseTestInput {
   /** The Brightspace site origin, e.g. https://school.brightspace.com */
@@ -14,6 +16,24 @@ export interface CourseTestInput {
   /** The address guard's local-use switch: lets loopback and private addresses through. */
   allowPrivateTargets: boolean;
   signal?: AbortSignal;
+  /** Tuning; the defaults suit a real course. */
+  options?: CourseTestOptions;
+}
+
+export interface CourseTestOptions {
+  /** DNS used by the address guard; tests inject answers here. */
+  resolve?: Resolver;
+  /** "Now" for the date checks. */
+  now?: Date;
+  /** Time limit of one link check request (default 15 s). */
+  linkTimeoutMs?: number;
+  /** Time limit of one request to the Brightspace site (default 30 s). */
+  siteTimeoutMs?: number;
+  linkLimits?: Partial<LinkCheckLimits>;
+  /** Topics read from the site at once (default 4). */
+  topicConcurrency?: number;
+  /** Time limit of the accessibility checks of one topic (default 30 s). */
+  axeTimeoutMs?: number;
 }
 
 export type CourseTestPhase = 'sign-in' | 'contents' | 'topics' | 'links' | 'report';

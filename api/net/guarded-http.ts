@@ -15,7 +15,7 @@ import {
 
 export type IncomingHttpHeaders = Dispatcher.ResponseData['headers'];
 
-export type NetworkFailureKind = 'timeout' | 'dns' | 'refused' | 'reset' | 'tls' | 'too-large' | 'other';
+export type NetworkFailureKind = 'timeout' | 'dns' | 'refused' | 'reset' | 'tls' | 'too-large' | 'redirects' | 'other';
 
 /** A request that got no HTTP answer; `kind` says why in terms a report can use. */
 export class NetworkFailure extends Error {
@@ -120,6 +120,10 @@ function classifyFailure(error: unknown, host: string): NetworkFailure {
     return new NetworkFailure('tls', `${host} has a certificate problem (${code}).`, { cause: error });
   }
   return new NetworkFailure('other', `The request to ${host} failed${code ? ` (${code})` : ''}.`, { cause: error });
+}
+
+function seconds(ms: number): string {
+  return ms < 10_000 ? `${Number((ms / 1000).toFixed(1))} s` : `${Math.round(ms / 1000)} s`;
 }
 
 function charsetOf(contentType: string | undefined): string {
@@ -227,7 +231,7 @@ export class GuardedHttpClient {
       const refusal = findAddressRefusal(error);
       if (refusal) throw refusal;
       if (isAppError(error) || error instanceof NetworkFailure) throw error;
-      if (timeout.aborted) throw new NetworkFailure('timeout', `${url.host} did not answer within ${Math.round(timeoutMs / 1000)} s.`, { cause: error });
+      if (timeout.aborted) throw new NetworkFailure('timeout', `${url.host} did not answer within ${seconds(timeoutMs)}.`, { cause: error });
       throw classifyFailure(error, url.host);
     }
   }
@@ -251,7 +255,7 @@ export class GuardedHttpClient {
       if (!REDIRECT_STATUSES.has(response.status) || location === undefined) return { response, redirects };
       redirects.push({ url, status: response.status });
       if (redirects.length > maxRedirects) {
-        throw new NetworkFailure('other', `${url.host} redirected more than ${maxRedirects} times.`);
+        throw new NetworkFailure('redirects', `${url.host} redirected more than ${maxRedirects} times.`);
       }
       let next: URL;
       try {

@@ -1,0 +1,94 @@
+// Accessibility checks. axe-core's rules run on each HTML topic (axe-runner.ts) and come back as
+// `a11y.<rule id>`; three checks of our own cover what axe does not judge in a fragment: alt text
+// that is a file name, generic link text, and videos without captions.
+import type { Finding, Severity } from '../engine/types.ts';
+import { finding, type FindingPlace } from './catalogue.ts';
+import type { AxeViolation } from './axe-rules.ts';
+import { accessibleText, isElement, resolveAddress, type HtmlElement, type ParsedTopic } from './html.ts';
+
+export function severityOfImpact(impact: string | null): Severity {
+  if (impact === 'critical' || impact === 'serious') return 'error';
+  if (impact === 'moderate') return 'warning';
+  return 'info';
+}
+
+export function axeFindings(violations: AxeViolation[], place: FindingPlace, pageUrl: string): Finding[] {
+  return violations.map((violation) => {
+    const elements = violation.count === 1 ? '1 element' : `${violation.count} elements`;
+    const example = violation.examples[0] ? `, e.g. ${violation.examples[0]}` : '';
+    return {
+      check: `a11y.${violation.id}`,
+      severity: severityOfImpact(violation.impact),
+      ...place,
+      url: pageUrl,
+      message: `${violation.help.replace(/\.$/, '')} (${elements}${example}).`,
+    };
+  });
+}
+
+const IMAGE_FILE = /\.(png|jpe?g|gif|svg|webp|bmp|tiff?|heic|avif)$/i;
+const CAMERA_NAME = /^(img|dsc|dscn|pxl|screenshot|screen shot|image|photo)[\s_-]?\d[\w\s-]*$/i;
+
+function fileStem(src: string | undefined): string | null {
+  if (!src) return null;
+  const last = src.split(/[?#]/)[0]?.split('/').pop() ?? '';
+  let decoded = last;
+  try {
+    decoded = decodeURIComponent(last);
+  } catch {
+    // keep it as written
+  }
+  return decoded === '' ? null : decoded.replace(IMAGE_FILE, '').toLowerCase();
+}
+
+/** True when an image's alt text is its file name (or looks like one) rather than a description. */
+export function isFileNameAlt(image: HtmlElement): boolean {
+  const alt = image.attribs.alt?.trim();
+  if (!alt) return false;
+  if (IMAGE_FILE.test(alt) && !/\s/.test(alt)) return true;
+  if (CAMERA_NAME.test(alt)) return true;
+  const stem = fileStem(image.attribs.src);
+  return stem !== null && stem.length > 2 && alt.toLowerCase().replace(IMAGE_FILE, '') === stem;
+}
+
+const GENERIC_LINK_TEXT = new Set([
+  'click here', 'click', 'here', 'click this', 'click this link', 'this link', 'link', 'this', 'more', 'read more',
+  'learn more', 'more info', 'more information', 'go', 'go here', 'details', 'see here', 'continue', 'this page',
+]);
+
+export function isGenericLinkText(anchor: HtmlElement): boolean {
+  const text = accessibleText(anchor).toLowerCase().replace(/[.:!?…»›>\-\s]+$/u, '').replace(/^[«‹<\s]+/u, '').trim();
+  return GENERIC_LINK_TEXT.has(text);
+}
+
+function hasCaptions(video: HtmlElement): boolean {
+  return video.children.some(
+    (child) => isElement(child) && child.name === 'track' && ['captions', 'subtitles', ''].includes((child.attribs.kind ?? '').toLowerCase()) && Boolean(child.attribs.src),
+  );
+}
+
+export function checkAccessibility(topic: ParsedTopic, place: FindingPlace, pageUrl: URL, orgUnitId: number): Finding[] {
+  const findings: Finding[] = [];
+  const fileNames = topic.images.filter(isFileNameAlt);
+  if (fileNames.length > 0) {
+    const first = fileNames[0]!.attribs.alt!.trim();
+    const count = fileNames.length === 1 ? 'An image has' : `${fileNames.length} images have`;
+    findings.push(finding('a11y.alt-filename', place, resolveAddress(fileNames[0]!.attribs.src ?? '', pageUrl, orgUnitId) ?? null,
+      `${count} a file name as alt text (e.g. "${first}"). Describe what the image shows instead.`));
+  }
+  const generic = topic.anchors.filter(isGenericLinkText);
+  if (generic.length > 0) {
+    const first = accessibleText(generic[0]!);
+    const count = generic.length === 1 ? 'A link says' : `${generic.length} links say`;
+    findings.push(finding('a11y.link-text-generic', place, resolveAddress(generic[0]!.attribs.href ?? '', pageUrl, orgUnitId) ?? null,
+      `${count} only "${first}". Link text should say where the link goes, as it is read out on its own.`));
+  }
+  for (const video of topic.videos) {
+    if (hasCaptions(video)) continue;
+    const sourceElement = video.children.find((child): child is HtmlElement => isElement(child) && child.name === 'source' && Boolean(child.attribs.src));
+    const source = video.attribs.src ?? sourceElement?.attribs.src ?? '';
+    findings.push(finding('media.no-captions', place, resolveAddress(source, pageUrl, orgUnitId) ?? null,
+      'This video has no captions track. Add captions so students who cannot hear it can follow.'));
+  }
+  return findings;
+}

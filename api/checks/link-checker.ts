@@ -1,0 +1,256 @@
+// The hot path: checks every distinct address of a run once. Keep-alive connections, a cap per host
+// and overall, HEAD first and GET when HEAD is refused, redirects followed through the address
+// guard, Retry-After honoured, jittered retries for 5xx, 429 and timeouts, a time limit on every
+// request. The Brightspace site's own addresses are checked with the session.
+import { isAppError } from '../errors.ts';
+import { headerValue, NetworkFailure, type GuardedHttpClient, type HttpResponse } from '../net/guarded-http.ts';
+import type { LinkProbe } from './links.ts';
+
+export interface LinkCheckLimits {
+  /** Requests in flight overall. */
+  maxConcurrency: number;
+  /** Requests in flight to one host (host:port). */
+  perHost: number;
+  /** Retries after a 5xx, a 429 or a timeout. */
+  retries: number;
+  /** Base of the exponential backoff; each wait adds up to this much random jitter. */
+  backoffMs: number;
+  /** A Retry-After longer than this is not waited for: the link is reported as rate limited. */
+  maxRetryAfterMs: number;
+}
+
+export const DEFAULT_LINK_LIMITS: LinkCheckLimits = {
+  maxConcurrency: 128,
+  perHost: 10,
+  retries: 2,
+  backoffMs: 500,
+  maxRetryAfterMs: 30_000,
+};
+
+const UNVERIFIABLE_STATUSES = new Set([401, 403, 407, 999]);
+const HEADERS = {
+  accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8',
+  'accept-language': 'en;q=0.9, *;q=0.5',
+};
+
+interface HostState {
+  active: number;
+  pausedUntil: number;
+  waiting: (() => void)[];
+}
+
+export interface LinkCheckerOptions {
+  http: GuardedHttpClient;
+  limits?: Partial<LinkCheckLimits>;
+  /** Session headers for an address (the cookie goes to the Brightspace site's origin only). */
+  headersFor?: (url: URL) => Record<string, string>;
+  /** The Brightspace site: its own sign-in page is not a page a link should lead to. */
+  siteOrigin?: URL;
+  signal?: AbortSignal;
+  onProgress?: (done: number, total: number) => void;
+}
+
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** Milliseconds to wait from a Retry-After header (seconds or an HTTP date), or null. */
+export function retryAfterMs(value: string | undefined, now = Date.now()): number | null {
+  if (value === undefined || value.trim() === '') return null;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? null : Math.max(0, date - now);
+}
+
+export class LinkChecker {
+  readonly #options: LinkCheckerOptions;
+  readonly #limits: LinkCheckLimits;
+  readonly #results = new Map<string, Promise<LinkProbe>>();
+  readonly #hosts = new Map<string, HostState>();
+  #active = 0;
+  #done = 0;
+  #wakeTimer: NodeJS.Timeout | null = null;
+  #wakeAt = Number.POSITIVE_INFINITY;
+
+  constructor(options: LinkCheckerOptions) {
+    this.#options = options;
+    this.#limits = { ...DEFAULT_LINK_LIMITS, ...options.limits };
+  }
+
+  /** Distinct addresses asked for so far. */
+  get total(): number {
+    return this.#results.size;
+  }
+
+  get done(): number {
+    return this.#done;
+  }
+
+  /** Checks an address once per run; asking again returns the same result. */
+  check(url: string): Promise<LinkProbe> {
+    let result = this.#results.get(url);
+    if (result === undefined) {
+      result = this.#probe(new URL(url)).finally(() => {
+        this.#done++;
+        this.#options.onProgress?.(this.#done, this.#results.size);
+      });
+      this.#results.set(url, result);
+    }
+    return result;
+  }
+
+  async #probe(url: URL): Promise<LinkProbe> {
+    let method: 'HEAD' | 'GET' = 'HEAD';
+    for (let attempt = 0; ; ) {
+      let outcome: { response: HttpResponse; movedTo: string | null } | { error: unknown };
+      await this.#acquire(url.host);
+      try {
+        const followed = await this.#options.http.follow(
+          { url, method, headers: HEADERS, signal: this.#options.signal },
+          { headersFor: this.#options.headersFor, maxRedirects: 10 },
+        );
+        const first = followed.redirects[0];
+        const movedTo = first && (first.status === 301 || first.status === 308) ? followed.response.url.href : null;
+        outcome = { response: followed.response, movedTo };
+      } catch (error) {
+        outcome = { error };
+      } finally {
+        this.#release(url.host);
+      }
+
+      if ('error' in outcome) {
+        const { error } = outcome;
+        if (this.#options.signal?.aborted) throw this.#options.signal.reason;
+        if (isAppError(error)) {
+          const detail = error.code === 'address_not_allowed'
+            ? 'This address leads to a private or local network, which CTPO does not visit. Check it by hand.'
+            : `This address redirects somewhere CTPO cannot check (${error.message.replace(/\.$/, '')}). Check it by hand.`;
+          return { outcome: 'unverifiable', status: null, movedTo: null, detail };
+        }
+        if (error instanceof NetworkFailure) {
+          if ((error.kind === 'timeout' || error.kind === 'reset') && attempt < this.#limits.retries) {
+            attempt++;
+            await sleep(this.#backoff(attempt), this.#options.signal);
+            continue;
+          }
+          if (error.kind === 'redirects') {
+            return { outcome: 'broken', status: null, movedTo: null, detail: 'This address redirects in a loop and never reaches a page.' };
+          }
+          const tries = attempt > 0 ? ` (tried ${attempt + 1} times)` : '';
+          return { outcome: 'unreachable', status: null, movedTo: null, detail: `${error.message.replace(/\.$/, '')}${tries}.` };
+        }
+        throw error;
+      }
+
+      const { response, movedTo } = outcome;
+      const status = response.status;
+      // Many servers answer HEAD wrongly; a GET has the last word before a link is called broken.
+      if (method === 'HEAD' && status >= 400 && status !== 429) {
+        method = 'GET';
+        continue;
+      }
+      if (status === 429 || status >= 500) {
+        const retryAfter = retryAfterMs(headerValue(response.headers, 'retry-after'));
+        if (attempt < this.#limits.retries && (retryAfter === null || retryAfter <= this.#limits.maxRetryAfterMs)) {
+          attempt++;
+          const wait = retryAfter ?? this.#backoff(attempt);
+          if (status === 429) this.#pauseHost(url.host, wait);
+          await sleep(wait, this.#options.signal);
+          continue;
+        }
+        if (status === 429) {
+          return { outcome: 'unverifiable', status, movedTo: null, detail: 'The site limits automated checks (HTTP 429), also when tried again later; CTPO could not verify this link. Check it by hand.' };
+        }
+        return { outcome: 'broken', status, movedTo: null, detail: `The server fails with an error (HTTP ${status}), also when tried again.` };
+      }
+      if (UNVERIFIABLE_STATUSES.has(status) || (status === 403 && headerValue(response.headers, 'cf-mitigated'))) {
+        return { outcome: 'unverifiable', status, movedTo: null, detail: `The site refuses automated checks (HTTP ${status}); it may still work for students. Check it by hand.` };
+      }
+      const site = this.#options.siteOrigin;
+      if (site && response.url.origin === site.origin && /^\/d2l\/login/i.test(response.url.pathname) && !/^\/d2l\/login/i.test(url.pathname)) {
+        return { outcome: 'unverifiable', status, movedTo: null, detail: 'Brightspace asks for a sign-in to open this, even with the tester\'s session. Check that students can open it.' };
+      }
+      if (status >= 400) {
+        const what = status === 404 || status === 410 ? 'The page does not exist' : 'The server refuses this address';
+        return { outcome: 'broken', status, movedTo: null, detail: `${what} (HTTP ${status}).` };
+      }
+      return { outcome: 'ok', status, movedTo, detail: 'OK' };
+    }
+  }
+
+  #backoff(attempt: number): number {
+    return this.#limits.backoffMs * 2 ** (attempt - 1) + Math.random() * this.#limits.backoffMs;
+  }
+
+  #host(host: string): HostState {
+    let state = this.#hosts.get(host);
+    if (state === undefined) {
+      state = { active: 0, pausedUntil: 0, waiting: [] };
+      this.#hosts.set(host, state);
+    }
+    return state;
+  }
+
+  #canStart(state: HostState, now: number): boolean {
+    return this.#active < this.#limits.maxConcurrency && state.active < this.#limits.perHost && state.pausedUntil <= now;
+  }
+
+  #acquire(host: string): Promise<void> {
+    const state = this.#host(host);
+    if (state.waiting.length === 0 && this.#canStart(state, Date.now())) {
+      state.active++;
+      this.#active++;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+      state.waiting.push(resolve);
+      this.#dispatch();
+    });
+  }
+
+  #release(host: string): void {
+    this.#host(host).active--;
+    this.#active--;
+    this.#dispatch();
+  }
+
+  #pauseHost(host: string, ms: number): void {
+    const state = this.#host(host);
+    state.pausedUntil = Math.max(state.pausedUntil, Date.now() + ms);
+  }
+
+  /** Starts waiting requests, hosts in turn, up to the caps; wakes up when a paused host resumes. */
+  #dispatch(): void {
+    const now = Date.now();
+    let nextWake = Number.POSITIVE_INFINITY;
+    for (const state of this.#hosts.values()) {
+      if (this.#active >= this.#limits.maxConcurrency) break;
+      while (state.waiting.length > 0 && this.#canStart(state, now)) {
+        state.active++;
+        this.#active++;
+        state.waiting.shift()!();
+      }
+      if (state.waiting.length > 0 && state.pausedUntil > now) nextWake = Math.min(nextWake, state.pausedUntil);
+    }
+    if (nextWake < this.#wakeAt) {
+      if (this.#wakeTimer !== null) clearTimeout(this.#wakeTimer);
+      this.#wakeAt = nextWake;
+      this.#wakeTimer = setTimeout(() => {
+        this.#wakeTimer = null;
+        this.#wakeAt = Number.POSITIVE_INFINITY;
+        this.#dispatch();
+      }, nextWake - now);
+    }
+  }
+}

@@ -1,0 +1,84 @@
+// Link checks: what a link's probe result means for the course (broken, unreachable, redirected,
+// unverifiable), and what needs no request at all (insecure http, links into another course).
+import type { Finding } from '../engine/types.ts';
+import { finding, type FindingPlace } from './catalogue.ts';
+import type { LinkOccurrence } from './html.ts';
+
+export type LinkOutcome = 'ok' | 'broken' | 'unreachable' | 'unverifiable';
+
+/** The result of checking one distinct address (link-checker.ts). */
+export interface LinkProbe {
+  outcome: LinkOutcome;
+  /** The last HTTP status seen, when there was an answer. */
+  status: number | null;
+  /** Where a permanent redirect leads, when the address answered with one first. */
+  movedTo: string | null;
+  /** A sentence for the report: what happened. */
+  detail: string;
+}
+
+// Where Brightspace puts an org unit id in its own addresses.
+const ORG_UNIT_PATHS = [
+  /^\/d2l\/le\/content\/(\d+)\//i,
+  /^\/d2l\/le\/(\d+)\//i,
+  /^\/d2l\/home\/(\d+)(?:\/|$)/i,
+  /^\/content\/enforced\/(\d+)-/i,
+  /^\/d2l\/lms\/[^?]*\/(\d+)(?:\/|$)/i,
+  /^\/d2l\/api\/le\/[\d.]+\/(\d+)\//i,
+  /^\/d2l\/api\/lp\/[\d.]+\/(?:courses|orgstructure)\/(\d+)(?:\/|$)/i,
+];
+const ORG_UNIT_QUERY = ['ou', 'orgunitid', 'orgunit'];
+
+/**
+ * The org unit an address points into, when it is a Brightspace address: on the course's own site
+ * (paths and the `ou` query) or on any host by Brightspace's distinctive paths.
+ */
+export function orgUnitOf(url: URL, siteOrigin: URL): number | null {
+  const ownSite = url.host === siteOrigin.host;
+  const brightspacePath = /^\/(d2l|content\/enforced)\//i.test(url.pathname);
+  if (!ownSite && !brightspacePath) return null;
+  for (const pattern of ORG_UNIT_PATHS) {
+    const match = pattern.exec(url.pathname);
+    if (match) return Number(match[1]);
+  }
+  for (const [name, value] of url.searchParams) {
+    if (ORG_UNIT_QUERY.includes(name.toLowerCase()) && /^\d{1,15}$/.test(value)) return Number(value);
+  }
+  return null;
+}
+
+/** Findings that need no request: an address into another course, plain http on an https course. */
+export function staticLinkFindings(link: LinkOccurrence, place: FindingPlace, siteOrigin: URL, orgUnitId: number): Finding[] {
+  if (link.url === null) {
+    return [finding('link.broken', place, link.raw, `"${link.raw}" is not a valid web address, so it cannot work. Correct it.`)];
+  }
+  const url = new URL(link.url);
+  const findings: Finding[] = [];
+  const other = orgUnitOf(url, siteOrigin);
+  if (other !== null && other !== orgUnitId) {
+    findings.push(finding('link.cross-course', place, link.url,
+      `This link points into another course or org unit (${other}), which students of this course usually cannot open. Point it at this course's own copy.`));
+  }
+  if (url.protocol === 'http:' && siteOrigin.protocol === 'https:') {
+    findings.push(finding('link.insecure', place, link.url, link.embedded
+      ? 'This is loaded over plain http on an https page: browsers block it, so students will not see it. Use its https address.'
+      : 'This link uses plain http: browsers warn students and the connection is not private. Use its https address.'));
+  }
+  return findings;
+}
+
+/** Findings from the probe of one address, for one place it appears. */
+export function probeFindings(link: LinkOccurrence & { url: string }, probe: LinkProbe, place: FindingPlace): Finding[] {
+  switch (probe.outcome) {
+    case 'broken':
+      return [finding('link.broken', place, link.url, probe.detail)];
+    case 'unreachable':
+      return [finding('link.unreachable', place, link.url, probe.detail)];
+    case 'unverifiable':
+      return [finding('link.unverifiable', place, link.url, probe.detail)];
+    case 'ok':
+      return probe.movedTo === null
+        ? []
+        : [finding('link.redirect', place, link.url, `This address has moved permanently to ${probe.movedTo}. Update the link.`)];
+  }
+}
