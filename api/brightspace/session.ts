@@ -108,7 +108,7 @@ export class BrightspaceSession {
       const body = this.#json(response, 'the course');
       const name = (body as { Name?: unknown } | null)?.Name;
       return typeof name === 'string' ? name : undefined;
-    } catch (error) {
+    } catch {
       if (this.#signal?.aborted) throw this.#signal.reason;
       return undefined;
     }
