@@ -86,7 +86,10 @@ async function buildAppIfNeeded(): Promise<void> {
 }
 
 function describe(stack: LocalStack, settings: Settings): string {
-  const show = (path: string) => relative(process.cwd(), path) || '.';
+  const show = (path: string) => {
+    const near = relative(process.cwd(), path);
+    return near === '' ? '.' : near.startsWith('..') ? path : near;
+  };
   const lines = [
     '',
     'CTPO is running.',

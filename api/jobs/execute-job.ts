@@ -1,0 +1,100 @@
+// One test run from start to end, the same wherever it runs (a local worker thread, the Fargate
+// task): RUNNING with progress, the engine, both reports stored, DEPROVISIONING, then SUCCEEDED;
+// or FAILED with a reason the user can act on. The password lives only in this call's memory.
+import { isAppError } from '../errors.ts';
+import { runCourseTest } from '../engine/run-course-test.ts';
+import type { CourseTestProgress } from '../engine/types.ts';
+import { redact } from '../http/respond.ts';
+import type { Log } from '../http/respond.ts';
+import { renderHtmlReport } from '../report/render-html.ts';
+import { renderJsonReport } from '../report/render-json.ts';
+import type { BrightspaceCredentials, JobRecord, JobStore, ReportStore } from './types.ts';
+
+export const UNEXPECTED_FAILURE_REASON =
+  'The run stopped because of an unexpected error in CTPO. Start the run again; if it fails again, contact the CTPO team.';
+
+export interface ExecuteJobInput {
+  job: JobRecord;
+  credentials: BrightspaceCredentials;
+  /** Only updates are needed, so a worker can hand them to whoever holds the store. */
+  jobs: Pick<JobStore, 'update'>;
+  reports: ReportStore;
+  allowPrivateTargets: boolean;
+  /** Aborting stops the run; an AppError given as the abort reason becomes the job's reason. */
+  signal?: AbortSignal;
+  /** Progress is written at most this often (the last value always lands). Default 1000 ms. */
+  progressIntervalMs?: number;
+  now?: () => Date;
+  log?: Log;
+}
+
+/** Runs the job to a terminal state and returns the final record; never throws for a failed run. */
+export async function executeJob(input: ExecuteJobInput): Promise<JobRecord | undefined> {
+  const { job, credentials, jobs } = input;
+  const now = input.now ?? (() => new Date());
+  const interval = input.progressIntervalMs ?? 1000;
+
+  let lastWrite = 0;
+  let pending: CourseTestProgress | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let writes: Promise<unknown> = Promise.resolve();
+  const writeProgress = (progress: CourseTestProgress): void => {
+    lastWrite = Date.now();
+    writes = writes.then(() => jobs.update(job.id, { progress: { done: progress.done, total: progress.total } })).catch(() => undefined);
+  };
+  const onProgress = (progress: CourseTestProgress): void => {
+    if (Date.now() - lastWrite >= interval) {
+      writeProgress(progress);
+      return;
+    }
+    pending = progress;
+    timer ??= setTimeout(() => {
+      timer = undefined;
+      if (pending !== undefined) writeProgress(pending);
+      pending = undefined;
+    }, interval);
+  };
+  const stopProgress = async (): Promise<void> => {
+    if (timer !== undefined) clearTimeout(timer);
+    timer = undefined;
+    if (pending !== undefined) writeProgress(pending);
+    pending = undefined;
+    await writes;
+  };
+
+  try {
+    input.signal?.throwIfAborted();
+    await jobs.update(job.id, { status: 'RUNNING', startedAt: now().toISOString() });
+    const report = await runCourseTest(
+      {
+        siteUrl: job.siteUrl,
+        username: credentials.username,
+        password: credentials.password,
+        orgUnitId: job.orgUnitId,
+        modules: job.modules,
+        client: job.client,
+        allowPrivateTargets: input.allowPrivateTargets,
+        signal: input.signal,
+      },
+      onProgress,
+    );
+    await stopProgress();
+    const html = await renderHtmlReport(report);
+    const json = await renderJsonReport(report);
+    await input.reports.put(job.filename, { html, json });
+    await jobs.update(job.id, { status: 'DEPROVISIONING' });
+    return await jobs.update(job.id, { status: 'SUCCEEDED' });
+  } catch (error) {
+    await stopProgress();
+    const abortReason: unknown = input.signal?.aborted ? input.signal.reason : undefined;
+    const known = isAppError(abortReason) ? abortReason : isAppError(error) ? error : undefined;
+    if (known === undefined || known.code === 'internal') {
+      const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
+      input.log?.(redact(`job ${job.id} failed: ${detail}`, [credentials.password]));
+    }
+    // An AppError's message is written for the user (and never carries the password), anything
+    // else is a bug whose details belong in the log only.
+    const reason = known === undefined ? UNEXPECTED_FAILURE_REASON : redact(known.message, [credentials.password]);
+    return jobs.update(job.id, { status: 'FAILED', reason });
+  }
+}

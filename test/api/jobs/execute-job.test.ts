@@ -1,0 +1,107 @@
+// A run through the real pool, the real worker thread and the real engine, against a
+// Brightspace-like site on loopback: statuses, progress, both reports, and reasons for failures.
+import { readFileSync, readdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLocalJobRunner } from '../../../api/jobs/local-job-runner.ts';
+import type { LocalJobRunner } from '../../../api/jobs/local-job-runner.ts';
+import { openSqliteJobStore } from '../../../api/jobs/sqlite-job-store.ts';
+import type { SqliteJobStore } from '../../../api/jobs/sqlite-job-store.ts';
+import type { JobRecord } from '../../../api/jobs/types.ts';
+import { startBrightspaceSite } from '../../fixtures/brightspace-site.ts';
+import type { BrightspaceSite } from '../../fixtures/brightspace-site.ts';
+
+const PASSWORD = 'Tr0ub4dor&3-unique';
+
+let dir: string;
+let site: BrightspaceSite;
+let store: SqliteJobStore;
+let runner: LocalJobRunner;
+
+function aJob(id: string, siteUrl: string): JobRecord {
+  const at = new Date().toISOString();
+  return { id, owner: 'user-a', status: 'PROVISIONING', client: 'Acme College', siteUrl, orgUnitId: 6606, modules: [11], filename: `acme-college-ou6606-${id}`, createdAt: at, updatedAt: at };
+}
+
+async function run(job: JobRecord, password: string): Promise<JobRecord> {
+  await store.create(job);
+  await runner.submit(job, { username: 'teacher', password });
+  for (let i = 0; i < 600; i++) {
+    const current = await store.get(job.id);
+    if (current?.status === 'SUCCEEDED' || current?.status === 'FAILED') return current;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`${job.id} did not finish`);
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'ctpo-run-'));
+  site = await startBrightspaceSite({
+    login: 'form',
+    users: [{ username: 'teacher', password: PASSWORD }],
+    courses: [
+      {
+        orgUnitId: 6606,
+        name: 'Nursing 101',
+        code: 'NURS101',
+        modules: [
+          {
+            id: 11,
+            title: 'Week 1',
+            topics: [
+              { id: 101, title: 'Welcome', kind: 'html', fileName: 'welcome.html', html: '<h1>Welcome</h1><p>Lorem ipsum dolor sit amet.</p><img src="photo.png">' },
+              { id: 102, title: 'Syllabus', kind: 'html', fileName: 'syllabus.html', html: '<h2>Syllabus</h2><p>TBD</p>' },
+            ],
+          },
+        ],
+      },
+    ],
+  });
+  store = openSqliteJobStore({ path: join(dir, 'jobs.sqlite') });
+  runner = createLocalJobRunner({ jobs: store, reportsDir: join(dir, 'reports'), allowPrivateTargets: true, concurrency: 2, progressIntervalMs: 50, log: () => undefined });
+});
+
+afterAll(async () => {
+  await runner.close();
+  store.close();
+  await site.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('a course test run in a worker thread', () => {
+  it('ends SUCCEEDED with both reports stored, progress recorded and the password written nowhere', async () => {
+    const done = await run(aJob('ok', site.origin), PASSWORD);
+    expect(done).toMatchObject({ status: 'SUCCEEDED', startedAt: expect.any(String), finishedAt: expect.any(String) });
+    expect(done.progress?.total).toBeGreaterThan(0);
+    expect(done.reason).toBeUndefined();
+
+    const html = readFileSync(join(dir, 'reports', `${done.filename}.html`), 'utf8');
+    const json = JSON.parse(readFileSync(join(dir, 'reports', `${done.filename}.json`), 'utf8')) as { schemaVersion: number; client: string; orgUnitId: number; findings: { check: string }[] };
+    expect(html).toContain('Acme College');
+    expect(json).toMatchObject({ schemaVersion: 1, client: 'Acme College', orgUnitId: 6606 });
+    expect(json.findings.map((finding) => finding.check)).toContain('content.placeholder');
+
+    for (const file of readdirSync(dir, { recursive: true }) as string[]) {
+      const path = join(dir, file);
+      if (!/\.(sqlite(-wal|-shm)?|html|json)$/.test(file)) continue;
+      expect(readFileSync(path).includes(PASSWORD), file).toBe(false);
+    }
+  });
+
+  it('ends FAILED with the engine’s reason for a wrong password', async () => {
+    const done = await run(aJob('wrong-pw', site.origin), 'not-the-password');
+    expect(done.status).toBe('FAILED');
+    expect(done.reason).toMatch(/\S/);
+    expect(done.reason).not.toContain('not-the-password');
+    expect(readdirSync(join(dir, 'reports')).some((name) => name.includes('wrong-pw'))).toBe(false);
+  });
+
+  it('ends FAILED with a reason, in bounded time, when the site is down', async () => {
+    const started = Date.now();
+    const done = await run(aJob('down', 'http://127.0.0.1:9'), PASSWORD);
+    expect(done.status).toBe('FAILED');
+    expect(done.reason).toMatch(/127\.0\.0\.1:9/);
+    expect(Date.now() - started).toBeLessThan(30_000);
+  }, 40_000);
+});
