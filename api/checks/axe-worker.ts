@@ -41,7 +41,9 @@ function shorten(html: string): string {
 async function check(html: string): Promise<AxeViolation[]> {
   const document = window.document;
   const parsed = new window.DOMParser().parseFromString(html, 'text/html');
-  document.body.replaceChildren(...Array.from(parsed.body.childNodes, (node) => document.adoptNode(node)));
+  // Copy the live list first: adopting a node removes it from the list being walked.
+  const nodes = Array.from(parsed.body.childNodes);
+  document.body.replaceChildren(...nodes.map((node) => document.adoptNode(node)));
   try {
     const result = await axeInPage.run(document, options);
     return result.violations.map((violation) => ({

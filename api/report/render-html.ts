@@ -7,6 +7,7 @@ import type { Finding, Report, ReportModule, Severity } from '../engine/types.ts
 
 const SEVERITIES: Severity[] = ['error', 'warning', 'info'];
 const SEVERITY_LABEL: Record<Severity, string> = { error: 'Error', warning: 'Warning', info: 'Info' };
+const SEVERITY_SINGULAR: Record<Severity, string> = { error: 'error', warning: 'warning', info: 'note' };
 const SEVERITY_PLURAL: Record<Severity, string> = { error: 'errors', warning: 'warnings', info: 'notes' };
 
 export function escapeHtml(value: unknown): string {
@@ -131,7 +132,7 @@ function renderChart(report: Report): string {
     const bars = SEVERITIES.filter((severity) => counts[severity] > 0)
       .map((severity) => `<span class="${severity}" style="width: ${((counts[severity] / max) * 100).toFixed(1)}%"></span>`)
       .join('');
-    const numbers = total === 0 ? 'none' : SEVERITIES.filter((s) => counts[s] > 0).map((s) => plural(counts[s], SEVERITY_LABEL[s].toLowerCase(), SEVERITY_PLURAL[s])).join(', ');
+    const numbers = total === 0 ? 'none' : SEVERITIES.filter((s) => counts[s] > 0).map((s) => plural(counts[s], SEVERITY_SINGULAR[s], SEVERITY_PLURAL[s])).join(', ');
     return `<tr><th scope="row" style="padding-left: ${0.5 + module.depth * 1.2}rem">${escapeHtml(module.title || `Module ${module.moduleId}`)}</th><td class="bar" aria-hidden="true">${bars}</td><td class="numbers">${numbers}</td></tr>`;
   });
   return `<table class="chart"><caption class="tool" style="text-align: left">Findings by module</caption>

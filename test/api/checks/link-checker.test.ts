@@ -1,0 +1,152 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LinkChecker, retryAfterMs } from '../../../api/checks/link-checker.ts';
+import type { Resolver } from '../../../api/net/address-guard.ts';
+import { GuardedHttpClient } from '../../../api/net/guarded-http.ts';
+import { startLinkHost, type LinkHost } from '../../fixtures/link-host.ts';
+
+let web: LinkHost;
+const local = { allowPrivateTargets: true, allowHttp: true };
+
+beforeAll(async () => {
+  web = await startLinkHost();
+});
+afterAll(async () => {
+  await web.close();
+});
+
+async function withChecker<T>(work: (checker: LinkChecker) => Promise<T>, options: { timeoutMs?: number; limits?: ConstructorParameters<typeof LinkChecker>[0]['limits']; resolve?: Resolver; strict?: boolean } = {}): Promise<T> {
+  const http = new GuardedHttpClient({ policy: options.strict ? { allowPrivateTargets: false, allowHttp: true } : local, timeoutMs: options.timeoutMs ?? 2_000, resolve: options.resolve });
+  try {
+    return await work(new LinkChecker({ http, limits: { backoffMs: 10, ...options.limits } }));
+  } finally {
+    await http.close();
+  }
+}
+
+describe('LinkChecker', () => {
+  it('classifies answers', async () => {
+    const results = await withChecker((checker) =>
+      Promise.all(['/ok/a', '/missing/a', '/gone/a', '/error/a', '/forbidden/a', '/bot-wall/a', '/moved/a', '/found/a', '/no-head/a', '/loop/a'].map((path) => checker.check(`${web.origin}${path}`))),
+    );
+    expect(results.map((r) => [r.outcome, r.status, r.movedTo?.replace(web.origin, '') ?? null])).toEqual([
+      ['ok', 200, null],
+      ['broken', 404, null],
+      ['broken', 410, null],
+      ['broken', 500, null],
+      ['unverifiable', 403, null],
+      ['unverifiable', 403, null],
+      ['ok', 200, '/ok/a'],
+      ['ok', 200, null],
+      ['ok', 200, null],
+      ['broken', null, null],
+    ]);
+    expect(results[3]?.detail).toBe('The server fails with an error (HTTP 500), also when tried again.');
+    expect(results[9]?.detail).toBe('This address redirects in a loop and never reaches a page.');
+  });
+
+  it('checks an address once however often it is asked for', async () => {
+    await withChecker(async (checker) => {
+      const all = await Promise.all(Array.from({ length: 5 }, () => checker.check(`${web.origin}/slow/50/once`)));
+      expect(new Set(all).size).toBe(1);
+      expect(web.hits('/slow/50/once')).toBe(1);
+      expect([checker.done, checker.total]).toEqual([1, 1]);
+    });
+  });
+
+  it('waits as long as Retry-After asks, and gives up on a wait too long', async () => {
+    await withChecker(async (checker) => {
+      const started = Date.now();
+      const ok = await checker.check(`${web.origin}/limited/b`);
+      expect(ok.outcome).toBe('ok');
+      expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+    });
+    await withChecker(
+      async (checker) => {
+        const limited = await checker.check(`${web.origin}/always-limited/b`);
+        expect(limited).toMatchObject({ outcome: 'unverifiable', status: 429 });
+        expect(web.hits('/always-limited/b')).toBe(1); // 1 s is beyond the 0.5 s allowed: no wait at all
+      },
+      { limits: { maxRetryAfterMs: 500 } },
+    );
+  });
+
+  it('retries a 5xx with backoff and a timeout, then reports it', async () => {
+    await withChecker(async (checker) => {
+      expect((await checker.check(`${web.origin}/flaky/2/c`)).outcome).toBe('ok');
+      expect(web.hits('/flaky/2/c')).toBe(3);
+    });
+    await withChecker(
+      async (checker) => {
+        const hung = await checker.check(`${web.origin}/hang/c`);
+        expect(hung).toMatchObject({ outcome: 'unreachable', status: null });
+        expect(hung.detail).toMatch(/did not answer within 0\.2 s \(tried 2 times\)\.$/);
+        expect(web.hits('/hang/c')).toBe(2);
+      },
+      { timeoutMs: 200, limits: { retries: 1 } },
+    );
+  });
+
+  it('reports a refused connection and a missing name as unreachable, without retrying', async () => {
+    const noName: Resolver = async () => {
+      throw Object.assign(new Error('getaddrinfo ENOTFOUND'), { code: 'ENOTFOUND' });
+    };
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    await withChecker(
+      async (checker) => {
+        expect(await checker.check(`http://127.0.0.1:${port}/x`)).toMatchObject({ outcome: 'unreachable', detail: `127.0.0.1:${port} refused the connection.` });
+        expect(await checker.check('https://no-such-host.example/x')).toMatchObject({ outcome: 'unreachable', detail: 'The name no-such-host.example does not exist in DNS.' });
+      },
+      { resolve: noName },
+    );
+  });
+
+  it('does not visit private addresses: the link is left for a person to check', async () => {
+    const toLoopback: Resolver = async () => [{ address: '127.0.0.1', family: 4 }];
+    const port = new URL(web.origin).port;
+    await withChecker(
+      async (checker) => {
+        const result = await checker.check(`http://intranet.example.com:${port}/ok/private`);
+        expect(result).toMatchObject({ outcome: 'unverifiable', status: null });
+        expect(result.detail).toContain('private or local network');
+        expect(web.hits('/ok/private')).toBe(0);
+      },
+      { strict: true, resolve: toLoopback },
+    );
+  });
+
+  it('keeps to the per-host cap', async () => {
+    let active = 0;
+    let peak = 0;
+    const server: Server = createServer((_req, res) => {
+      active++;
+      peak = Math.max(peak, active);
+      setTimeout(() => {
+        active--;
+        res.end('ok');
+      }, 40);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      await withChecker((checker) => Promise.all(Array.from({ length: 20 }, (_, i) => checker.check(`${origin}/page-${i}`))), { limits: { perHost: 3 } });
+      expect(peak).toBe(3);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+});
+
+describe('retryAfterMs', () => {
+  it('reads seconds and HTTP dates', () => {
+    expect(retryAfterMs('3')).toBe(3000);
+    expect(retryAfterMs('Wed, 21 Oct 2015 07:28:10 GMT', Date.parse('Wed, 21 Oct 2015 07:28:00 GMT'))).toBe(10_000);
+    expect(retryAfterMs('soon')).toBeNull();
+    expect(retryAfterMs(undefined)).toBeNull();
+  });
+});

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { orgUnitOf, probeFindings, staticLinkFindings } from '../../../api/checks/links.ts';
+
+const SITE = new URL('https://school.brightspace.com');
+const PLACE = { moduleId: 1, moduleTitle: 'M', topicId: 2, topicTitle: 'T' };
+const link = (url: string | null, embedded = false, raw = url ?? '') => ({ raw, url, element: embedded ? 'img' : 'a', embedded });
+
+describe('orgUnitOf', () => {
+  it.each([
+    ['https://school.brightspace.com/d2l/le/content/7777/viewContent/12/View', 7777],
+    ['https://school.brightspace.com/d2l/home/7777', 7777],
+    ['https://school.brightspace.com/content/enforced/7777-BIO100/file.pdf', 7777],
+    ['https://school.brightspace.com/d2l/le/7777/discussions/List', 7777],
+    ['https://school.brightspace.com/d2l/lms/dropbox/user/folder_submit_files.d2l?db=5&ou=7777', 7777],
+    ['https://school.brightspace.com/d2l/common/dialogs/quickLink/quickLink.d2l?ou=7777&type=quiz', 7777],
+    ['https://other-school.brightspace.com/d2l/home/8888', 8888], // Brightspace path on another host
+  ])('reads the org unit of %s', (url, expected) => {
+    expect(orgUnitOf(new URL(url), SITE)).toBe(expected);
+  });
+
+  it.each([
+    'https://example.com/?ou=7777', // "ou" means nothing off Brightspace
+    'https://example.com/content/7777-notes.html',
+    'https://school.brightspace.com/d2l/lp/navbars/6606/customlinks', // not a course path we know
+    'https://school.brightspace.com/shared/logo.png',
+  ])('finds none in %s', (url) => {
+    expect(orgUnitOf(new URL(url), SITE)).toBeNull();
+  });
+});
+
+describe('staticLinkFindings', () => {
+  it('link.cross-course: another org unit, not this course', () => {
+    expect(staticLinkFindings(link('https://school.brightspace.com/d2l/home/7777'), PLACE, SITE, 6606).map((f) => f.check)).toEqual(['link.cross-course']);
+    expect(staticLinkFindings(link('https://school.brightspace.com/d2l/home/6606'), PLACE, SITE, 6606)).toEqual([]);
+    expect(staticLinkFindings(link('https://school.brightspace.com/content/enforced/6606-BIO101/a.pdf'), PLACE, SITE, 6606)).toEqual([]);
+  });
+
+  it('link.insecure: http on an https course, worded for links and for embedded content', () => {
+    const [anchor] = staticLinkFindings(link('http://example.com/page'), PLACE, SITE, 6606);
+    expect(anchor).toMatchObject({ check: 'link.insecure', severity: 'warning' });
+    expect(anchor?.message).toContain('This link uses plain http');
+    const [image] = staticLinkFindings(link('http://example.com/a.png', true), PLACE, SITE, 6606);
+    expect(image?.message).toContain('browsers block it');
+    expect(staticLinkFindings(link('https://example.com/page'), PLACE, SITE, 6606)).toEqual([]);
+    expect(staticLinkFindings(link('http://example.com/page'), PLACE, new URL('http://localhost:8444'), 6606)).toEqual([]);
+  });
+
+  it('link.broken: an address that is not valid at all', () => {
+    expect(staticLinkFindings(link(null, false, 'https://exa mple.com'), PLACE, SITE, 6606)).toEqual([
+      { check: 'link.broken', severity: 'error', ...PLACE, url: 'https://exa mple.com', message: '"https://exa mple.com" is not a valid web address, so it cannot work. Correct it.' },
+    ]);
+  });
+});
+
+describe('probeFindings', () => {
+  const url = 'https://example.com/a';
+  it('turns each outcome into its check, and a clean answer into none', () => {
+    const probe = (outcome: 'ok' | 'broken' | 'unreachable' | 'unverifiable', movedTo: string | null = null) => ({ outcome, status: null, movedTo, detail: 'Detail.' });
+    expect(probeFindings(link(url) as { raw: string; url: string; element: string; embedded: boolean }, probe('broken'), PLACE).map((f) => f.check)).toEqual(['link.broken']);
+    expect(probeFindings({ ...link(url), url }, probe('unreachable'), PLACE).map((f) => f.check)).toEqual(['link.unreachable']);
+    expect(probeFindings({ ...link(url), url }, probe('unverifiable'), PLACE).map((f) => [f.check, f.severity])).toEqual([['link.unverifiable', 'info']]);
+    expect(probeFindings({ ...link(url), url }, probe('ok', 'https://example.com/b'), PLACE).map((f) => [f.check, f.message])).toEqual([
+      ['link.redirect', 'This address has moved permanently to https://example.com/b. Update the link.'],
+    ]);
+    expect(probeFindings({ ...link(url), url }, probe('ok'), PLACE)).toEqual([]);
+  });
+});

@@ -1,0 +1,214 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { AppError } from '../../../api/errors.ts';
+import { runCourseTest } from '../../../api/engine/run-course-test.ts';
+import type { CourseTestInput, CourseTestProgress, Report } from '../../../api/engine/types.ts';
+import { renderHtmlReport } from '../../../api/report/render-html.ts';
+import { renderJsonReport } from '../../../api/report/render-json.ts';
+import { startBrightspaceSite, type BrightspaceSite } from '../../fixtures/brightspace-site.ts';
+import { startLinkHost, type LinkHost } from '../../fixtures/link-host.ts';
+import { SAMPLE_NOW, SAMPLE_ORG_UNIT, SAMPLE_PASSWORD, SAMPLE_USER, sampleSite } from '../../fixtures/sample-course.ts';
+
+let web: LinkHost;
+let site: BrightspaceSite;
+let report: Report;
+const progress: CourseTestProgress[] = [];
+const logged: string[] = [];
+
+function input(overrides: Partial<CourseTestInput> = {}): CourseTestInput {
+  return {
+    siteUrl: site.origin,
+    username: SAMPLE_USER,
+    password: SAMPLE_PASSWORD,
+    orgUnitId: SAMPLE_ORG_UNIT,
+    modules: 'all',
+    client: 'Acme Learning',
+    allowPrivateTargets: true,
+    options: { now: SAMPLE_NOW, linkTimeoutMs: 500, linkLimits: { backoffMs: 20 } },
+    ...overrides,
+  };
+}
+
+beforeAll(async () => {
+  web = await startLinkHost();
+  site = await startBrightspaceSite(sampleSite(web.origin));
+  // Everything the run prints, wherever it prints it, is kept to prove no secret is in it.
+  for (const method of ['log', 'info', 'warn', 'error', 'debug'] as const) {
+    vi.spyOn(console, method).mockImplementation((...args: unknown[]) => void logged.push(args.map(String).join(' ')));
+  }
+  const write = (chunk: unknown) => {
+    logged.push(String(chunk));
+    return true;
+  };
+  vi.spyOn(process.stdout, 'write').mockImplementation(write);
+  vi.spyOn(process.stderr, 'write').mockImplementation(write);
+  try {
+    report = await runCourseTest(input(), (p) => progress.push(p));
+  } finally {
+    vi.restoreAllMocks();
+  }
+}, 30_000);
+
+afterAll(async () => {
+  await site.close();
+  await web.close();
+});
+
+/** Findings as compact rows, addresses with the servers' changing ports replaced. */
+function rows(findings: Report['findings']): string[] {
+  return findings.map((f) =>
+    [f.moduleId, f.topicId ?? '-', f.check, f.severity, (f.url ?? '-').replace(web.origin, 'WEB').replace(site.origin, 'SITE')].join(' '),
+  );
+}
+
+describe('runCourseTest against the Brightspace-like site', () => {
+  it('finds exactly the defects the course has, in course order', () => {
+    expect(rows(report.findings)).toEqual([
+      '10 102 structure.duplicate-title warning -',
+      '10 103 content.placeholder error SITE/content/enforced/6606-BIO101/video.html',
+      '10 103 media.no-captions error WEB/ok/intro.mp4',
+      '20 - structure.date-order error -',
+      '20 - structure.past-date warning -',
+      '20 201 a11y.alt-filename error WEB/ok/cell-diagram.png',
+      '20 201 a11y.image-alt error SITE/content/enforced/6606-BIO101/week1/reading.html',
+      '20 201 link.broken error WEB/gone/old-notes',
+      '20 201 link.broken error WEB/missing/article',
+      '20 201 link.unreachable error WEB/hang/video-library',
+      '20 201 a11y.link-text-generic warning WEB/ok/lab-manual',
+      '20 201 link.redirect info WEB/moved/textbook',
+      '20 201 link.unverifiable info WEB/forbidden/journal',
+      '20 202 content.placeholder error SITE/content/enforced/6606-BIO101/week1/safety.html',
+      '20 202 link.broken error SITE/content/enforced/7777-OLD/safety.pdf',
+      '20 202 link.broken error SITE/d2l/le/content/7777/viewContent/1/View',
+      '20 202 link.cross-course error SITE/content/enforced/7777-OLD/safety.pdf',
+      '20 202 link.cross-course error SITE/d2l/le/content/7777/viewContent/1/View',
+      '20 203 content.empty warning SITE/content/enforced/6606-BIO101/week1/notes.html',
+      '20 205 link.cross-course error SITE/d2l/common/dialogs/quickLink/quickLink.d2l?ou=7777&type=quiz&rCode=Q1',
+      '20 206 structure.broken error -',
+      '30 - structure.empty-module warning -',
+      '30 - structure.hidden warning -',
+      '40 - structure.past-date warning -',
+      '40 401 structure.date-order error -',
+      '40 402 structure.hidden warning -',
+      '41 411 link.broken error SITE/content/enforced/6606-BIO101/exam/exam/sample.html',
+      '41 411 link.broken error https://[broken',
+    ]);
+  });
+
+  it('says what is wrong in words a course builder understands', () => {
+    const message = (check: string, topicId: number | null) => report.findings.find((f) => f.check === check && f.topicId === topicId)?.message;
+    expect(message('structure.date-order', null)).toBe('This module ends (2026-01-05) before it starts (2026-01-10). Fix the dates in its restrictions.');
+    expect(message('content.placeholder', 202)).toBe(
+      'Placeholder text is still on the page: "Lorem ipsum", "[insert equipment list here]". Replace it with the real content.',
+    );
+    expect(message('link.unreachable', 201)).toMatch(/did not answer within 0\.5 s \(tried 3 times\)\.$/);
+    expect(message('link.redirect', 201)).toBe(`This address has moved permanently to ${web.origin}/ok/textbook. Update the link.`);
+    expect(message('a11y.image-alt', 201)).toBe(`Images must have alternative text (1 element, e.g. <img src="${web.origin}/ok/organelles.png">).`);
+  });
+
+  it('lists the topics it could not read, with the reason', () => {
+    expect(report.notScanned).toEqual([
+      { topicId: 204, title: 'Slides', reason: 'PDF file: CTPO reads HTML pages only. Check this file by hand.' },
+      { topicId: 205, title: 'Week 1 quiz', reason: 'Quiz: its questions are not read by CTPO.' },
+      { topicId: 206, title: 'Handout', reason: 'Brightspace could not return this file (HTTP 404).' },
+    ]);
+    expect(report.totals).toEqual({ topics: 12, scanned: 9, notScanned: 3, links: 26, findings: { error: 18, warning: 8, info: 2 } });
+  });
+
+  it('describes the course and the modules in table-of-contents order', () => {
+    expect(report).toMatchObject({ schemaVersion: 1, tool: { name: 'CTPO' }, client: 'Acme Learning', siteUrl: `${site.origin}/`, orgUnitId: 6606, courseName: 'Biology 101' });
+    expect(report.modules.map((m) => [m.moduleId, m.depth, m.parentModuleId, m.topics.length])).toEqual([
+      [10, 0, null, 3],
+      [20, 0, null, 6],
+      [30, 0, null, 0],
+      [40, 0, null, 2],
+      [41, 1, 40, 1],
+    ]);
+    expect(report.modules[0]?.topics[0]?.viewUrl).toBe(`${site.origin}/d2l/le/content/6606/viewContent/101/View`);
+  });
+
+  it('checks each distinct address once, retrying only what deserves it', () => {
+    const heads = (path: string) => web.requests.filter((r) => r.path === path && r.method === 'HEAD').length;
+    const gets = (path: string) => web.requests.filter((r) => r.path === path && r.method === 'GET').length;
+    expect(heads('/ok/syllabus')).toBe(1); // linked from two topics
+    expect(gets('/ok/syllabus')).toBe(0);
+    expect([heads('/missing/article'), gets('/missing/article')]).toEqual([1, 1]); // HEAD, then GET to be sure
+    expect([heads('/no-head/diagram'), gets('/no-head/diagram')]).toEqual([1, 1]);
+    expect(web.hits('/flaky/2/quiz-bank')).toBe(3); // HEAD 503, GET 503, GET 200
+    expect(web.hits('/limited/glossary')).toBe(2); // 429 with Retry-After, then 200
+    expect(web.hits('/hang/video-library')).toBe(3); // a timeout is retried twice
+    expect(web.hits('/forbidden/journal')).toBe(2);
+  });
+
+  it('sends the session to the Brightspace site only', () => {
+    expect(web.requests.length).toBeGreaterThan(10);
+    expect(web.requests.every((r) => r.cookie === undefined)).toBe(true);
+    const ownLinks = site.requests.filter((r) => r.path.startsWith('/d2l/home/6606') || r.path.startsWith('/content/enforced/6606-BIO101/images/'));
+    expect(ownLinks.length).toBeGreaterThan(0);
+    expect(ownLinks.every((r) => r.withSession)).toBe(true);
+    expect(site.activeSessions()).toBe(0); // signed out at the end
+  });
+
+  it('reports progress phase by phase', () => {
+    const phases = progress.map((p) => p.phase).filter((phase, i, all) => phase !== all[i - 1]);
+    expect(phases).toEqual(['sign-in', 'contents', 'topics', 'links', 'report']);
+    expect(progress.filter((p) => p.phase === 'topics').at(-1)).toEqual({ phase: 'topics', done: 12, total: 12 });
+    expect(progress.filter((p) => p.phase === 'links').at(-1)).toEqual({ phase: 'links', done: 24, total: 24 });
+    expect(progress.at(-1)).toEqual({ phase: 'report', done: 1, total: 1 });
+  });
+
+  it('keeps the password and the session cookies out of the reports and the logs', () => {
+    const files = [renderHtmlReport(report), renderJsonReport(report), ...logged].join('\n');
+    const cookies = site.issuedCookieValues();
+    expect(cookies.length).toBeGreaterThanOrEqual(2);
+    expect(files).not.toContain(SAMPLE_PASSWORD);
+    for (const cookie of cookies) expect(files).not.toContain(cookie);
+  });
+
+  it('escapes course content in the HTML report', () => {
+    const html = renderHtmlReport(report);
+    expect(html).toContain('Practice &lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(html).toContain('Practice &lt;b&gt;page&lt;/b&gt;');
+    expect(html).not.toContain('<script>alert(1)</script>');
+  });
+
+  it('tests only the modules picked, with what is nested in them', async () => {
+    const partial = await runCourseTest(input({ modules: [40] }));
+    expect(partial.modules.map((m) => m.moduleId)).toEqual([40, 41]);
+    expect(new Set(partial.findings.map((f) => f.moduleId))).toEqual(new Set([40, 41]));
+    expect(partial.totals.topics).toBe(3);
+  });
+});
+
+describe('runCourseTest failures', () => {
+  async function failure(promise: Promise<unknown>): Promise<AppError> {
+    try {
+      await promise;
+    } catch (error) {
+      if (error instanceof AppError) return error;
+      throw error;
+    }
+    throw new Error('expected the run to fail');
+  }
+
+  it('refuses modules the course does not have, and other bad input', async () => {
+    expect((await failure(runCourseTest(input({ modules: [10, 999] })))).message).toContain('Module 999 is not in this course');
+    expect((await failure(runCourseTest(input({ modules: [] })))).message).toBe('Pick at least one module to test.');
+    expect((await failure(runCourseTest(input({ client: ' ' })))).message).toBe('The Client label is missing.');
+    expect((await failure(runCourseTest(input({ orgUnitId: -3 })))).code).toBe('invalid_input');
+  });
+
+  it('passes the sign-in refusal on, without the password', async () => {
+    const error = await failure(runCourseTest(input({ password: 'not-the-password' })));
+    expect(error.code).toBe('login_failed');
+    expect(JSON.stringify(error) + error.message + error.stack).not.toContain('not-the-password');
+  });
+
+  it('stops when the runner cancels the run', async () => {
+    const controller = new AbortController();
+    const reason = new Error('cancelled by the runner');
+    const run = runCourseTest(input({ signal: controller.signal }), (p) => {
+      if (p.phase === 'topics') controller.abort(reason);
+    });
+    await expect(run).rejects.toBe(reason);
+  });
+});
