@@ -3,7 +3,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { JOB_STATUSES } from '../../../api/http/contract.ts';
 import { signJwt } from '../../../api/local/identity/jwt.ts';
 import { generateSigningKey, loadOrCreateSigningKey } from '../../../api/local/identity/signing-key.ts';
@@ -12,6 +12,9 @@ import { startLocalStack } from '../../../api/local/local-stack.ts';
 import type { LocalStack } from '../../../api/local/local-stack.ts';
 import { decodeJwtPayload, httpsClient, signIn } from '../local/support.ts';
 import type { HttpsClient, SignInSetup } from '../local/support.ts';
+
+// Real servers, worker threads and key generation on a machine shared with other test runs.
+vi.setConfig({ testTimeout: 20_000, hookTimeout: 30_000 });
 
 const scriptedWorker = new URL('../jobs/fixtures/scripted-job-worker.ts', import.meta.url);
 const DEV_ORIGIN = 'http://localhost:5173';

@@ -3,7 +3,7 @@
 import { readFileSync, readdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createLocalJobRunner } from '../../../api/jobs/local-job-runner.ts';
 import type { LocalJobRunner } from '../../../api/jobs/local-job-runner.ts';
 import { openSqliteJobStore } from '../../../api/jobs/sqlite-job-store.ts';
@@ -11,6 +11,9 @@ import type { SqliteJobStore } from '../../../api/jobs/sqlite-job-store.ts';
 import type { JobRecord } from '../../../api/jobs/types.ts';
 import { startBrightspaceSite } from '../../fixtures/brightspace-site.ts';
 import type { BrightspaceSite } from '../../fixtures/brightspace-site.ts';
+
+// Real servers, worker threads and key generation on a machine shared with other test runs.
+vi.setConfig({ testTimeout: 20_000, hookTimeout: 30_000 });
 
 const PASSWORD = 'Tr0ub4dor&3-unique';
 

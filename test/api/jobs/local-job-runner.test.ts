@@ -1,12 +1,15 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CRASH_REASON, SHUTDOWN_QUEUED_REASON, SHUTDOWN_REASON, createLocalJobRunner } from '../../../api/jobs/local-job-runner.ts';
 import type { LocalJobRunner, LocalJobRunnerOptions } from '../../../api/jobs/local-job-runner.ts';
 import { openSqliteJobStore } from '../../../api/jobs/sqlite-job-store.ts';
 import type { SqliteJobStore } from '../../../api/jobs/sqlite-job-store.ts';
 import type { JobRecord } from '../../../api/jobs/types.ts';
+
+// Real servers, worker threads and key generation on a machine shared with other test runs.
+vi.setConfig({ testTimeout: 20_000, hookTimeout: 30_000 });
 
 const scriptedWorker = new URL('./fixtures/scripted-job-worker.ts', import.meta.url);
 

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createIssuerTokenVerifier } from '../../../api/http/access-token.ts';
 import { createIdentityProvider, subjectFor } from '../../../api/local/identity/identity-provider.ts';
 import type { IdentityProvider } from '../../../api/local/identity/identity-provider.ts';
@@ -14,6 +14,9 @@ import { readApiRequest, writeApiResponse } from '../../../api/local/node-http.t
 import { ensureTlsCertificate } from '../../../api/local/tls-certificate.ts';
 import { authorizeQuery, decodeJwtPayload, exchangeCode, httpsClient, pkcePair, postSignInForm, signIn, signInForCode } from './support.ts';
 import type { HttpsClient, SignInSetup } from './support.ts';
+
+// Real servers, worker threads and key generation on a machine shared with other test runs.
+vi.setConfig({ testTimeout: 20_000, hookTimeout: 30_000 });
 
 const POOL = 'ca-central-1_Local';
 const APP = { clientId: 'ctpo-web', redirectUris: ['https://app.test/', 'http://localhost:5173/'], logoutUris: ['https://app.test/'] };

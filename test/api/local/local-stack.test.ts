@@ -3,7 +3,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { RESTART_REASON } from '../../../api/jobs/fail-interrupted-jobs.ts';
 import { SHUTDOWN_REASON } from '../../../api/jobs/local-job-runner.ts';
 import { openSqliteJobStore } from '../../../api/jobs/sqlite-job-store.ts';
@@ -14,6 +14,9 @@ import { startBrightspaceSite } from '../../fixtures/brightspace-site.ts';
 import type { BrightspaceSite } from '../../fixtures/brightspace-site.ts';
 import { httpsClient, signIn } from './support.ts';
 import type { HttpsClient } from './support.ts';
+
+// Real servers, worker threads and key generation on a machine shared with other test runs.
+vi.setConfig({ testTimeout: 20_000, hookTimeout: 30_000 });
 
 const scriptedWorker = new URL('../jobs/fixtures/scripted-job-worker.ts', import.meta.url);
 const user = { email: 'qa@example.com', password: 'ctpo-local' };
