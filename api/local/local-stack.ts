@@ -178,6 +178,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     users: options.users ?? [DEFAULT_USER],
     signingKey,
     corsOrigins: appOrigins,
+    formOrigins: ownOrigins,
     accessTokenTtlSeconds: options.accessTokenTtlSeconds,
     now: options.identityNow,
   });

@@ -32,6 +32,8 @@ export interface IdentityProviderOptions {
   signingKey: SigningKey;
   /** Origins allowed to call the token and refresh endpoints from a browser. */
   corsOrigins: readonly string[];
+  /** Origins the sign-in form itself may be served from (other names of this server). Default: origin. */
+  formOrigins?: readonly string[];
   accessTokenTtlSeconds?: number;
   refreshTokenTtlSeconds?: number;
   codeTtlSeconds?: number;
@@ -271,9 +273,9 @@ export function createIdentityProvider(options: IdentityProviderOptions): Identi
 
   function authorizePost(request: ApiRequest): ApiResponse {
     const origin = request.headers.origin;
-    // A browser form post names its origin; refusing others stops a foreign page from signing a
-    // visitor in behind their back.
-    if (origin !== undefined && origin !== 'null' && origin !== options.origin) {
+    // A browser form post names its origin; refusing others (and the opaque 'null' of sandboxed
+    // frames) stops a foreign page from signing a visitor in behind their back.
+    if (origin !== undefined && !(options.formOrigins ?? [options.origin]).includes(origin)) {
       return html(403, renderIdentityErrorPage('This sign-in form can only be sent from the sign-in page itself.'));
     }
     const form = mediaTypeOf(request.headers) === 'application/x-www-form-urlencoded' ? parseForm(request.body) : undefined;

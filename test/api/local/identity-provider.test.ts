@@ -121,16 +121,18 @@ describe('the sign-in page', () => {
     expect(await unknownUser.text()).toContain('Incorrect email or password.');
   });
 
-  it('refuses a sign-in form posted from another origin', async () => {
+  it('refuses a sign-in form posted from another origin or a sandboxed frame', async () => {
     const { challenge } = pkcePair();
     const fields = Object.fromEntries(authorizeQuery(setup, challenge));
-    const answer = await client.fetch(`${origin}/oauth2/authorize`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://evil.test' },
-      body: new URLSearchParams({ ...fields, email: 'qa@example.com', password: 'ctpo-local' }).toString(),
-    });
-    expect(answer.status).toBe(403);
-    expect(answer.headers.get('location')).toBeNull();
+    for (const from of ['https://evil.test', 'null']) {
+      const answer = await client.fetch(`${origin}/oauth2/authorize`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: from },
+        body: new URLSearchParams({ ...fields, email: 'qa@example.com', password: 'ctpo-local' }).toString(),
+      });
+      expect(answer.status, from).toBe(403);
+      expect(answer.headers.get('location'), from).toBeNull();
+    }
   });
 
   it('accepts the e-mail in any case and redirects to the app with a code and the state', async () => {

@@ -78,6 +78,15 @@ describe('one origin', () => {
     });
   });
 
+  it('signs in at every loopback name of the origin, each with its own config', async () => {
+    const port = new URL(stack.origin).port;
+    const alias = `https://localhost:${port}`;
+    const tokens = await signIn({ client, origin: alias, clientId: LOCAL_CLIENT_ID, redirectUri: `${alias}/`, ...user });
+    expect(tokens.access_token.split('.')).toHaveLength(3);
+    const config = (await (await client.fetch(`${alias}/config.json`)).json()) as { apiUrl: string };
+    expect(config.apiUrl).toBe(alias);
+  });
+
   it('serves the app: hashed assets cached for good, the shell revalidated, client routes to the shell', async () => {
     const asset = await client.fetch(`${stack.origin}/assets/index-Bx7_k2Qa.js`);
     expect(asset.status).toBe(200);
