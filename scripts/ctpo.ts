@@ -1,0 +1,193 @@
+// Runs one course test from the command line and writes the HTML report and its JSON twin:
+//   npm run ctpo -- --site URL --org-unit N --modules 1,2|all --client NAME --out DIR [--allow-private-targets]
+// The Brightspace user name and password come from BRIGHTSPACE_USERNAME / BRIGHTSPACE_PASSWORD or a
+// prompt (the password is not echoed), never from the command line, where other users of the
+// machine and the shell history could read them.
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { isAppError } from '../api/errors.ts';
+import { runCourseTest } from '../api/engine/run-course-test.ts';
+import type { CourseTestProgress } from '../api/engine/types.ts';
+import { renderHtmlReport } from '../api/report/render-html.ts';
+import { renderJsonReport } from '../api/report/render-json.ts';
+
+const USAGE = `Usage: npm run ctpo -- --site URL --org-unit N --modules 1,2|all --client NAME --out DIR [--allow-private-targets]
+
+  --site URL                 the Brightspace site, e.g. https://school.brightspace.com
+  --org-unit N               the course's org unit ID (as in /d2l/home/N)
+  --modules 1,2 | all        module ids to test (nested modules included), or every module
+  --client NAME              the client label shown in the report
+  --out DIR                  folder for the report files (created if missing)
+  --allow-private-targets    let loopback and private addresses through (a course on this machine
+                             or network); also CTPO_ALLOW_PRIVATE_TARGETS=1
+
+The user name and password are read from BRIGHTSPACE_USERNAME and BRIGHTSPACE_PASSWORD, or asked for.`;
+
+class UsageError extends Error {}
+
+const PHASE_LABEL: Record<CourseTestProgress['phase'], string> = {
+  'sign-in': 'Signing in',
+  contents: 'Reading the table of contents',
+  topics: 'Checking topics',
+  links: 'Checking links',
+  report: 'Writing the report',
+};
+
+function parseCommandLine(argv: string[]) {
+  if (argv.some((arg) => /^--?(password|pass|pw|username|user)(=|$)/i.test(arg))) {
+    throw new UsageError('Credentials are never taken from the command line. Set BRIGHTSPACE_USERNAME and BRIGHTSPACE_PASSWORD, or answer the prompt.');
+  }
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        site: { type: 'string' },
+        'org-unit': { type: 'string' },
+        modules: { type: 'string' },
+        client: { type: 'string' },
+        out: { type: 'string' },
+        'allow-private-targets': { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  if (values.help) return null;
+  const missing = (['site', 'org-unit', 'modules', 'client', 'out'] as const).filter((name) => !values[name]);
+  if (missing.length > 0) throw new UsageError(`Missing ${missing.map((name) => `--${name}`).join(', ')}.`);
+  const orgUnit = values['org-unit']!;
+  if (!/^\d{1,15}$/.test(orgUnit) || Number(orgUnit) === 0) throw new UsageError('--org-unit must be a whole number greater than 0.');
+  const modulesText = values.modules!.trim();
+  let modules: number[] | 'all';
+  if (modulesText.toLowerCase() === 'all') modules = 'all';
+  else {
+    const parts = modulesText.split(',').map((part) => part.trim());
+    if (parts.some((part) => !/^\d{1,15}$/.test(part))) throw new UsageError('--modules must be "all" or module ids separated by commas, e.g. 1,2.');
+    modules = parts.map(Number);
+  }
+  return {
+    site: values.site!,
+    orgUnitId: Number(orgUnit),
+    modules,
+    client: values.client!,
+    out: resolve(values.out!),
+    allowPrivateTargets: values['allow-private-targets'] === true || process.env.CTPO_ALLOW_PRIVATE_TARGETS === '1',
+  };
+}
+
+/** Reads a line from the terminal; with `hidden`, nothing typed is shown. */
+function ask(question: string, hidden: boolean): Promise<string> {
+  const input = process.stdin;
+  if (!input.isTTY) {
+    return Promise.reject(new UsageError('No terminal to ask for credentials: set BRIGHTSPACE_USERNAME and BRIGHTSPACE_PASSWORD.'));
+  }
+  process.stderr.write(question);
+  return new Promise((resolveAnswer, reject) => {
+    let answer = '';
+    input.setRawMode(true);
+    input.resume();
+    input.setEncoding('utf8');
+    const done = (error?: Error) => {
+      input.setRawMode(false);
+      input.pause();
+      input.off('data', onData);
+      process.stderr.write('\n');
+      if (error) reject(error);
+      else resolveAnswer(answer);
+    };
+    const onData = (chunk: string) => {
+      for (const char of chunk) {
+        if (char === '\r' || char === '\n') return done();
+        if (char === '\u0003') return done(new UsageError('Cancelled.'));
+        if (char === '\u007f' || char === '\b') {
+          if (answer.length > 0) {
+            answer = answer.slice(0, -1);
+            if (!hidden) process.stderr.write('\b \b');
+          }
+          continue;
+        }
+        answer += char;
+        if (!hidden) process.stderr.write(char);
+      }
+    };
+    input.on('data', onData);
+  });
+}
+
+function reportName(client: string, orgUnitId: number, when: Date): string {
+  const slug = client.normalize('NFKD').replace(/[^\w\s-]/g, '').trim().toLowerCase().replace(/[\s_-]+/g, '-').slice(0, 40) || 'course';
+  const stamp = when.toISOString().replace(/\.\d+Z$/, 'Z').replace(/:/g, '-');
+  return `${slug}-${orgUnitId}-${stamp}`;
+}
+
+function progressPrinter() {
+  const live = process.stderr.isTTY === true;
+  let lastPhase = '';
+  return (p: CourseTestProgress) => {
+    const line = `${PHASE_LABEL[p.phase]}: ${p.done}/${p.total}`;
+    if (live) {
+      process.stderr.write(`\r\u001b[2K${line}`);
+      if (p.done === p.total) process.stderr.write('\n');
+    } else if (p.phase !== lastPhase || p.done === p.total) {
+      process.stderr.write(`${line}\n`);
+    }
+    lastPhase = p.phase;
+  };
+}
+
+async function main(): Promise<number> {
+  let options;
+  try {
+    options = parseCommandLine(process.argv.slice(2));
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`ctpo: ${error.message}\n\n${USAGE}\n`);
+      return 2;
+    }
+    throw error;
+  }
+  if (options === null) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+
+  const controller = new AbortController();
+  process.once('SIGINT', () => controller.abort(new UsageError('Cancelled.')));
+  try {
+    const username = process.env.BRIGHTSPACE_USERNAME || (await ask('Brightspace Username: ', false));
+    const password = process.env.BRIGHTSPACE_PASSWORD || (await ask('Brightspace Password: ', true));
+    if (options.allowPrivateTargets) {
+      process.stderr.write('Private and loopback addresses are allowed for this run (--allow-private-targets).\n');
+    }
+    const report = await runCourseTest(
+      { siteUrl: options.site, username, password, orgUnitId: options.orgUnitId, modules: options.modules, client: options.client, allowPrivateTargets: options.allowPrivateTargets, signal: controller.signal },
+      progressPrinter(),
+    );
+    await mkdir(options.out, { recursive: true });
+    const base = join(options.out, reportName(options.client, options.orgUnitId, new Date(report.startedAt)));
+    await writeFile(`${base}.html`, renderHtmlReport(report));
+    await writeFile(`${base}.json`, renderJsonReport(report));
+    const { totals } = report;
+    process.stdout.write(
+      `${totals.findings.error} errors, ${totals.findings.warning} warnings, ${totals.findings.info} notes; ` +
+        `${totals.scanned}/${totals.topics} topics scanned, ${totals.links} links checked.\n${base}.html\n${base}.json\n`,
+    );
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`\nctpo: ${error.message}\n`);
+      return controller.signal.aborted ? 130 : 2;
+    }
+    const message = isAppError(error) ? error.message : 'The run failed unexpectedly. Try again; if it keeps failing, report it with the time of the run.';
+    process.stderr.write(`\nctpo: ${message}\n`);
+    if (!isAppError(error)) console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+    return 1;
+  }
+}
+
+process.exitCode = await main();

@@ -1,0 +1,91 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startBrightspaceSite, type BrightspaceSite } from '../../fixtures/brightspace-site.ts';
+import { startLinkHost, type LinkHost } from '../../fixtures/link-host.ts';
+import { SAMPLE_PASSWORD, SAMPLE_USER, sampleSite } from '../../fixtures/sample-course.ts';
+
+const SCRIPT = new URL('../../../scripts/ctpo.ts', import.meta.url).pathname;
+let web: LinkHost;
+let site: BrightspaceSite;
+let out: string;
+
+beforeAll(async () => {
+  web = await startLinkHost();
+  site = await startBrightspaceSite(sampleSite(web.origin));
+  out = await mkdtemp(join(tmpdir(), 'ctpo-command-'));
+});
+afterAll(async () => {
+  await site.close();
+  await web.close();
+  await rm(out, { recursive: true, force: true });
+});
+
+function ctpo(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [SCRIPT, ...args], {
+      env: { PATH: process.env.PATH ?? '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+const credentials = { BRIGHTSPACE_USERNAME: SAMPLE_USER, BRIGHTSPACE_PASSWORD: SAMPLE_PASSWORD };
+
+describe('npm run ctpo', () => {
+  it('runs a course test, shows progress and writes both report files', async () => {
+    const result = await ctpo(['--site', site.origin, '--org-unit', '6606', '--modules', '10', '--client', 'Acme Learning', '--out', out, '--allow-private-targets'], credentials);
+    expect(result.stderr).toContain('Private and loopback addresses are allowed for this run');
+    expect(result.stderr).toContain('Checking topics: 3/3');
+    expect(result.code).toBe(0);
+    const files = (await readdir(out)).sort();
+    expect(files).toHaveLength(2);
+    expect(files[0]).toMatch(/^acme-learning-6606-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ\.html$/);
+    expect(files[1]).toBe(files[0]!.replace(/\.html$/, '.json'));
+    expect(result.stdout).toContain('2 errors, 1 warnings, 0 notes; 3/3 topics scanned');
+    const json = JSON.parse(await readFile(join(out, files[1]!), 'utf8'));
+    expect(json.modules.map((m: { moduleId: number }) => m.moduleId)).toEqual([10]);
+    const everything = [result.stdout, result.stderr, ...(await Promise.all(files.map((f) => readFile(join(out, f), 'utf8'))))].join('\n');
+    expect(everything).not.toContain(SAMPLE_PASSWORD);
+    for (const cookie of site.issuedCookieValues()) expect(everything).not.toContain(cookie);
+  }, 30_000);
+
+  it('never takes credentials from the command line', async () => {
+    const result = await ctpo(['--site', site.origin, '--org-unit', '6606', '--modules', 'all', '--client', 'A', '--out', out, '--password', 'x']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('Credentials are never taken from the command line.');
+  });
+
+  it('asks for credentials it has no terminal for, with a clear message', async () => {
+    const result = await ctpo(['--site', site.origin, '--org-unit', '6606', '--modules', 'all', '--client', 'A', '--out', out]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('set BRIGHTSPACE_USERNAME and BRIGHTSPACE_PASSWORD');
+  });
+
+  it('explains bad arguments', async () => {
+    const missing = await ctpo(['--site', site.origin]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('Missing --org-unit, --modules, --client, --out.');
+    const modules = await ctpo(['--site', site.origin, '--org-unit', '6606', '--modules', 'first', '--client', 'A', '--out', out]);
+    expect(modules.stderr).toContain('--modules must be "all" or module ids separated by commas');
+  });
+
+  it('exits non-zero with the reason when the run fails', async () => {
+    const result = await ctpo(['--site', site.origin, '--org-unit', '6606', '--modules', 'all', '--client', 'A', '--out', out, '--allow-private-targets'], {
+      ...credentials,
+      BRIGHTSPACE_PASSWORD: 'wrong-password',
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('ctpo: Brightspace did not accept this user name and password. Check them and try again.');
+    const guarded = await ctpo(['--site', site.origin, '--org-unit', '6606', '--modules', 'all', '--client', 'A', '--out', out], credentials);
+    expect(guarded.code).toBe(1);
+    expect(guarded.stderr).toContain('ctpo: The address must start with https://.');
+  });
+});
