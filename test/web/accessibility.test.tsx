@@ -6,7 +6,7 @@ import { FakeBackend, json } from './support/fake-backend';
 import { fillForm } from './support/fill-form';
 import { TOC } from './support/fixtures';
 import { renderApp, renderSignedInApp } from './support/render-app';
-import { seedSignedInUser } from './support/session';
+import { seedMonitoredJob, seedSignedInUser } from './support/session';
 
 beforeEach(() => {
   localStorage.clear();
@@ -18,7 +18,7 @@ afterEach(() => {
 
 function monitorJob(status: Record<string, unknown>) {
   seedSignedInUser();
-  localStorage.setItem('ctpo.monitoredJob', JSON.stringify({ taskArn: 'job-1', filename: 'acme-report' }));
+  seedMonitoredJob('job-1', 'acme-report');
   new FakeBackend().on('GET', '/api/job-status/*', () => json(status)).install();
 }
 

@@ -2,7 +2,7 @@ import { screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FakeBackend, json } from './support/fake-backend';
 import { renderApp, renderSignedInApp } from './support/render-app';
-import { amplifyKeys, CLIENT_ID, KEY_PREFIX, seedSignedInUser, unsignedJwt } from './support/session';
+import { amplifyKeys, CLIENT_ID, KEY_PREFIX, seedMonitoredJob, seedSignedInUser, unsignedJwt } from './support/session';
 
 const TOKEN_ENDPOINT = 'https://localhost:8443';
 
@@ -82,7 +82,7 @@ describe('signed in', () => {
 
   it('signs out: tokens and the monitored job are forgotten, and the sign-in screen returns', async () => {
     seedSignedInUser();
-    localStorage.setItem('ctpo.monitoredJob', JSON.stringify({ taskArn: 'job-1', filename: 'report-1' }));
+    seedMonitoredJob('job-1', 'report-1');
     new FakeBackend().on('GET', '/api/job-status/*', () => json({ status: 'RUNNING' })).install();
     const { user } = await renderSignedInApp();
     await user.click(screen.getByRole('button', { name: 'Sign out' }));

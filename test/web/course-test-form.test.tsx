@@ -181,7 +181,7 @@ describe('the modules', () => {
     expect(run).toBeEnabled();
   });
 
-  it('clears the error, the list and the selection when a new load starts', async () => {
+  it('clears the list and the selection when a new load starts', async () => {
     const second = deferred();
     const backend = backendWithToc();
     const { user } = await renderSignedInApp();
@@ -226,9 +226,15 @@ describe('a failed table of contents', () => {
     await user.click(chooseModules());
     expect(await screen.findByRole('alert')).toHaveTextContent(/^Failed to load TOC$/);
 
-    backend.on('POST', '/api/toc', () => json(TOC));
+    const retry = deferred();
+    backend.on('POST', '/api/toc', retry.handler);
     expect(chooseModules()).toBeEnabled();
     await user.click(chooseModules());
+    // A new load clears the earlier error at once, not when it answers.
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    expect(screen.getByRole('status')).toHaveTextContent('Fetching modules…');
+
+    retry.resolve(json(TOC));
     await screen.findByRole('group', { name: 'Modules' });
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
   });

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FakeBackend, json, TEST_CONFIG, type Handler } from './support/fake-backend';
 import { advance, settleUntil } from './support/fake-time';
 import { renderApp } from './support/render-app';
-import { seedSignedInUser, type SeededSession } from './support/session';
+import { seedMonitoredJob, seedSignedInUser, type SeededSession } from './support/session';
 
 const ARN = 'arn:aws:ecs:ca-central-1:123456789012:task/ctpo-cluster/0f1e2d3c';
 const STATUS_PATH = `/api/job-status/${encodeURIComponent(ARN)}`;
@@ -12,7 +12,7 @@ let session: SeededSession;
 beforeEach(() => {
   localStorage.clear();
   session = seedSignedInUser();
-  localStorage.setItem('ctpo.monitoredJob', JSON.stringify({ taskArn: ARN, filename: 'acme-6606-20250101-x7k2' }));
+  seedMonitoredJob(ARN, 'acme-6606-20250101-x7k2');
   vi.spyOn(console, 'warn').mockImplementation(() => {});
   vi.useFakeTimers();
 });
@@ -199,7 +199,7 @@ describe('the report links', () => {
   });
 
   it('download as "output" when the run gave no file name', async () => {
-    localStorage.setItem('ctpo.monitoredJob', JSON.stringify({ taskArn: ARN, filename: '' }));
+    seedMonitoredJob(ARN, '');
     await startMonitoring(script(json({ status: 'SUCCEEDED', outputUrl: '/reports/' })));
     const download = within(monitor()).getByRole('link', { name: '⬇ Download' });
     expect(download).toHaveAttribute('download', 'output');
@@ -229,6 +229,15 @@ describe('the monitored job across reloads', () => {
     unmount();
     await startMonitoring(script(json({ status: 'RUNNING' })));
     expect(within(monitor()).getByText(ARN)).toBeInTheDocument();
+  });
+
+  it('is not shown to another user signing in on the same browser', async () => {
+    seedMonitoredJob(ARN, 'f', 'someone.else@example.ca');
+    const backend = new FakeBackend().install();
+    renderApp();
+    await settleUntil(() => screen.getByRole('button', { name: 'Sign out' }));
+    expect(screen.queryByRole('heading', { name: 'Monitoring job' })).not.toBeInTheDocument();
+    expect(backend.requestsTo('/api/job-status/*')).toHaveLength(0);
   });
 
   it('is ignored when the stored value is not a job', async () => {

@@ -4,7 +4,7 @@ import { deferred, FakeBackend, json, type Handler } from './support/fake-backen
 import { fillForm } from './support/fill-form';
 import { TOC } from './support/fixtures';
 import { renderSignedInApp } from './support/render-app';
-import { seedSignedInUser, type SeededSession } from './support/session';
+import { seedMonitoredJob, seedSignedInUser, type SeededSession } from './support/session';
 
 let session: SeededSession;
 
@@ -91,6 +91,7 @@ describe('Run CTPO', () => {
     expect(JSON.parse(localStorage.getItem('ctpo.monitoredJob') ?? 'null')).toEqual({
       taskArn: 'job-42',
       filename: 'acme-6606-20250101-a1b2',
+      owner: 'qa.user@example.ca',
     });
   });
 
@@ -144,7 +145,7 @@ describe('Run CTPO', () => {
   });
 
   it('forgets the previous job when a new run starts', async () => {
-    localStorage.setItem('ctpo.monitoredJob', JSON.stringify({ taskArn: 'old-job', filename: 'old' }));
+    seedMonitoredJob('old-job', 'old');
     const answer = deferred();
     backend(answer.handler);
     const { user } = await readyToRun();

@@ -19,7 +19,9 @@ export interface SeededSession {
   idToken: string;
 }
 
-export function seedSignedInUser({ email = 'qa.user@example.ca', username = 'qa-user' } = {}): SeededSession {
+export const DEFAULT_EMAIL = 'qa.user@example.ca';
+
+export function seedSignedInUser({ email = DEFAULT_EMAIL, username = 'qa-user' } = {}): SeededSession {
   const now = Math.floor(Date.now() / 1000);
   const accessToken = unsignedJwt({
     sub: 'user-sub-1',
@@ -48,4 +50,9 @@ export function seedSignedInUser({ email = 'qa.user@example.ca', username = 'qa-
 
 export function amplifyKeys(): string[] {
   return Object.keys(localStorage).filter((key) => key.startsWith(KEY_PREFIX));
+}
+
+/** A job left in the browser by an earlier page of the same user (or of `owner`). */
+export function seedMonitoredJob(taskArn: string, filename: string, owner = DEFAULT_EMAIL): void {
+  localStorage.setItem('ctpo.monitoredJob', JSON.stringify({ taskArn, filename, owner }));
 }

@@ -1,7 +1,7 @@
 // The single page: the sign-in screen, or the signed-in header over the course-test form with the
-// monitor of the current job. The monitored job is kept across reloads and forgotten on sign-out
-// or when a new run starts.
-import { useState } from 'react';
+// monitor of the current job. The monitored job is kept across reloads (for the user who started
+// it) and forgotten on sign-out or when a new run starts.
+import { useMemo, useState } from 'react';
 import { useIntl } from 'react-intl';
 import { Spinner } from '@/components/spinner/spinner';
 import type { RuntimeConfig } from '@/lib/runtime-config';
@@ -21,7 +21,11 @@ import {
 export function CtpoPage({ config }: { config: RuntimeConfig }) {
   const intl = useIntl();
   const { session, signInFailed, signIn, signOut } = useAuthSession();
-  const [job, setJob] = useState<MonitoredJob | null>(loadMonitoredJob);
+  const user = session.status === 'signedIn' ? session.email : null;
+  // The stored job of whoever is signed in, until this page starts or forgets one.
+  const storedJob = useMemo(() => (user ? loadMonitoredJob(user) : null), [user]);
+  const [jobChange, setJobChange] = useState<{ job: MonitoredJob | null } | null>(null);
+  const job = jobChange ? jobChange.job : storedJob;
 
   if (session.status === 'checking') {
     return (
@@ -37,7 +41,7 @@ export function CtpoPage({ config }: { config: RuntimeConfig }) {
   const handleSignOut = () => {
     // The next person to sign in on this browser must not see this user's job.
     clearMonitoredJob();
-    setJob(null);
+    setJobChange({ job: null });
     void signOut();
   };
 
@@ -54,11 +58,11 @@ export function CtpoPage({ config }: { config: RuntimeConfig }) {
             monitor={job && <JobMonitor key={job.taskArn} job={job} pollIntervalMs={config.pollIntervalMs} />}
             onRunStarting={() => {
               clearMonitoredJob();
-              setJob(null);
+              setJobChange({ job: null });
             }}
             onRunStarted={(run) => {
-              saveMonitoredJob(run);
-              setJob(run);
+              saveMonitoredJob(run, session.email);
+              setJobChange({ job: run });
             }}
           />
         </div>

@@ -1,5 +1,6 @@
-// The job being watched, kept in localStorage so a reload keeps watching it. Only the job's id and
-// report file name are stored: never a credential.
+// The job being watched, kept in localStorage so a reload keeps watching it. Only the job's id,
+// its report file name and who started it are stored: never a credential. A job is resumed only
+// for the user who started it, so a shared browser does not show one user's job to the next.
 
 export interface MonitoredJob {
   taskArn: string;
@@ -8,24 +9,24 @@ export interface MonitoredJob {
 
 const STORAGE_KEY = 'ctpo.monitoredJob';
 
-export function loadMonitoredJob(): MonitoredJob | null {
+export function loadMonitoredJob(owner: string): MonitoredJob | null {
   try {
     const raw = localStorage.getItem(STORAGE_KEY);
     if (!raw) return null;
     const value: unknown = JSON.parse(raw);
     if (typeof value !== 'object' || value === null) return null;
-    const { taskArn, filename } = value as Record<string, unknown>;
-    if (typeof taskArn !== 'string' || taskArn === '') return null;
-    return { taskArn, filename: typeof filename === 'string' ? filename : '' };
+    const stored = value as Record<string, unknown>;
+    if (stored.owner !== owner || typeof stored.taskArn !== 'string' || stored.taskArn === '') return null;
+    return { taskArn: stored.taskArn, filename: typeof stored.filename === 'string' ? stored.filename : '' };
   } catch {
     // Storage can be disabled or hold something else under our key; watching nothing is the safe answer.
     return null;
   }
 }
 
-export function saveMonitoredJob(job: MonitoredJob): void {
+export function saveMonitoredJob(job: MonitoredJob, owner: string): void {
   try {
-    localStorage.setItem(STORAGE_KEY, JSON.stringify({ taskArn: job.taskArn, filename: job.filename }));
+    localStorage.setItem(STORAGE_KEY, JSON.stringify({ taskArn: job.taskArn, filename: job.filename, owner }));
   } catch (error) {
     console.warn('CTPO: the monitored job could not be remembered; it will not survive a reload', error);
   }
