@@ -71,7 +71,9 @@ export function createDynamoJobStore(options: DynamoJobStoreOptions): JobStore {
     async create(job) {
       assertStatus(job.status);
       const expiresAt = Math.floor(Date.parse(job.createdAt) / 1000) + options.retentionDays * 86_400;
-      const item: JobItem = { ...job, statusRank: statusRank(job.status), [EXPIRES_AT]: expiresAt };
+      // Optional fields left undefined are left out: DynamoDB has no "undefined".
+      const defined = Object.fromEntries(Object.entries(job).filter(([, value]) => value !== undefined)) as JobRecord;
+      const item: JobItem = { ...defined, statusRank: statusRank(job.status), [EXPIRES_AT]: expiresAt };
       await client.send(
         new PutCommand({ TableName: tableName, Item: item, ConditionExpression: 'attribute_not_exists(id)' }),
       );

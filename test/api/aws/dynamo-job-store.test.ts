@@ -40,6 +40,11 @@ describe('the DynamoDB job store', () => {
     const item = table.items.get('j1');
     expect(item?.expiresAt).toBe(Date.parse('2026-05-31T10:00:00.000Z') / 1000);
     expect(item?.statusRank).toBe(0);
+
+    // DynamoDB has no "undefined": fields a caller left undefined are left out.
+    await store.create({ ...aJob('j2'), startedAt: undefined, reason: undefined });
+    expect(Object.keys(table.items.get('j2') ?? {})).not.toContain('startedAt');
+    expect(await store.get('j2')).toEqual(aJob('j2'));
   });
 
   it('refuses a second job with the same id and a status outside the lifecycle', async () => {

@@ -1,0 +1,67 @@
+// The AWS edges built from the environment the CDK stack sets: one SDK client of each kind per
+// Lambda instance or task, reused across invocations.
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { ECSClient } from '@aws-sdk/client-ecs';
+import { KMSClient } from '@aws-sdk/client-kms';
+import { S3Client } from '@aws-sdk/client-s3';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { JobRunner, JobStore, ReportStore } from '../jobs/types.ts';
+import { createDynamoJobStore } from './dynamo-job-store.ts';
+import { createEcsJobRunner } from './ecs-job-runner.ts';
+import { createS3ReportStore } from './s3-report-store.ts';
+import { ENV, requireEnv, requireList, requirePositiveInteger } from './settings.ts';
+import type { Environment } from './settings.ts';
+import { withEcsRefresh } from './task-state-sync.ts';
+
+/** A running job with no news for this long is checked with ECS directly when someone asks. */
+const QUIET_AFTER_MS = 2 * 60_000;
+
+let dynamo: DynamoDBDocumentClient | undefined;
+let ecs: ECSClient | undefined;
+let kms: KMSClient | undefined;
+let s3: S3Client | undefined;
+
+const dynamoClient = () => (dynamo ??= DynamoDBDocumentClient.from(new DynamoDBClient({})));
+const ecsClient = () => (ecs ??= new ECSClient({}));
+export const kmsClient = (): KMSClient => (kms ??= new KMSClient({}));
+const s3Client = () => (s3 ??= new S3Client({}));
+
+export function jobStoreFromEnv(env: Environment): JobStore {
+  return createDynamoJobStore({
+    client: dynamoClient(),
+    tableName: requireEnv(env, ENV.jobsTable),
+    retentionDays: requirePositiveInteger(env, ENV.reportExpiryDays),
+  });
+}
+
+/** The job store as job-status reads it: a quiet running job is brought up to date from ECS. */
+export function refreshingJobStoreFromEnv(env: Environment): JobStore {
+  return withEcsRefresh(jobStoreFromEnv(env), {
+    ecs: ecsClient(),
+    cluster: requireEnv(env, ENV.cluster),
+    containerName: requireEnv(env, ENV.containerName),
+    quietAfterMs: QUIET_AFTER_MS,
+  });
+}
+
+export function jobRunnerFromEnv(env: Environment, store: JobStore): JobRunner {
+  return createEcsJobRunner({
+    ecs: ecsClient(),
+    kms: kmsClient(),
+    store,
+    cluster: requireEnv(env, ENV.cluster),
+    taskDefinition: requireEnv(env, ENV.taskDefinition),
+    containerName: requireEnv(env, ENV.containerName),
+    subnets: requireList(env, ENV.subnets),
+    securityGroups: requireList(env, ENV.securityGroups),
+    credentialsKeyId: requireEnv(env, ENV.credentialsKey),
+  });
+}
+
+export function reportStoreFromEnv(env: Environment): ReportStore {
+  return createS3ReportStore({
+    client: s3Client(),
+    bucket: requireEnv(env, ENV.reportsBucket),
+    prefix: requireEnv(env, ENV.reportsPrefix),
+  });
+}

@@ -1,0 +1,86 @@
+// What one Fargate task does: find its job, decrypt the credentials made for that job, run the
+// shared run logic (api/jobs/execute-job.ts), and end with an exit code ECS reports back (0 when the
+// job SUCCEEDED). The password exists only in this process's memory.
+import type { KMSClient } from '@aws-sdk/client-kms';
+import { AppError } from '../errors.ts';
+import { isTerminal } from '../http/contract.ts';
+import { executeJob } from '../jobs/execute-job.ts';
+import type { BrightspaceCredentials, JobStore, ReportStore } from '../jobs/types.ts';
+import { decryptCredentials } from './credentials-cipher.ts';
+import { EXIT_RUN_FAILED } from './ecs-task-status.ts';
+import { ENV, requireEnv } from './settings.ts';
+import type { Environment } from './settings.ts';
+
+/** As on the local stack: a run that takes longer is stopped. */
+export const RUN_TIMEOUT_MS = 30 * 60_000;
+
+export const CREDENTIALS_UNREADABLE_REASON =
+  'The run could not read the Brightspace credentials it was given. Start the run again; if it keeps failing, ask whoever runs CTPO to check its logs.';
+export const STOPPED_REASON = 'The run was stopped on AWS before it finished. Start the run again.';
+
+export interface FargateTaskInput {
+  env: Environment;
+  jobs: JobStore;
+  reports: ReportStore;
+  kms: KMSClient;
+  /** Aborted when ECS stops the task (SIGTERM), with an AppError saying so. */
+  signal?: AbortSignal;
+  runTimeoutMs?: number;
+  /** The address guard's local switch: always off on AWS; tests run against a loopback site. */
+  allowPrivateTargets?: boolean;
+  log?: (line: string) => void;
+}
+
+export async function runFargateTask(input: FargateTaskInput): Promise<number> {
+  const log = input.log ?? ((line: string) => console.error(line));
+  const jobId = requireEnv(input.env, ENV.jobId);
+  const job = await input.jobs.get(jobId);
+  if (job === undefined) {
+    log(`job ${jobId}: not in the job store (expired or never recorded); nothing to run`);
+    return EXIT_RUN_FAILED;
+  }
+  if (isTerminal(job.status)) {
+    // Already over (a second task for the same job, or a job ended before its task started).
+    log(`job ${jobId}: already ${job.status}; nothing to run`);
+    return job.status === 'SUCCEEDED' ? 0 : EXIT_RUN_FAILED;
+  }
+
+  let credentials: BrightspaceCredentials;
+  try {
+    credentials = await decryptCredentials(input.kms, requireEnv(input.env, ENV.credentialsKey), jobId, requireEnv(input.env, ENV.encryptedCredentials));
+  } catch (error) {
+    log(`job ${jobId}: decrypting the credentials failed: ${error instanceof Error ? error.name : 'unknown error'}`);
+    await input.jobs.update(jobId, { status: 'FAILED', reason: CREDENTIALS_UNREADABLE_REASON });
+    return EXIT_RUN_FAILED;
+  }
+
+  const timeoutMs = input.runTimeoutMs ?? RUN_TIMEOUT_MS;
+  const timeout = new AbortController();
+  const timer = setTimeout(() => {
+    const minutes = Math.max(1, Math.round(timeoutMs / 60_000));
+    timeout.abort(
+      new AppError('internal', `The run took longer than ${minutes} minute${minutes === 1 ? '' : 's'} and was stopped. Test fewer modules at a time, or try again later.`),
+    );
+  }, timeoutMs);
+  try {
+    const finished = await executeJob({
+      job,
+      credentials,
+      jobs: input.jobs,
+      reports: input.reports,
+      allowPrivateTargets: input.allowPrivateTargets ?? false,
+      signal: input.signal === undefined ? timeout.signal : AbortSignal.any([input.signal, timeout.signal]),
+      log,
+    });
+    return finished?.status === 'SUCCEEDED' ? 0 : EXIT_RUN_FAILED;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** An abort signal that fires when ECS asks the task to stop. */
+export function stopSignalOnSigterm(): AbortSignal {
+  const stop = new AbortController();
+  process.once('SIGTERM', () => stop.abort(new AppError('internal', STOPPED_REASON)));
+  return stop.signal;
+}

@@ -1,0 +1,92 @@
+// The QA API's routes as Lambda functions behind the HTTP API (payload format 2.0): an event
+// becomes the framework-free ApiRequest, the same route handler the local server runs answers it,
+// and its ApiResponse goes back as the Lambda result. Each function serves one route and is given
+// only the parts of the API it needs; the others refuse, loudly, if ever called.
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { createCognitoTokenVerifier } from '../../http/access-token.ts';
+import type { ApiDeps } from '../../http/routes.ts';
+import type { ApiRequest, ApiResponse } from '../../http/types.ts';
+import type { JobRunner, JobStore } from '../../jobs/types.ts';
+import { ENV, requireEnv } from '../settings.ts';
+import type { Environment } from '../settings.ts';
+
+export type Route = (request: ApiRequest, deps: ApiDeps) => Promise<ApiResponse>;
+export type LambdaHandler = (event: APIGatewayProxyEventV2) => Promise<APIGatewayProxyStructuredResultV2>;
+
+/** Runs one user may have in progress at once, as on the local stack. */
+export const MAX_ACTIVE_RUNS_PER_USER = 3;
+/** API Gateway gives up on a route after 30 s; the table of contents answers with its own error first. */
+export const TOC_TIMEOUT_MS = 25_000;
+
+export function apiRequestOf(event: APIGatewayProxyEventV2): ApiRequest {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(event.headers ?? {})) {
+    if (value !== undefined) headers[name.toLowerCase()] = value;
+  }
+  const request: ApiRequest = {
+    method: event.requestContext.http.method.toUpperCase(),
+    path: event.rawPath,
+    headers,
+    query: new URLSearchParams(event.rawQueryString ?? ''),
+  };
+  if (event.body !== undefined) {
+    request.body = event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
+  }
+  return request;
+}
+
+export function lambdaResultOf(response: ApiResponse): APIGatewayProxyStructuredResultV2 {
+  return { statusCode: response.status, headers: response.headers, body: response.body, isBase64Encoded: false };
+}
+
+export function lambdaHandlerOf(route: Route, deps: ApiDeps): LambdaHandler {
+  return async (event) => lambdaResultOf(await route(apiRequestOf(event), deps));
+}
+
+function notServedHere(part: string): never {
+  throw new Error(`${part} is not available to this function: it serves another route.`);
+}
+
+/** A job store for a function whose route keeps no jobs. */
+export const NO_JOB_STORE: JobStore = {
+  create: async () => notServedHere('The job store'),
+  get: async () => notServedHere('The job store'),
+  update: async () => notServedHere('The job store'),
+  countActive: async () => notServedHere('The job store'),
+  listByStatus: async () => notServedHere('The job store'),
+};
+
+/** A runner for a function whose route starts no runs. */
+export const NO_JOB_RUNNER: JobRunner = {
+  submit: async () => notServedHere('The job runner'),
+};
+
+/** For a function whose route reads no table of contents (it keeps the Brightspace client out of its bundle). */
+export const NO_TABLE_OF_CONTENTS: ApiDeps['loadTableOfContents'] = async () => notServedHere('Reading a table of contents');
+
+/** The API's dependencies on AWS, from the environment the stack sets. */
+export function apiDepsFromEnv(
+  env: Environment,
+  parts: { jobs: JobStore; runner: JobRunner; loadTableOfContents: ApiDeps['loadTableOfContents'] },
+): ApiDeps {
+  const allowedOrigins = (env[ENV.allowedOrigins] ?? '')
+    .split(',')
+    .map((origin) => origin.trim())
+    .filter((origin) => origin !== '');
+  return {
+    verifier: createCognitoTokenVerifier({
+      userPoolId: requireEnv(env, ENV.userPoolId),
+      clientId: requireEnv(env, ENV.userPoolClientId),
+    }),
+    jobs: parts.jobs,
+    runner: parts.runner,
+    loadTableOfContents: parts.loadTableOfContents,
+    outputUrl: requireEnv(env, ENV.reportsUrl),
+    allowedOrigins,
+    // On AWS every fetch goes to the public internet only.
+    allowPrivateTargets: false,
+    maxActiveRunsPerUser: MAX_ACTIVE_RUNS_PER_USER,
+    tocTimeoutMs: TOC_TIMEOUT_MS,
+    log: (line) => console.error(line),
+  };
+}

@@ -1,0 +1,7 @@
+// Lambda entry for POST /api/toc: signs in to the Brightspace site and returns the course's table of
+// contents. It keeps no jobs and starts no runs.
+import { loadTableOfContents } from '../../engine/load-table-of-contents.ts';
+import { handleToc } from '../../http/routes.ts';
+import { NO_JOB_RUNNER, NO_JOB_STORE, apiDepsFromEnv, lambdaHandlerOf } from './http-lambda.ts';
+
+export const handler = lambdaHandlerOf(handleToc, apiDepsFromEnv(process.env, { jobs: NO_JOB_STORE, runner: NO_JOB_RUNNER, loadTableOfContents }));

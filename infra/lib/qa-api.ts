@@ -1,0 +1,378 @@
+// The QA API on AWS: an HTTP API that accepts only the app's Cognito access tokens, three Lambda
+// functions running the same route handlers as the local server, the jobs table, the reports bucket,
+// and the runs themselves, one ECS Fargate task each, whose state EventBridge feeds back to the jobs.
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Duration, Fn, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import * as apigateway from 'aws-cdk-lib/aws-apigateway';
+import * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
+import * as authorizers from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
+import * as integrations from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import type * as cognito from 'aws-cdk-lib/aws-cognito';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as ec2 from 'aws-cdk-lib/aws-ec2';
+import * as ecrAssets from 'aws-cdk-lib/aws-ecr-assets';
+import * as ecs from 'aws-cdk-lib/aws-ecs';
+import * as events from 'aws-cdk-lib/aws-events';
+import * as targets from 'aws-cdk-lib/aws-events-targets';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as kms from 'aws-cdk-lib/aws-kms';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import * as s3 from 'aws-cdk-lib/aws-s3';
+import { Construct } from 'constructs';
+import { EXPIRES_AT, OWNER_INDEX } from '../../api/aws/dynamo-job-store.ts';
+import { CREDENTIALS_CONTEXT_KEY, ENV } from '../../api/aws/settings.ts';
+import { acknowledgeWildcardResource } from './nag.ts';
+import { REPORTS_PREFIX } from './site.ts';
+
+const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const RUNNER_CONTAINER = 'runner';
+
+/** The Lambda entry files, one per route plus the task-state handler. */
+export const LAMBDA_ENTRIES = {
+  toc: 'api/aws/lambda/toc.ts',
+  runTests: 'api/aws/lambda/run-tests.ts',
+  jobStatus: 'api/aws/lambda/job-status.ts',
+  taskState: 'api/aws/lambda/task-state.ts',
+} as const;
+export const RUNNER_DOCKERFILE = 'infra/runner/Dockerfile';
+
+export interface QaApiProps {
+  userPool: cognito.IUserPool;
+  /** The app's client: the only audience the API accepts tokens for. */
+  client: cognito.IUserPoolClient;
+  /** Days a report and its job record are kept. */
+  reportExpiryDays: number;
+  /**
+   * Origins of apps served elsewhere that may call the API directly (local development against the
+   * deployed stack). The deployed app needs none: it reaches the API on its own origin.
+   */
+  corsOrigins: readonly string[];
+}
+
+export class QaApi extends Construct {
+  readonly httpApi: apigwv2.HttpApi;
+  readonly reportsBucket: s3.Bucket;
+  readonly jobsTable: dynamodb.TableV2;
+  readonly cluster: ecs.Cluster;
+  readonly taskDefinition: ecs.FargateTaskDefinition;
+  readonly credentialsKey: kms.Key;
+  readonly functions: Record<keyof typeof LAMBDA_ENTRIES, nodejs.NodejsFunction>;
+
+  constructor(scope: Construct, id: string, props: QaApiProps) {
+    super(scope, id);
+
+    // --- Storage -------------------------------------------------------------------------------
+    this.reportsBucket = new s3.Bucket(this, 'Reports', {
+      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+      objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      encryption: s3.BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      lifecycleRules: [
+        { id: 'expire-reports', expiration: Duration.days(props.reportExpiryDays), abortIncompleteMultipartUploadAfter: Duration.days(1) },
+      ],
+      // Reports expire anyway; tearing the stack down takes them with it.
+      removalPolicy: RemovalPolicy.DESTROY,
+      autoDeleteObjects: true,
+    });
+    Validations.of(this.reportsBucket).acknowledge({
+      id: 'AwsSolutions-S1',
+      reason: 'Reports are written only by the runner task role and read through CloudFront; S3 access logs would add a second bucket for no operational need.',
+    });
+
+    this.jobsTable = new dynamodb.TableV2(this, 'Jobs', {
+      partitionKey: { name: 'id', type: dynamodb.AttributeType.STRING },
+      billing: dynamodb.Billing.onDemand(),
+      timeToLiveAttribute: EXPIRES_AT,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      globalSecondaryIndexes: [
+        {
+          indexName: OWNER_INDEX,
+          partitionKey: { name: 'owner', type: dynamodb.AttributeType.STRING },
+          sortKey: { name: 'statusRank', type: dynamodb.AttributeType.NUMBER },
+          projectionType: dynamodb.ProjectionType.KEYS_ONLY,
+        },
+      ],
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+
+    // --- The runner: one Fargate task per run ----------------------------------------------------
+    // Public subnets and no NAT gateway: a NAT gateway costs about 32 USD a month at rest, and a task
+    // only makes outbound calls (Brightspace, the links it checks, AWS APIs). Its security group
+    // admits nothing inbound.
+    const vpc = new ec2.Vpc(this, 'Vpc', {
+      maxAzs: 2,
+      natGateways: 0,
+      subnetConfiguration: [{ name: 'public', subnetType: ec2.SubnetType.PUBLIC, cidrMask: 24 }],
+    });
+    vpc.addFlowLog('FlowLog', {
+      trafficType: ec2.FlowLogTrafficType.REJECT,
+      destination: ec2.FlowLogDestination.toCloudWatchLogs(
+        new logs.LogGroup(this, 'FlowLogs', { retention: logs.RetentionDays.ONE_MONTH, removalPolicy: RemovalPolicy.DESTROY }),
+      ),
+    });
+    const runnerSecurityGroup = new ec2.SecurityGroup(this, 'RunnerSecurityGroup', {
+      vpc,
+      description: 'CTPO test runs: outbound only',
+      allowAllOutbound: true,
+    });
+
+    this.cluster = new ecs.Cluster(this, 'Cluster', { vpc, containerInsightsV2: ecs.ContainerInsights.DISABLED });
+    Validations.of(this.cluster).acknowledge({
+      id: 'AwsSolutions-ECS4',
+      reason: 'Runs are short batch tasks whose outcome is in the jobs table and whose output is in CloudWatch Logs; Container Insights metrics would bill at rest.',
+    });
+
+    this.credentialsKey = new kms.Key(this, 'CredentialsKey', {
+      description: 'CTPO: encrypts the Brightspace credentials a run hands to its Fargate task',
+      enableKeyRotation: true,
+      removalPolicy: RemovalPolicy.DESTROY,
+      pendingWindow: Duration.days(7),
+    });
+
+    this.taskDefinition = new ecs.FargateTaskDefinition(this, 'Runner', {
+      cpu: 1024,
+      memoryLimitMiB: 2048,
+      runtimePlatform: { operatingSystemFamily: ecs.OperatingSystemFamily.LINUX, cpuArchitecture: ecs.CpuArchitecture.X86_64 },
+    });
+    this.taskDefinition.addVolume({ name: 'tmp' });
+    const container = this.taskDefinition.addContainer(RUNNER_CONTAINER, {
+      image: ecs.ContainerImage.fromAsset(REPO_ROOT, {
+        file: RUNNER_DOCKERFILE,
+        platform: ecrAssets.Platform.LINUX_AMD64,
+        // Only what the image copies: the asset hash then ignores node_modules, the app and tests.
+        exclude: ['*', '!package.json', '!package-lock.json', '!api', '!infra', 'infra/*', '!infra/runner', '**/*.tsbuildinfo'],
+      }),
+      essential: true,
+      readonlyRootFilesystem: true,
+      logging: ecs.LogDrivers.awsLogs({
+        streamPrefix: 'run',
+        logGroup: new logs.LogGroup(this, 'RunnerLogs', { retention: logs.RetentionDays.THREE_MONTHS, removalPolicy: RemovalPolicy.DESTROY }),
+      }),
+      environment: {
+        [ENV.jobsTable]: this.jobsTable.tableName,
+        [ENV.reportExpiryDays]: String(props.reportExpiryDays),
+        [ENV.reportsBucket]: this.reportsBucket.bucketName,
+        [ENV.reportsPrefix]: REPORTS_PREFIX,
+        [ENV.credentialsKey]: this.credentialsKey.keyArn,
+        NODE_ENV: 'production',
+      },
+    });
+    container.addMountPoints({ sourceVolume: 'tmp', containerPath: '/tmp', readOnly: false });
+    Validations.of(this.taskDefinition).acknowledge({
+      id: 'AwsSolutions-ECS2',
+      reason: 'The environment holds only resource names; the per-run credentials arrive KMS-encrypted in the RunTask overrides.',
+    });
+
+    const taskRole = this.taskDefinition.taskRole;
+    const reportObjects = this.reportsBucket.arnForObjects(`${REPORTS_PREFIX}*`);
+    taskRole.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'], resources: [this.jobsTable.tableArn] }));
+    taskRole.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['s3:PutObject'], resources: [reportObjects] }));
+    acknowledgeWildcardResource(taskRole, reportObjects, 'Report names are made per run; the runner may write only under the reports/ prefix of the reports bucket.');
+    taskRole.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        actions: ['kms:Decrypt'],
+        resources: [this.credentialsKey.keyArn],
+        conditions: { 'ForAllValues:StringEquals': { 'kms:EncryptionContextKeys': [CREDENTIALS_CONTEXT_KEY] }, Null: { [`kms:EncryptionContext:${CREDENTIALS_CONTEXT_KEY}`]: 'false' } },
+      }),
+    );
+    // The key policy's account statement lets IAM policies grant use of the key; this makes sure
+    // no policy can ever let anyone but the runner read the credentials.
+    this.credentialsKey.addToResourcePolicy(
+      new iam.PolicyStatement({
+        sid: 'OnlyTheRunnerDecrypts',
+        effect: iam.Effect.DENY,
+        principals: [new iam.AnyPrincipal()],
+        actions: ['kms:Decrypt'],
+        resources: ['*'],
+        conditions: { ArnNotEquals: { 'aws:PrincipalArn': taskRole.roleArn } },
+      }),
+    );
+    Validations.of(this.taskDefinition.obtainExecutionRole()).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason: 'ecr:GetAuthorizationToken, which ECS needs to pull the runner image, applies to no resource narrower than *.',
+    });
+
+    // --- The API ---------------------------------------------------------------------------------
+    const runSettings: Record<string, string> = {
+      [ENV.cluster]: this.cluster.clusterArn,
+      [ENV.taskDefinition]: this.taskDefinition.taskDefinitionArn,
+      [ENV.containerName]: RUNNER_CONTAINER,
+      [ENV.subnets]: Fn.join(',', vpc.publicSubnets.map((subnet) => subnet.subnetId)),
+      [ENV.securityGroups]: runnerSecurityGroup.securityGroupId,
+      [ENV.credentialsKey]: this.credentialsKey.keyArn,
+    };
+    const common: Record<string, string> = {
+      [ENV.jobsTable]: this.jobsTable.tableName,
+      [ENV.reportExpiryDays]: String(props.reportExpiryDays),
+      [ENV.userPoolId]: props.userPool.userPoolId,
+      [ENV.userPoolClientId]: props.client.userPoolClientId,
+      [ENV.allowedOrigins]: props.corsOrigins.join(','),
+    };
+
+    const toc = this.apiFunction('Toc', LAMBDA_ENTRIES.toc, { ...common }, Duration.seconds(29), 1024);
+    const runTests = this.apiFunction('RunTests', LAMBDA_ENTRIES.runTests, { ...common, ...runSettings }, Duration.seconds(20), 512);
+    const jobStatus = this.apiFunction(
+      'JobStatus',
+      LAMBDA_ENTRIES.jobStatus,
+      { ...common, [ENV.cluster]: this.cluster.clusterArn, [ENV.containerName]: RUNNER_CONTAINER },
+      Duration.seconds(10),
+      512,
+    );
+    const taskState = this.apiFunction('TaskState', LAMBDA_ENTRIES.taskState, { ...common, [ENV.containerName]: RUNNER_CONTAINER }, Duration.seconds(30), 256);
+    this.functions = { toc, runTests, jobStatus, taskState };
+
+    // run-tests: record the job, count the user's active runs, encrypt, start the task.
+    runTests.addToRolePolicy(
+      new iam.PolicyStatement({ actions: ['dynamodb:PutItem', 'dynamodb:GetItem', 'dynamodb:UpdateItem'], resources: [this.jobsTable.tableArn] }),
+    );
+    runTests.addToRolePolicy(
+      new iam.PolicyStatement({ actions: ['dynamodb:Query'], resources: [`${this.jobsTable.tableArn}/index/${OWNER_INDEX}`] }),
+    );
+    runTests.addToRolePolicy(
+      new iam.PolicyStatement({
+        actions: ['kms:Encrypt'],
+        resources: [this.credentialsKey.keyArn],
+        conditions: { 'ForAllValues:StringEquals': { 'kms:EncryptionContextKeys': [CREDENTIALS_CONTEXT_KEY] }, Null: { [`kms:EncryptionContext:${CREDENTIALS_CONTEXT_KEY}`]: 'false' } },
+      }),
+    );
+    runTests.addToRolePolicy(
+      new iam.PolicyStatement({
+        actions: ['ecs:RunTask'],
+        resources: [this.taskDefinition.taskDefinitionArn],
+        conditions: { ArnEquals: { 'ecs:cluster': this.cluster.clusterArn } },
+      }),
+    );
+    runTests.addToRolePolicy(
+      new iam.PolicyStatement({
+        actions: ['iam:PassRole'],
+        resources: [taskRole.roleArn, this.taskDefinition.obtainExecutionRole().roleArn],
+        conditions: { StringEquals: { 'iam:PassedToService': 'ecs-tasks.amazonaws.com' } },
+      }),
+    );
+    // job-status: read the job, and ask ECS about one that has gone quiet.
+    jobStatus.addToRolePolicy(new iam.PolicyStatement({ actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'], resources: [this.jobsTable.tableArn] }));
+    jobStatus.addToRolePolicy(
+      new iam.PolicyStatement({
+        actions: ['ecs:DescribeTasks'],
+        resources: ['*'],
+        conditions: { ArnEquals: { 'ecs:cluster': this.cluster.clusterArn } },
+      }),
+    );
+    if (jobStatus.role !== undefined) {
+      acknowledgeWildcardResource(jobStatus.role, '*', 'Task ids are made by ECS at run time; the condition limits DescribeTasks to the runner cluster.');
+    }
+    // task-state: move the job along with its task.
+    taskState.addToRolePolicy(new iam.PolicyStatement({ actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'], resources: [this.jobsTable.tableArn] }));
+
+    const accessLogs = new logs.LogGroup(this, 'ApiAccessLogs', { retention: logs.RetentionDays.THREE_MONTHS, removalPolicy: RemovalPolicy.DESTROY });
+    this.httpApi = new apigwv2.HttpApi(this, 'HttpApi', {
+      description: 'CTPO QA API',
+      createDefaultStage: false,
+      ...(props.corsOrigins.length === 0
+        ? {}
+        : {
+            corsPreflight: {
+              allowOrigins: [...props.corsOrigins],
+              allowMethods: [apigwv2.CorsHttpMethod.GET, apigwv2.CorsHttpMethod.POST],
+              allowHeaders: ['authorization', 'content-type'],
+              allowCredentials: true,
+              maxAge: Duration.hours(1),
+            },
+          }),
+      defaultAuthorizer: new authorizers.HttpUserPoolAuthorizer('Cognito', props.userPool, { userPoolClients: [props.client] }),
+    });
+    new apigwv2.HttpStage(this, 'Stage', {
+      httpApi: this.httpApi,
+      stageName: '$default',
+      autoDeploy: true,
+      // Enough for a team; a runaway script cannot run up the bill.
+      throttle: { rateLimit: 20, burstLimit: 40 },
+      accessLogSettings: {
+        destination: new apigwv2.LogGroupLogDestination(accessLogs),
+        format: apigateway.AccessLogFormat.custom(
+          JSON.stringify({
+            requestId: '$context.requestId',
+            time: '$context.requestTime',
+            method: '$context.httpMethod',
+            path: '$context.path',
+            status: '$context.status',
+            latencyMs: '$context.responseLatency',
+            user: '$context.authorizer.claims.sub',
+            authorizerError: '$context.authorizer.error',
+            integrationError: '$context.integrationErrorMessage',
+          }),
+        ),
+      },
+    });
+    this.httpApi.addRoutes({ path: '/api/toc', methods: [apigwv2.HttpMethod.POST], integration: new integrations.HttpLambdaIntegration('Toc', toc) });
+    this.httpApi.addRoutes({
+      path: '/api/run-tests',
+      methods: [apigwv2.HttpMethod.POST],
+      integration: new integrations.HttpLambdaIntegration('RunTests', runTests),
+    });
+    this.httpApi.addRoutes({
+      path: '/api/job-status/{jobArn}',
+      methods: [apigwv2.HttpMethod.GET],
+      integration: new integrations.HttpLambdaIntegration('JobStatus', jobStatus),
+    });
+
+    // --- Task state back into the jobs -------------------------------------------------------------
+    new events.Rule(this, 'TaskStateChanges', {
+      description: 'CTPO: keep each job current with its Fargate task',
+      eventPattern: {
+        source: ['aws.ecs'],
+        detailType: ['ECS Task State Change'],
+        detail: { clusterArn: [this.cluster.clusterArn] },
+      },
+      // A lost event is not lost for good: job-status asks ECS about a job that has gone quiet.
+      targets: [new targets.LambdaFunction(taskState, { retryAttempts: 8, maxEventAge: Duration.hours(2) })],
+    });
+  }
+
+  /** The address reports are served from (`outputUrl`), known only once the site exists. */
+  publishReportsAt(reportsUrl: string): void {
+    for (const route of [this.functions.toc, this.functions.runTests, this.functions.jobStatus]) {
+      route.addEnvironment(ENV.reportsUrl, reportsUrl);
+    }
+  }
+
+  private apiFunction(id: string, entry: string, environment: Record<string, string>, timeout: Duration, memorySize: number): nodejs.NodejsFunction {
+    // Each function gets its own role and log group, and may write to that log group only (the
+    // managed AWSLambdaBasicExecutionRole policy would allow any log group in the account).
+    const logGroup = new logs.LogGroup(this, `${id}Logs`, { retention: logs.RetentionDays.THREE_MONTHS, removalPolicy: RemovalPolicy.DESTROY });
+    const role = new iam.Role(this, `${id}Role`, { assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com') });
+    role.addToPrincipalPolicy(
+      new iam.PolicyStatement({ actions: ['logs:CreateLogStream', 'logs:PutLogEvents'], resources: [`${logGroup.logGroupArn}:*`] }),
+    );
+    const fn = new nodejs.NodejsFunction(this, id, {
+      entry: join(REPO_ROOT, entry),
+      handler: 'handler',
+      runtime: lambda.Runtime.NODEJS_24_X,
+      architecture: lambda.Architecture.ARM_64,
+      memorySize,
+      timeout,
+      role,
+      logGroup,
+      projectRoot: REPO_ROOT,
+      depsLockFilePath: join(REPO_ROOT, 'package-lock.json'),
+      environment: { ...environment, NODE_OPTIONS: '--enable-source-maps' },
+      bundling: {
+        format: nodejs.OutputFormat.ESM,
+        target: 'node24',
+        minify: true,
+        sourceMap: true,
+        sourcesContent: false,
+        // The SDK versions this code is tested with, not whichever the runtime carries.
+        bundleAwsSDK: true,
+        mainFields: ['module', 'main'],
+        // Some dependencies are CommonJS and call require(); ESM output needs it defined.
+        banner: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+      },
+    });
+    acknowledgeWildcardResource(role, `${logGroup.logGroupArn}:*`, 'Log streams are named by Lambda at run time; the role may write only to its own function’s log group.');
+    return fn;
+  }
+}

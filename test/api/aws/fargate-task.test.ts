@@ -1,0 +1,145 @@
+// The Fargate task's run, as in the container: the job from DynamoDB, the credentials from KMS, the
+// real engine against a Brightspace-like site on loopback, the reports to S3. AWS is faked at the
+// SDK client boundary.
+import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { mockClient } from 'aws-sdk-client-mock';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { encryptCredentials } from '../../../api/aws/credentials-cipher.ts';
+import { createDynamoJobStore } from '../../../api/aws/dynamo-job-store.ts';
+import { CREDENTIALS_UNREADABLE_REASON, runFargateTask } from '../../../api/aws/fargate-task.ts';
+import { createS3ReportStore } from '../../../api/aws/s3-report-store.ts';
+import type { JobRecord, JobStore } from '../../../api/jobs/types.ts';
+import { startBrightspaceSite } from '../../fixtures/brightspace-site.ts';
+import type { BrightspaceSite } from '../../fixtures/brightspace-site.ts';
+import { fakeJobsTable } from './fake-dynamodb.ts';
+import type { FakeTable } from './fake-dynamodb.ts';
+import { fakeKms } from './fake-kms.ts';
+import type { FakeKms } from './fake-kms.ts';
+
+vi.setConfig({ testTimeout: 30_000, hookTimeout: 30_000 });
+
+const KEY = 'arn:aws:kms:ca-central-1:111122223333:key/1234abcd-12ab-34cd-56ef-1234567890ab';
+const PASSWORD = 'Tr0ub4dor&3-fargate';
+
+let site: BrightspaceSite;
+
+beforeAll(async () => {
+  site = await startBrightspaceSite({
+    login: 'form',
+    users: [{ username: 'teacher', password: PASSWORD }],
+    courses: [
+      {
+        orgUnitId: 6606,
+        name: 'Nursing 101',
+        code: 'NURS101',
+        modules: [
+          {
+            id: 11,
+            title: 'Week 1',
+            topics: [{ id: 101, title: 'Welcome', kind: 'html', fileName: 'welcome.html', html: '<h1>Welcome</h1><p>Lorem ipsum dolor sit amet.</p>' }],
+          },
+        ],
+      },
+    ],
+  });
+});
+afterAll(async () => {
+  await site.close();
+});
+
+describe('the Fargate task', () => {
+  let table: FakeTable;
+  let kms: FakeKms;
+  let s3: S3Client;
+  let s3Mock: ReturnType<typeof mockClient>;
+  let jobs: JobStore;
+  let logs: string[];
+
+  const aJob = (id: string, overrides: Partial<JobRecord> = {}): JobRecord => {
+    const at = new Date().toISOString();
+    return { id, owner: 'user-a', status: 'PROVISIONING', client: 'Acme College', siteUrl: site.origin, orgUnitId: 6606, modules: [11], filename: `acme-college-ou6606-${id}`, createdAt: at, updatedAt: at, ...overrides };
+  };
+  const envFor = async (jobId: string, password: string, encryptedFor = jobId) => ({
+    CTPO_JOB_ID: jobId,
+    CTPO_CREDENTIALS_KEY_ARN: KEY,
+    CTPO_ENCRYPTED_CREDENTIALS: await encryptCredentials(kms.client, KEY, encryptedFor, { username: 'teacher', password }),
+  });
+  const run = (env: Record<string, string>) =>
+    runFargateTask({
+      env,
+      jobs,
+      reports: createS3ReportStore({ client: s3, bucket: 'reports', prefix: 'reports/' }),
+      kms: kms.client,
+      allowPrivateTargets: true,
+      log: (line) => logs.push(line),
+    });
+
+  beforeEach(() => {
+    table = fakeJobsTable('jobs');
+    kms = fakeKms();
+    s3 = new S3Client({ region: 'ca-central-1' });
+    s3Mock = mockClient(s3);
+    s3Mock.on(PutObjectCommand).resolves({});
+    jobs = createDynamoJobStore({ client: table.client, tableName: 'jobs', retentionDays: 30 });
+    logs = [];
+  });
+  afterEach(() => {
+    table.restore();
+    kms.restore();
+    s3Mock.restore();
+  });
+
+  it('runs the job to SUCCEEDED, writes both reports, exits 0, and writes the password nowhere', async () => {
+    await jobs.create(aJob('job-ok'));
+    expect(await run(await envFor('job-ok', PASSWORD))).toBe(0);
+    expect(await jobs.get('job-ok')).toMatchObject({ status: 'SUCCEEDED', startedAt: expect.any(String), finishedAt: expect.any(String) });
+    const puts = s3Mock.commandCalls(PutObjectCommand).map((call) => call.args[0].input);
+    expect(puts.map((put) => put.Key)).toEqual(['reports/acme-college-ou6606-job-ok.json', 'reports/acme-college-ou6606-job-ok.html']);
+    const report = JSON.parse(String(puts[0]!.Body)) as { client: string; orgUnitId: number };
+    expect(report).toMatchObject({ client: 'Acme College', orgUnitId: 6606 });
+    const everything = JSON.stringify([[...table.items.values()], puts.map((put) => put.Body), logs]);
+    expect(everything).not.toContain(PASSWORD);
+  });
+
+  it('ends FAILED with the engine’s reason and exits 1 when Brightspace refuses the password', async () => {
+    await jobs.create(aJob('job-bad-password'));
+    expect(await run(await envFor('job-bad-password', 'wrong-password'))).toBe(1);
+    const job = await jobs.get('job-bad-password');
+    expect(job?.status).toBe('FAILED');
+    expect(job?.reason).toMatch(/^Brightspace did not accept this user/);
+    expect(s3Mock.commandCalls(PutObjectCommand)).toHaveLength(0);
+  });
+
+  it('refuses credentials encrypted for another job', async () => {
+    await jobs.create(aJob('job-2'));
+    expect(await run(await envFor('job-2', PASSWORD, 'job-1'))).toBe(1);
+    expect(await jobs.get('job-2')).toMatchObject({ status: 'FAILED', reason: CREDENTIALS_UNREADABLE_REASON });
+    expect(logs.join('\n')).toMatch(/decrypting the credentials failed: InvalidCiphertextException/);
+  });
+
+  it('runs nothing for a job that is gone or already over', async () => {
+    expect(await run(await envFor('job-gone', PASSWORD))).toBe(1);
+    await jobs.create(aJob('job-done', { status: 'SUCCEEDED' }));
+    expect(await run(await envFor('job-done', PASSWORD))).toBe(0);
+    await jobs.create(aJob('job-failed', { status: 'FAILED', reason: 'Stopped.' }));
+    expect(await run(await envFor('job-failed', PASSWORD))).toBe(1);
+    expect(s3Mock.commandCalls(PutObjectCommand)).toHaveLength(0);
+    expect(await jobs.get('job-failed')).toMatchObject({ reason: 'Stopped.' });
+  });
+
+  it('stops a run that takes too long, saying so', async () => {
+    await jobs.create(aJob('job-slow'));
+    const env = await envFor('job-slow', PASSWORD);
+    const code = await runFargateTask({
+      env,
+      jobs,
+      reports: createS3ReportStore({ client: s3, bucket: 'reports', prefix: 'reports/' }),
+      kms: kms.client,
+      allowPrivateTargets: true,
+      runTimeoutMs: 1,
+      log: (line) => logs.push(line),
+    });
+    expect(code).toBe(1);
+    expect(await jobs.get('job-slow')).toMatchObject({ status: 'FAILED', reason: expect.stringMatching(/took longer than 1 minute and was stopped/) });
+  });
+});

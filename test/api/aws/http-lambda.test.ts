@@ -1,0 +1,180 @@
+import { generateKeyPairSync, sign } from 'node:crypto';
+import { ECSClient, RunTaskCommand } from '@aws-sdk/client-ecs';
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { mockClient } from 'aws-sdk-client-mock';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createDynamoJobStore } from '../../../api/aws/dynamo-job-store.ts';
+import { createEcsJobRunner } from '../../../api/aws/ecs-job-runner.ts';
+import { NO_JOB_RUNNER, NO_TABLE_OF_CONTENTS, apiRequestOf, lambdaHandlerOf } from '../../../api/aws/lambda/http-lambda.ts';
+import { createIssuerTokenVerifier } from '../../../api/http/access-token.ts';
+import { handleJobStatus, handleRunTests } from '../../../api/http/routes.ts';
+import type { ApiDeps } from '../../../api/http/routes.ts';
+import type { JobRecord, JobStore } from '../../../api/jobs/types.ts';
+import { fakeJobsTable } from './fake-dynamodb.ts';
+import type { FakeTable } from './fake-dynamodb.ts';
+import { fakeKms } from './fake-kms.ts';
+import type { FakeKms } from './fake-kms.ts';
+
+const ISSUER = 'https://cognito-idp.ca-central-1.amazonaws.com/ca-central-1_AbC123xyz';
+const CLIENT_ID = '4example5client6id7';
+const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+const { n, e } = publicKey.export({ format: 'jwk' });
+const jwk = { kty: 'RSA', n: n!, e: e!, kid: 'test-key', alg: 'RS256', use: 'sig' };
+
+function accessToken(sub: string): string {
+  const encode = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  const now = Math.floor(Date.now() / 1000);
+  const unsigned = `${encode({ alg: 'RS256', kid: 'test-key', typ: 'JWT' })}.${encode({
+    sub,
+    username: sub,
+    iss: ISSUER,
+    token_use: 'access',
+    client_id: CLIENT_ID,
+    iat: now,
+    exp: now + 600,
+  })}`;
+  return `${unsigned}.${sign('RSA-SHA256', Buffer.from(unsigned), privateKey).toString('base64url')}`;
+}
+
+/** An HTTP API (payload 2.0) event as API Gateway delivers it behind CloudFront. */
+function httpEvent(method: string, rawPath: string, options: { token?: string; body?: string; base64?: boolean } = {}): APIGatewayProxyEventV2 {
+  const headers: Record<string, string> = { 'content-type': 'application/json', host: 'abc123.execute-api.ca-central-1.amazonaws.com' };
+  if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;
+  const event = {
+    version: '2.0',
+    routeKey: `${method} ${rawPath}`,
+    rawPath,
+    rawQueryString: '',
+    headers,
+    requestContext: { http: { method, path: rawPath, protocol: 'HTTP/1.1', sourceIp: '198.51.100.7', userAgent: 'test' } },
+    isBase64Encoded: options.base64 === true,
+  } as unknown as APIGatewayProxyEventV2;
+  if (options.body !== undefined) event.body = options.base64 === true ? Buffer.from(options.body).toString('base64') : options.body;
+  return event;
+}
+
+function aJob(id: string, overrides: Partial<JobRecord> = {}): JobRecord {
+  return {
+    id,
+    owner: 'user-a',
+    status: 'SUCCEEDED',
+    client: 'Acme College',
+    siteUrl: 'https://acme.brightspace.com',
+    orgUnitId: 6606,
+    modules: [1],
+    filename: 'acme-college-ou6606-20260501-x7k2',
+    createdAt: '2026-05-01T10:00:00.000Z',
+    updatedAt: '2026-05-01T10:05:00.000Z',
+    ...overrides,
+  };
+}
+
+describe('the API routes as Lambda functions', () => {
+  let table: FakeTable;
+  let jobs: JobStore;
+  let deps: Omit<ApiDeps, 'runner' | 'jobs'>;
+
+  beforeEach(() => {
+    table = fakeJobsTable('jobs');
+    jobs = createDynamoJobStore({ client: table.client, tableName: 'jobs', retentionDays: 30 });
+    const verifier = createIssuerTokenVerifier({ issuer: ISSUER, jwksUri: `${ISSUER}/.well-known/jwks.json`, clientId: CLIENT_ID, jwks: { keys: [jwk] } });
+    deps = {
+      verifier,
+      loadTableOfContents: NO_TABLE_OF_CONTENTS,
+      outputUrl: 'https://d111111abcdef8.cloudfront.net/reports/',
+      allowedOrigins: [],
+      allowPrivateTargets: false,
+      maxActiveRunsPerUser: 3,
+    };
+  });
+  afterEach(() => table.restore());
+
+  it('turns an HTTP API event into the request the routes read', () => {
+    const request = apiRequestOf({
+      ...httpEvent('POST', '/api/toc', { body: '{"a":1}', base64: true }),
+      rawQueryString: 'x=1&y=2',
+      headers: { 'Content-Type': 'application/json', origin: 'http://localhost:5173' },
+    });
+    expect(request).toMatchObject({ method: 'POST', path: '/api/toc', body: '{"a":1}', headers: { 'content-type': 'application/json', origin: 'http://localhost:5173' } });
+    expect(request.query?.get('y')).toBe('2');
+    expect(apiRequestOf(httpEvent('GET', '/api/job-status/abc')).body).toBeUndefined();
+  });
+
+  it('answers job-status for the owner, with the report address once it succeeded', async () => {
+    await jobs.create(aJob('3b0e5c1e-55a4-4c4a-9d4c-2f6f0b1f7a10'));
+    const handler = lambdaHandlerOf(handleJobStatus, { ...deps, jobs, runner: NO_JOB_RUNNER });
+    const result = await handler(httpEvent('GET', '/api/job-status/3b0e5c1e-55a4-4c4a-9d4c-2f6f0b1f7a10', { token: accessToken('user-a') }));
+    expect(result.statusCode).toBe(200);
+    expect(result.headers).toMatchObject({ 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
+    expect(JSON.parse(result.body!)).toMatchObject({ status: 'SUCCEEDED', outputUrl: 'https://d111111abcdef8.cloudfront.net/reports/' });
+
+    const stranger = await handler(httpEvent('GET', '/api/job-status/3b0e5c1e-55a4-4c4a-9d4c-2f6f0b1f7a10', { token: accessToken('user-b') }));
+    expect(stranger.statusCode).toBe(403);
+    const anonymous = await handler(httpEvent('GET', '/api/job-status/3b0e5c1e-55a4-4c4a-9d4c-2f6f0b1f7a10'));
+    expect(anonymous.statusCode).toBe(401);
+    expect(JSON.parse(anonymous.body!)).toMatchObject({ code: 'unauthorized' });
+  });
+
+  describe('run-tests', () => {
+    let kms: FakeKms;
+    let ecs: ECSClient;
+    let ecsMock: ReturnType<typeof mockClient>;
+
+    beforeEach(() => {
+      kms = fakeKms();
+      ecs = new ECSClient({ region: 'ca-central-1' });
+      ecsMock = mockClient(ecs);
+    });
+    afterEach(() => {
+      kms.restore();
+      ecsMock.restore();
+    });
+
+    const runner = () =>
+      createEcsJobRunner({
+        ecs,
+        kms: kms.client,
+        store: jobs,
+        cluster: 'arn:aws:ecs:ca-central-1:111122223333:cluster/ctpo',
+        taskDefinition: 'arn:aws:ecs:ca-central-1:111122223333:task-definition/ctpo-runner:1',
+        containerName: 'runner',
+        subnets: ['subnet-a'],
+        securityGroups: ['sg-1'],
+        credentialsKeyId: 'arn:aws:kms:ca-central-1:111122223333:key/1234abcd-12ab-34cd-56ef-1234567890ab',
+      });
+    const body = JSON.stringify({
+      USER_NAME: 'qa.bot',
+      PASSWORD: 'S3cret!pass',
+      CLIENT_URL: 'https://1.1.1.1',
+      ORG_UNIT_ID: '6606',
+      CLIENT_NAME: 'Acme College',
+      MODULES: [1, 2],
+    });
+
+    it('records the job, starts its task and answers 202 with the job id', async () => {
+      ecsMock.on(RunTaskCommand).resolves({ tasks: [{ taskArn: 'arn:aws:ecs:ca-central-1:111122223333:task/ctpo/abc', lastStatus: 'PROVISIONING' }] });
+      const handler = lambdaHandlerOf(handleRunTests, { ...deps, jobs, runner: runner() });
+      const result = await handler(httpEvent('POST', '/api/run-tests', { token: accessToken('user-a'), body, base64: true }));
+      expect(result.statusCode, result.body).toBe(202);
+      const answer = JSON.parse(result.body!) as { taskArn: string; filename: string };
+      expect(await jobs.get(answer.taskArn)).toMatchObject({
+        owner: 'user-a',
+        status: 'PROVISIONING',
+        runnerRef: 'arn:aws:ecs:ca-central-1:111122223333:task/ctpo/abc',
+        filename: answer.filename,
+      });
+      expect(ecsMock.commandCalls(RunTaskCommand)).toHaveLength(1);
+      expect(JSON.stringify([...table.items.values()])).not.toContain('S3cret');
+    });
+
+    it('answers 503 and leaves the job FAILED when AWS cannot place the task', async () => {
+      ecsMock.on(RunTaskCommand).resolves({ failures: [{ reason: 'RESOURCE:FARGATE' }] });
+      const handler = lambdaHandlerOf(handleRunTests, { ...deps, jobs, runner: runner() });
+      const result = await handler(httpEvent('POST', '/api/run-tests', { token: accessToken('user-a'), body }));
+      expect(result.statusCode).toBe(503);
+      expect(result.body).not.toContain('S3cret');
+      const [job] = [...table.items.values()];
+      expect(job).toMatchObject({ status: 'FAILED' });
+    });
+  });
+});

@@ -1,0 +1,79 @@
+import { Match } from 'aws-cdk-lib/assertions';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resourceNamed, synthesize } from './support.ts';
+import type { Synthesized } from './support.ts';
+
+describe('the identity construct', () => {
+  let synth: Synthesized;
+  beforeAll(() => {
+    synth = synthesize();
+  });
+  afterAll(() => synth.dispose());
+
+  it('makes a user pool nobody can sign up to, signing in by e-mail, kept when the stack goes', () => {
+    synth.template.hasResource('AWS::Cognito::UserPool', {
+      DeletionPolicy: 'Retain',
+      UpdateReplacePolicy: 'Retain',
+      Properties: Match.objectLike({
+        AdminCreateUserConfig: { AllowAdminCreateUserOnly: true },
+        UsernameAttributes: ['email'],
+        UsernameConfiguration: { CaseSensitive: false },
+        MfaConfiguration: 'OPTIONAL',
+        EnabledMfas: ['SOFTWARE_TOKEN_MFA'],
+        Policies: {
+          PasswordPolicy: {
+            MinimumLength: 12,
+            RequireLowercase: true,
+            RequireUppercase: true,
+            RequireNumbers: true,
+            RequireSymbols: true,
+            TemporaryPasswordValidityDays: 3,
+          },
+        },
+        AccountRecoverySetting: { RecoveryMechanisms: [{ Name: 'verified_email', Priority: 1 }] },
+      }),
+    });
+  });
+
+  it('makes the web client: authorization code only, three scopes, no secret, the site and local callbacks', () => {
+    const { properties } = resourceNamed(synth.template, 'AWS::Cognito::UserPoolClient', 'IdentityUserPoolWebClient');
+    expect(properties).toMatchObject({
+      AllowedOAuthFlows: ['code'],
+      AllowedOAuthFlowsUserPoolClient: true,
+      AllowedOAuthScopes: ['openid', 'email', 'profile'],
+      GenerateSecret: false,
+      PreventUserExistenceErrors: 'ENABLED',
+      SupportedIdentityProviders: ['COGNITO'],
+    });
+    const siteUrl = { 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [expect.stringMatching(/^SiteDistribution/), 'DomainName'] }, '/']] };
+    for (const urls of [properties.CallbackURLs, properties.LogoutURLs]) {
+      expect(urls).toEqual(['http://localhost:5173/', 'https://localhost:8443/', siteUrl]);
+    }
+  });
+
+  it('serves the hosted login on a prefix unique to the account, with managed login and its branding', () => {
+    synth.template.hasResourceProperties('AWS::Cognito::UserPoolDomain', {
+      Domain: { 'Fn::Join': ['-', ['ctpo', { Ref: 'AWS::AccountId' }]] },
+      ManagedLoginVersion: 2,
+    });
+    const client = resourceNamed(synth.template, 'AWS::Cognito::UserPoolClient', 'IdentityUserPoolWebClient');
+    synth.template.hasResourceProperties('AWS::Cognito::ManagedLoginBranding', {
+      ClientId: { Ref: client.id },
+      UseCognitoProvidedValues: true,
+    });
+  });
+
+  it('uses the domain prefix it is given, and a custom domain as the sign-in address', () => {
+    const custom = synthesize({
+      domainPrefix: 'acme-ctpo',
+      customDomain: { domainName: 'ctpo.example.com', certificateArn: 'arn:aws:acm:us-east-1:111122223333:certificate/0a1b2c3d-1111-2222-3333-444455556666' },
+    });
+    try {
+      custom.template.hasResourceProperties('AWS::Cognito::UserPoolDomain', { Domain: 'acme-ctpo' });
+      const { properties } = resourceNamed(custom.template, 'AWS::Cognito::UserPoolClient', 'IdentityUserPoolWebClient');
+      expect(properties.CallbackURLs).toEqual(['http://localhost:5173/', 'https://localhost:8443/', 'https://ctpo.example.com/']);
+    } finally {
+      custom.dispose();
+    }
+  });
+});

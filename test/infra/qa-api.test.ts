@@ -1,0 +1,200 @@
+import { Match } from 'aws-cdk-lib/assertions';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { render, resourceNamed, synthesize } from './support.ts';
+import type { Synthesized } from './support.ts';
+
+interface Statement {
+  Effect: string;
+  Action: string | string[];
+  Resource: unknown;
+  Principal?: unknown;
+  Condition?: Record<string, Record<string, unknown>>;
+}
+
+const actionsOf = (statement: Statement): string[] => (Array.isArray(statement.Action) ? statement.Action : [statement.Action]);
+
+describe('the QA API construct', () => {
+  let synth: Synthesized;
+  let statementsOfRole: (rolePrefix: string) => Statement[];
+  let roleIdOf: (rolePrefix: string) => string;
+
+  beforeAll(() => {
+    synth = synthesize();
+    roleIdOf = (rolePrefix) => resourceNamed(synth.template, 'AWS::IAM::Role', rolePrefix).id;
+    statementsOfRole = (rolePrefix) => {
+      const roleId = roleIdOf(rolePrefix);
+      return Object.values(synth.template.findResources('AWS::IAM::Policy'))
+        .filter((policy) => JSON.stringify(policy.Properties.Roles) === JSON.stringify([{ Ref: roleId }]))
+        .flatMap((policy) => policy.Properties.PolicyDocument.Statement as Statement[]);
+    };
+  });
+  afterAll(() => synth.dispose());
+
+  it('accepts only access tokens of the app client on every route', () => {
+    const client = resourceNamed(synth.template, 'AWS::Cognito::UserPoolClient', 'IdentityUserPoolWebClient').id;
+    const pool = resourceNamed(synth.template, 'AWS::Cognito::UserPool', 'IdentityUserPool').id;
+    const authorizer = resourceNamed(synth.template, 'AWS::ApiGatewayV2::Authorizer', 'QaApiHttpApiCognito');
+    expect(authorizer.properties).toMatchObject({
+      AuthorizerType: 'JWT',
+      IdentitySource: ['$request.header.Authorization'],
+      JwtConfiguration: { Audience: [{ Ref: client }] },
+    });
+    expect(render((authorizer.properties.JwtConfiguration as { Issuer: unknown }).Issuer)).toBe(`https://cognito-idp.ca-central-1.amazonaws.com/{${pool}}`);
+    const routes = Object.values(synth.template.findResources('AWS::ApiGatewayV2::Route')).map((route) => route.Properties);
+    expect(routes.map((route) => route.RouteKey).sort()).toEqual(['GET /api/job-status/{jobArn}', 'POST /api/run-tests', 'POST /api/toc']);
+    for (const route of routes) expect(route).toMatchObject({ AuthorizationType: 'JWT', AuthorizerId: { Ref: authorizer.id } });
+  });
+
+  it('throttles the API and keeps an access log without request bodies', () => {
+    const stage = resourceNamed(synth.template, 'AWS::ApiGatewayV2::Stage', 'QaApiStage').properties as {
+      StageName: string;
+      DefaultRouteSettings: Record<string, number>;
+      AccessLogSettings: { Format: string };
+    };
+    expect(stage.StageName).toBe('$default');
+    expect(stage.DefaultRouteSettings).toMatchObject({ ThrottlingRateLimit: 20, ThrottlingBurstLimit: 40 });
+    const fields = Object.values(JSON.parse(stage.AccessLogSettings.Format) as Record<string, string>);
+    expect(fields).toContain('$context.requestId');
+    expect(fields.join(' ')).not.toMatch(/body|header\.authorization/i);
+  });
+
+  it('lets only local development origins call the API from elsewhere', () => {
+    synth.template.hasResourceProperties('AWS::ApiGatewayV2::Api', {
+      CorsConfiguration: Match.objectLike({ AllowOrigins: ['http://localhost:5173', 'https://localhost:8443'], AllowCredentials: true }),
+    });
+  });
+
+  it('runs each route and the task-state handler on Node.js 24, bundled by esbuild', () => {
+    const handlers = ['QaApiToc', 'QaApiRunTests', 'QaApiJobStatus', 'QaApiTaskState'].map(
+      (prefix) => Object.entries(synth.template.findResources('AWS::Lambda::Function')).find(([id]) => new RegExp(`^${prefix}[0-9A-F]{8}$`).test(id))!,
+    );
+    for (const [, handler] of handlers) {
+      expect(handler.Properties).toMatchObject({ Runtime: 'nodejs24.x', Handler: 'index.handler', Architectures: ['arm64'] });
+    }
+  });
+
+  it('gives the API functions the settings their code reads, and the reports address', () => {
+    const toc = Object.entries(synth.template.findResources('AWS::Lambda::Function')).find(([id]) => /^QaApiToc[0-9A-F]{8}$/.test(id))!;
+    const variables = toc[1].Properties.Environment.Variables as Record<string, unknown>;
+    expect(render(variables.CTPO_REPORTS_URL)).toMatch(/^https:\/\/\{SiteDistribution\w+\.DomainName\}\/reports\/$/);
+    expect(variables).toMatchObject({ CTPO_REPORT_EXPIRY_DAYS: '30', CTPO_ALLOWED_ORIGINS: 'http://localhost:5173,https://localhost:8443' });
+  });
+
+  it('keeps jobs in DynamoDB, expiring with their reports, with the owner index the run limit reads', () => {
+    synth.template.hasResourceProperties('AWS::DynamoDB::GlobalTable', {
+      KeySchema: [{ AttributeName: 'id', KeyType: 'HASH' }],
+      BillingMode: 'PAY_PER_REQUEST',
+      TimeToLiveSpecification: { AttributeName: 'expiresAt', Enabled: true },
+      GlobalSecondaryIndexes: [
+        Match.objectLike({
+          IndexName: 'by-owner',
+          KeySchema: [
+            { AttributeName: 'owner', KeyType: 'HASH' },
+            { AttributeName: 'statusRank', KeyType: 'RANGE' },
+          ],
+        }),
+      ],
+      Replicas: [Match.objectLike({ PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true } })],
+    });
+  });
+
+  it('keeps reports private and deletes them after the configured expiry', () => {
+    const reports = resourceNamed(synth.template, 'AWS::S3::Bucket', 'QaApiReports').properties;
+    expect(reports).toMatchObject({
+      PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
+      LifecycleConfiguration: { Rules: [expect.objectContaining({ ExpirationInDays: 30, Status: 'Enabled' })] },
+    });
+    const longer = synthesize({ reportExpiryDays: 90 });
+    try {
+      expect(resourceNamed(longer.template, 'AWS::S3::Bucket', 'QaApiReports').properties).toMatchObject({
+        LifecycleConfiguration: { Rules: [expect.objectContaining({ ExpirationInDays: 90 })] },
+      });
+    } finally {
+      longer.dispose();
+    }
+  });
+
+  it('runs each test as a Fargate task from the runner image, with no credentials in its definition', () => {
+    const task = resourceNamed(synth.template, 'AWS::ECS::TaskDefinition', 'QaApiRunner').properties as {
+      RequiresCompatibilities: string[];
+      ContainerDefinitions: { Name: string; Environment: { Name: string; Value: unknown }[]; ReadonlyRootFilesystem: boolean; Image: unknown }[];
+    };
+    expect(task).toMatchObject({ RequiresCompatibilities: ['FARGATE'], Cpu: '1024', Memory: '2048', NetworkMode: 'awsvpc' });
+    const [container] = task.ContainerDefinitions;
+    expect(container).toMatchObject({ Name: 'runner', ReadonlyRootFilesystem: true, Essential: true });
+    expect(JSON.stringify(container!.Image)).toContain('container-assets');
+    const names = container!.Environment.map((variable) => variable.Name);
+    expect(names).toEqual(expect.arrayContaining(['CTPO_JOBS_TABLE', 'CTPO_REPORTS_BUCKET', 'CTPO_REPORTS_PREFIX', 'CTPO_CREDENTIALS_KEY_ARN']));
+    expect(names.join(' ')).not.toMatch(/PASSWORD|USER_NAME|CREDENTIALS(?!_KEY)/);
+    expect(JSON.stringify(task)).not.toMatch(/password/i);
+  });
+
+  it('keeps each job current from ECS task state events of its own cluster', () => {
+    const cluster = resourceNamed(synth.template, 'AWS::ECS::Cluster', 'QaApiCluster').id;
+    const handler = Object.keys(synth.template.findResources('AWS::Lambda::Function')).find((id) => /^QaApiTaskState[0-9A-F]{8}$/.test(id))!;
+    synth.template.hasResourceProperties('AWS::Events::Rule', {
+      EventPattern: { source: ['aws.ecs'], 'detail-type': ['ECS Task State Change'], detail: { clusterArn: [{ 'Fn::GetAtt': [cluster, 'Arn'] }] } },
+      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [handler, 'Arn'] }, RetryPolicy: { MaximumRetryAttempts: 8, MaximumEventAgeInSeconds: 7200 } })],
+    });
+  });
+
+  it('lets run-tests encrypt and only the runner decrypt the credentials, both bound to a job', () => {
+    const key = resourceNamed(synth.template, 'AWS::KMS::Key', 'QaApiCredentialsKey');
+    expect(key.properties.EnableKeyRotation).toBe(true);
+    const keyArn = { 'Fn::GetAtt': [key.id, 'Arn'] };
+    const boundToJob = { 'ForAllValues:StringEquals': { 'kms:EncryptionContextKeys': ['ctpo-job-id'] }, Null: { 'kms:EncryptionContext:ctpo-job-id': 'false' } };
+
+    const encrypt = statementsOfRole('QaApiRunTestsRole').filter((statement) => actionsOf(statement).some((action) => action.startsWith('kms:')));
+    expect(encrypt).toEqual([{ Effect: 'Allow', Action: 'kms:Encrypt', Resource: keyArn, Condition: boundToJob }]);
+    const decrypt = statementsOfRole('QaApiRunnerTaskRole').filter((statement) => actionsOf(statement).some((action) => action.startsWith('kms:')));
+    expect(decrypt).toEqual([{ Effect: 'Allow', Action: 'kms:Decrypt', Resource: keyArn, Condition: boundToJob }]);
+    for (const role of ['QaApiTocRole', 'QaApiJobStatusRole', 'QaApiTaskStateRole', 'QaApiRunnerExecutionRole']) {
+      expect(JSON.stringify(statementsOfRole(role))).not.toContain('kms:');
+    }
+    // Whatever IAM policy anyone is given later, the key itself refuses Decrypt to all but the runner.
+    const keyPolicy = key.properties.KeyPolicy as { Statement: Statement[] };
+    expect(keyPolicy.Statement).toContainEqual(
+      expect.objectContaining({
+        Effect: 'Deny',
+        Principal: { AWS: '*' },
+        Action: 'kms:Decrypt',
+        Condition: { ArnNotEquals: { 'aws:PrincipalArn': { 'Fn::GetAtt': [roleIdOf('QaApiRunnerTaskRole'), 'Arn'] } } },
+      }),
+    );
+  });
+
+  it('grants each function only what its route does', () => {
+    const table = { 'Fn::GetAtt': [resourceNamed(synth.template, 'AWS::DynamoDB::GlobalTable', 'QaApiJobs').id, 'Arn'] };
+    const nonLog = (role: string) => statementsOfRole(role).filter((statement) => !actionsOf(statement).every((action) => action.startsWith('logs:')));
+    expect(nonLog('QaApiTocRole')).toEqual([]);
+    expect(nonLog('QaApiTaskStateRole')).toEqual([{ Effect: 'Allow', Action: ['dynamodb:GetItem', 'dynamodb:UpdateItem'], Resource: table }]);
+    expect(nonLog('QaApiJobStatusRole').map(actionsOf)).toEqual([['dynamodb:GetItem', 'dynamodb:UpdateItem'], ['ecs:DescribeTasks']]);
+    const runTests = nonLog('QaApiRunTestsRole');
+    expect(runTests.map(actionsOf)).toEqual([
+      ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+      ['dynamodb:Query'],
+      ['kms:Encrypt'],
+      ['ecs:RunTask'],
+      ['iam:PassRole'],
+    ]);
+    const cluster = { 'Fn::GetAtt': [resourceNamed(synth.template, 'AWS::ECS::Cluster', 'QaApiCluster').id, 'Arn'] };
+    expect(runTests[3]).toMatchObject({ Resource: { Ref: resourceNamed(synth.template, 'AWS::ECS::TaskDefinition', 'QaApiRunner').id }, Condition: { ArnEquals: { 'ecs:cluster': cluster } } });
+    expect(runTests[4]).toMatchObject({ Condition: { StringEquals: { 'iam:PassedToService': 'ecs-tasks.amazonaws.com' } } });
+    // Each function writes only to its own log group.
+    for (const name of ['Toc', 'RunTests', 'JobStatus', 'TaskState']) {
+      const logs = statementsOfRole(`QaApi${name}Role`).filter((statement) => actionsOf(statement).every((action) => action.startsWith('logs:')));
+      expect(logs).toHaveLength(1);
+      expect(render(logs[0]!.Resource)).toMatch(new RegExp(`^\\{QaApi${name}Logs\\w+\\.Arn\\}:\\*$`));
+    }
+    // The runner writes reports under reports/ and jobs, nothing else.
+    expect(statementsOfRole('QaApiRunnerTaskRole').map(actionsOf)).toEqual([['dynamodb:GetItem', 'dynamodb:UpdateItem'], ['s3:PutObject'], ['kms:Decrypt']]);
+    expect(render(statementsOfRole('QaApiRunnerTaskRole')[1]!.Resource)).toMatch(/^\{QaApiReports\w+\.Arn\}\/reports\/\*$/);
+  });
+
+  it('starts runs in public subnets without a NAT gateway, behind a security group that admits nothing', () => {
+    synth.template.resourceCountIs('AWS::EC2::NatGateway', 0);
+    const group = resourceNamed(synth.template, 'AWS::EC2::SecurityGroup', 'QaApiRunnerSecurityGroup').properties;
+    expect(group.SecurityGroupIngress).toBeUndefined();
+    synth.template.resourceCountIs('AWS::EC2::SecurityGroupIngress', 0);
+  });
+});

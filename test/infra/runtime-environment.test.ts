@@ -1,0 +1,74 @@
+// The stack and the code it runs agree on settings: each function and the runner task is built from
+// the environment the stack gives it, exactly as at cold start, and nothing is missing.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jobRunnerFromEnv, jobStoreFromEnv, refreshingJobStoreFromEnv, reportStoreFromEnv } from '../../api/aws/aws-deps.ts';
+import { NO_JOB_RUNNER, NO_JOB_STORE, NO_TABLE_OF_CONTENTS, apiDepsFromEnv } from '../../api/aws/lambda/http-lambda.ts';
+import { ENV, requireEnv } from '../../api/aws/settings.ts';
+import { render, resourceNamed, synthesize } from './support.ts';
+import type { Synthesized } from './support.ts';
+
+describe('the environment the stack sets', () => {
+  let synth: Synthesized;
+  let values: Record<string, string>;
+  let environmentOf: (functionPrefix: string) => Record<string, string>;
+
+  beforeAll(() => {
+    synth = synthesize();
+    // What CloudFormation would put in place of the references that the code checks the form of.
+    values = {
+      [resourceNamed(synth.template, 'AWS::Cognito::UserPool', 'IdentityUserPool').id]: 'ca-central-1_AbC123xyz',
+      [resourceNamed(synth.template, 'AWS::Cognito::UserPoolClient', 'IdentityUserPoolWebClient').id]: '4example5client6id7',
+    };
+    environmentOf = (functionPrefix) => {
+      const [, fn] = Object.entries(synth.template.findResources('AWS::Lambda::Function')).find(([id]) =>
+        new RegExp(`^${functionPrefix}[0-9A-F]{8}$`).test(id),
+      )!;
+      const variables = fn.Properties.Environment.Variables as Record<string, unknown>;
+      return Object.fromEntries(Object.entries(variables).map(([name, value]) => [name, render(value, values)]));
+    };
+  });
+  afterAll(() => synth.dispose());
+
+  it('is enough for the table-of-contents function', () => {
+    const deps = apiDepsFromEnv(environmentOf('QaApiToc'), { jobs: NO_JOB_STORE, runner: NO_JOB_RUNNER, loadTableOfContents: NO_TABLE_OF_CONTENTS });
+    expect(deps.allowPrivateTargets).toBe(false);
+    expect(deps.outputUrl).toMatch(/\/reports\/$/);
+  });
+
+  it('is enough for the run-tests function, its job store and its ECS runner', () => {
+    const env = environmentOf('QaApiRunTests');
+    const jobs = jobStoreFromEnv(env);
+    expect(() => apiDepsFromEnv(env, { jobs, runner: jobRunnerFromEnv(env, jobs), loadTableOfContents: NO_TABLE_OF_CONTENTS })).not.toThrow();
+    expect(env[ENV.subnets]).toMatch(/^\{QaApiVpcpublicSubnet1Subnet\w+\},\{QaApiVpcpublicSubnet2Subnet\w+\}$/);
+    expect(env[ENV.containerName]).toBe('runner');
+  });
+
+  it('is enough for the job-status function, which reads ECS for quiet jobs', () => {
+    const env = environmentOf('QaApiJobStatus');
+    expect(() => apiDepsFromEnv(env, { jobs: refreshingJobStoreFromEnv(env), runner: NO_JOB_RUNNER, loadTableOfContents: NO_TABLE_OF_CONTENTS })).not.toThrow();
+  });
+
+  it('is enough for the task-state function', () => {
+    const env = environmentOf('QaApiTaskState');
+    expect(() => jobStoreFromEnv(env)).not.toThrow();
+    expect(requireEnv(env, ENV.containerName)).toBe('runner');
+  });
+
+  it('is enough for the runner task, with the job id and ciphertext that RunTask adds', () => {
+    const task = resourceNamed(synth.template, 'AWS::ECS::TaskDefinition', 'QaApiRunner').properties as {
+      ContainerDefinitions: { Environment: { Name: string; Value: unknown }[] }[];
+    };
+    const env: Record<string, string> = Object.fromEntries(task.ContainerDefinitions[0]!.Environment.map(({ Name, Value }) => [Name, render(Value)]));
+    env[ENV.jobId] = 'job-1';
+    env[ENV.encryptedCredentials] = 'AQID';
+    expect(() => jobStoreFromEnv(env)).not.toThrow();
+    expect(() => reportStoreFromEnv(env)).not.toThrow();
+    expect(requireEnv(env, ENV.credentialsKey)).toMatch(/^\{QaApiCredentialsKey\w+\.Arn\}$/);
+  });
+
+  it('would be caught missing', () => {
+    const env = environmentOf('QaApiToc');
+    delete env[ENV.reportsUrl];
+    expect(() => apiDepsFromEnv(env, { jobs: NO_JOB_STORE, runner: NO_JOB_RUNNER, loadTableOfContents: NO_TABLE_OF_CONTENTS })).toThrow(/CTPO_REPORTS_URL is not set/);
+  });
+});

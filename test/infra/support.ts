@@ -1,0 +1,79 @@
+// Builds the CTPO stack the way `cdk synth` does (cdk.json's feature flags, ca-central-1), with the
+// Lambda bundling skipped and a small built app from the fixtures, into a throw-away folder.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { App, Validations } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { CtpoStack } from '../../infra/lib/ctpo-stack.ts';
+import type { CtpoParameters } from '../../infra/lib/parameters.ts';
+
+export const REPO_ROOT = join(import.meta.dirname, '..', '..');
+export const FIXTURE_WEB_DIST = join(import.meta.dirname, 'fixtures', 'web-dist');
+
+const featureFlags = (JSON.parse(readFileSync(join(REPO_ROOT, 'cdk.json'), 'utf8')) as { context: Record<string, unknown> }).context;
+
+export interface Synthesized {
+  app: App;
+  stack: CtpoStack;
+  template: Template;
+  outdir: string;
+  /** Removes the synthesized files. */
+  dispose(): void;
+}
+
+export interface SynthesizeOptions {
+  /** Run the cdk-nag AwsSolutions checks, as the app does. */
+  nag?: boolean;
+  /** Changes to the stack before it is synthesized. */
+  alter?: (stack: CtpoStack) => void;
+}
+
+export function synthesize(parameters: Partial<Omit<CtpoParameters, 'stackName'>> = {}, options: SynthesizeOptions = {}): Synthesized {
+  const outdir = mkdtempSync(join(tmpdir(), 'ctpo-cdk-'));
+  const app = new App({ outdir, context: { ...featureFlags, 'aws:cdk:bundling-stacks': [] } });
+  const stack = new CtpoStack(app, 'Ctpo', {
+    env: { region: 'ca-central-1' },
+    parameters: { reportExpiryDays: 30, webDist: FIXTURE_WEB_DIST, ...parameters },
+  });
+  options.alter?.(stack);
+  if (options.nag === true) Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+  let template: Template;
+  try {
+    template = Template.fromStack(stack);
+  } catch (error) {
+    rmSync(outdir, { recursive: true, force: true });
+    throw error;
+  }
+  return { app, stack, template, outdir, dispose: () => rmSync(outdir, { recursive: true, force: true }) };
+}
+
+/** The one resource of a type whose logical id starts with `prefix`. */
+export function resourceNamed(template: Template, type: string, prefix: string): { id: string; properties: Record<string, unknown> } {
+  const matches = Object.entries(template.findResources(type)).filter(([id]) => id.startsWith(prefix));
+  if (matches.length !== 1) throw new Error(`expected one ${type} named ${prefix}*, found ${matches.map(([id]) => id).join(', ') || 'none'}`);
+  const [id, resource] = matches[0]!;
+  return { id, properties: (resource as { Properties: Record<string, unknown> }).Properties };
+}
+
+/**
+ * A CloudFormation value as text, with every reference replaced by what `values` says it resolves
+ * to (by logical id, or `id.Attribute`), or by `{id}` / `{id.Attribute}` when not given.
+ */
+export function render(value: unknown, values: Record<string, string> = {}): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  const node = value as Record<string, unknown>;
+  if (Array.isArray(node['Fn::Join'])) {
+    const [delimiter, parts] = node['Fn::Join'] as [string, unknown[]];
+    return parts.map((part) => render(part, values)).join(delimiter);
+  }
+  if (typeof node.Ref === 'string') return values[node.Ref] ?? `{${node.Ref}}`;
+  if (Array.isArray(node['Fn::GetAtt'])) {
+    const [id, attribute] = node['Fn::GetAtt'] as [string, string];
+    const key = Object.keys(values).find((candidate) => candidate === `${id}.${attribute}`);
+    return key === undefined ? `{${id}.${attribute}}` : values[key]!;
+  }
+  throw new Error(`cannot render ${JSON.stringify(value)}`);
+}

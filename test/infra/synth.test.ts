@@ -1,0 +1,88 @@
+// `cdk synth` with the pinned CLI, exactly as CI and an operator run it, on a machine with no AWS
+// credentials at all: it must succeed, and the Lambda bundles it makes must load.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FIXTURE_WEB_DIST, REPO_ROOT, render } from './support.ts';
+
+const CDK = join(REPO_ROOT, 'node_modules', '.bin', 'cdk');
+
+/** The CLI with nothing of this machine's AWS setup: no keys, no profile, no instance metadata. */
+function cdk(args: string[], home: string) {
+  return spawnSync(CDK, [...args, '--no-notices'], {
+    cwd: REPO_ROOT,
+    encoding: 'utf8',
+    timeout: 110_000,
+    env: {
+      PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}`,
+      HOME: home,
+      AWS_EC2_METADATA_DISABLED: 'true',
+      AWS_CONFIG_FILE: join(home, 'no-aws-config'),
+      AWS_SHARED_CREDENTIALS_FILE: join(home, 'no-aws-credentials'),
+      CDK_DISABLE_CLI_TELEMETRY: 'true',
+    },
+  });
+}
+
+interface TemplateJson {
+  Resources: Record<string, { Type: string; Properties: Record<string, unknown> }>;
+}
+
+describe('cdk synth without AWS credentials', () => {
+  let home: string;
+  let outdir: string;
+  let result: ReturnType<typeof spawnSync>;
+
+  beforeAll(() => {
+    home = mkdtempSync(join(tmpdir(), 'ctpo-home-'));
+    outdir = mkdtempSync(join(tmpdir(), 'ctpo-synth-'));
+    result = cdk(['synth', '--quiet', '-c', `webDist=${FIXTURE_WEB_DIST}`, '-o', outdir], home);
+  });
+  afterAll(() => {
+    rmSync(home, { recursive: true, force: true });
+    rmSync(outdir, { recursive: true, force: true });
+  });
+
+  it('succeeds with the pinned CLI, cdk-nag checks included', () => {
+    expect(result.status, String(result.stderr)).toBe(0);
+    expect(existsSync(join(outdir, 'Ctpo.template.json'))).toBe(true);
+    expect(String(result.stderr)).not.toMatch(/schema version mismatch|credentials/i);
+  });
+
+  it('bundles each Lambda function into an ES module that loads with the environment the stack gives it', () => {
+    const template = JSON.parse(readFileSync(join(outdir, 'Ctpo.template.json'), 'utf8')) as TemplateJson;
+    const pool = Object.keys(template.Resources).find((id) => template.Resources[id]!.Type === 'AWS::Cognito::UserPool')!;
+    const client = Object.keys(template.Resources).find((id) => template.Resources[id]!.Type === 'AWS::Cognito::UserPoolClient')!;
+    const values = { [pool]: 'ca-central-1_AbC123xyz', [client]: '4example5client6id7' };
+    const handlers = Object.entries(template.Resources).filter(([id]) => /^QaApi(Toc|RunTests|JobStatus|TaskState)[0-9A-F]{8}$/.test(id));
+    expect(handlers).toHaveLength(4);
+    for (const [id, fn] of handlers) {
+      const key = (fn.Properties.Code as { S3Key: string }).S3Key.replace(/\.zip$/, '');
+      const bundle = join(outdir, `asset.${key}`, 'index.mjs');
+      const variables = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+      const env = Object.fromEntries(Object.entries(variables).map(([name, value]) => [name, render(value, values)]));
+      const load = spawnSync(process.execPath, ['--input-type=module', '-e', `const m = await import(${JSON.stringify(bundle)}); console.log(typeof m.handler);`], {
+        encoding: 'utf8',
+        env: { ...env, AWS_REGION: 'ca-central-1', AWS_EC2_METADATA_DISABLED: 'true' },
+        timeout: 30_000,
+      });
+      expect(load.stderr, id).toBe('');
+      expect(load.stdout.trim(), id).toBe('function');
+    }
+  });
+
+  it('refuses bad parameters before building anything, saying which', () => {
+    const refused = cdk(['synth', '--quiet', '-c', 'reportExpiryDays=0', '-c', `webDist=${FIXTURE_WEB_DIST}`, '-o', outdir], home);
+    expect(refused.status).not.toBe(0);
+    expect(String(refused.stderr)).toMatch(/reportExpiryDays \(context\) \/ CTPO_REPORT_EXPIRY_DAYS.*1 to 3650/);
+    expect(String(refused.stderr)).not.toMatch(/Bundling asset/);
+  });
+
+  it('says to build the app first when it is missing', () => {
+    const missing = cdk(['synth', '--quiet', '-c', `webDist=${join(home, 'no-such-build')}`, '-o', outdir], home);
+    expect(missing.status).not.toBe(0);
+    expect(String(missing.stderr)).toMatch(/The built app is missing: .* Run `npm run build` first\./);
+  });
+});
