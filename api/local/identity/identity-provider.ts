@@ -114,7 +114,9 @@ export function createIdentityProvider(options: IdentityProviderOptions): Identi
   const securityHeaders = {
     'cache-control': 'no-store',
     'x-content-type-options': 'nosniff',
-    'referrer-policy': 'no-referrer',
+    // Not no-referrer: under it a browser sends `Origin: null` with the form post, and the origin
+    // check of the sign-in form needs the real one. Other sites still learn nothing.
+    'referrer-policy': 'same-origin',
   };
 
   function corsHeaders(request: ApiRequest): Record<string, string> {
