@@ -2,6 +2,7 @@
 // CloudFront serves under /reports/. The bucket's lifecycle rule deletes them after the expiry.
 import type { S3Client } from '@aws-sdk/client-s3';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
+import { REPORT_FILENAME } from '../http/report-filename.ts';
 import type { ReportStore } from '../jobs/types.ts';
 
 export interface S3ReportStoreOptions {
@@ -11,13 +12,14 @@ export interface S3ReportStoreOptions {
   prefix: string;
 }
 
-// A report's base name becomes part of an object key and a URL path: one safe segment, nothing more.
-const SAFE_FILENAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
+// A report's base name becomes part of an object key and a URL path: the same rule as on disk, and
+// well under S3's key length limit.
+const MAX_FILENAME_LENGTH = 200;
 
 export function createS3ReportStore(options: S3ReportStoreOptions): ReportStore {
   return {
     async put(filename, files) {
-      if (!SAFE_FILENAME.test(filename) || filename.includes('..')) {
+      if (!REPORT_FILENAME.test(filename) || filename.length > MAX_FILENAME_LENGTH) {
         throw new Error(`"${filename}" is not a safe report name.`);
       }
       const key = `${options.prefix}${filename}`;
