@@ -4,6 +4,8 @@
 import { relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { appBuildState } from '../api/local/app-build.ts';
+import { DEMO_ORG_UNIT, DEMO_PASSWORD, DEMO_PORT, DEMO_USER, startDemoCourse } from '../api/local/demo-course/demo-course.ts';
+import type { DemoCourse } from '../api/local/demo-course/demo-course.ts';
 import { DEFAULT_USER, startLocalStack } from '../api/local/local-stack.ts';
 import type { LocalStack } from '../api/local/local-stack.ts';
 
@@ -11,12 +13,14 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 
 const HELP = `Usage: npm start [-- --no-build]
 
-Runs CTPO locally on https://localhost:8443: the app, sign-in, the QA API and the reports.
+Runs CTPO locally on https://localhost:8443: the app, sign-in, the QA API and the reports, and a
+demo Brightspace course to test on http://localhost:${DEMO_PORT}.
 
   --no-build   serve web/dist as it is, even when it is missing or older than web/src
 
 Environment:
   CTPO_PORT                   HTTPS port (default 8443; 0 picks a free one)
+  CTPO_DEMO_PORT              the demo course's port (default ${DEMO_PORT}; 0 picks a free one; off: no demo course)
   CTPO_DATA_DIR               jobs, reports, certificate and signing key (default .ctpo)
   CTPO_LOCAL_EMAIL            sign-in e-mail (default ${DEFAULT_USER.email})
   CTPO_LOCAL_PASSWORD         sign-in password (default ${DEFAULT_USER.password})
@@ -28,6 +32,8 @@ Environment:
 interface Settings {
   build: boolean;
   port: number;
+  /** null: no demo course. */
+  demoPort: number | null;
   dataDir: string;
   email: string;
   password: string;
@@ -60,6 +66,7 @@ function settingsFrom(argv: string[], env: NodeJS.ProcessEnv): Settings {
   return {
     build: !argv.includes('--no-build'),
     port: integer(env, 'CTPO_PORT', 8443, 0, 65535),
+    demoPort: env.CTPO_DEMO_PORT?.trim() === 'off' ? null : integer(env, 'CTPO_DEMO_PORT', DEMO_PORT, 0, 65535),
     dataDir: resolve(root, env.CTPO_DATA_DIR?.trim() || '.ctpo'),
     email,
     password: password === '' ? DEFAULT_USER.password : password,
@@ -85,7 +92,20 @@ async function buildAppIfNeeded(): Promise<void> {
   console.log('App built.');
 }
 
-function describe(stack: LocalStack, settings: Settings): string {
+/** The demo course, or why it is not running; it is a convenience, so CTPO starts without it. */
+async function startDemo(settings: Settings): Promise<DemoCourse | string> {
+  if (settings.demoPort === null) return 'not started (CTPO_DEMO_PORT=off).';
+  try {
+    return await startDemoCourse({ port: settings.demoPort });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      return `not started: port ${settings.demoPort} is in use. Choose another with CTPO_DEMO_PORT.`;
+    }
+    throw error;
+  }
+}
+
+function describe(stack: LocalStack, settings: Settings, demo: DemoCourse | string): string {
   const show = (path: string) => {
     const near = relative(process.cwd(), path);
     return near === '' ? '.' : near.startsWith('..') ? path : near;
@@ -99,6 +119,15 @@ function describe(stack: LocalStack, settings: Settings): string {
     `  Data        ${show(settings.dataDir)} (jobs, reports, certificate, signing key)`,
     `  Test runs   ${settings.poolSize} at once, the rest wait`,
   ];
+  if (typeof demo === 'string') {
+    lines.push(`  Demo course ${demo}`);
+  } else {
+    lines.push(
+      `  Demo course Client Site URL ${demo.origin}, Org Unit ID ${DEMO_ORG_UNIT}`,
+      `              Brightspace Username ${DEMO_USER}, Brightspace Password ${DEMO_PASSWORD}`,
+    );
+    if (!settings.allowPrivateTargets) lines.push('              (it lives on this machine, so it cannot be tested with CTPO_ALLOW_PRIVATE_TARGETS=0)');
+  }
   if (stack.certificateSource === 'self-signed') {
     lines.push(
       `  Certificate self-signed: the browser warns once; choose Advanced, then Proceed to localhost.`,
@@ -146,8 +175,14 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  // The demo Brightspace course (http://localhost:8444) starts here too, once it exists.
-  console.log(describe(stack, settings));
+  let demo: DemoCourse | string;
+  try {
+    demo = await startDemo(settings);
+  } catch (error) {
+    await stack.close();
+    throw error;
+  }
+  console.log(describe(stack, settings, demo));
 
   let stopping = false;
   const stop = (signal: NodeJS.Signals): void => {
@@ -157,7 +192,7 @@ async function main(): Promise<void> {
     }
     stopping = true;
     console.log(`\n${signal}: stopping. Runs in progress end FAILED with the reason; press Ctrl-C again to stop at once.`);
-    void stack.close().then(
+    void Promise.all([stack.close(), typeof demo === 'string' ? undefined : demo.close()]).then(
       () => {
         console.log('CTPO stopped.');
         process.exit(0);

@@ -41,6 +41,7 @@ describe('npm start', () => {
   it('starts, prints the address and the credentials, serves the origin, and stops cleanly on Ctrl-C', async () => {
     const started = run(['--no-build'], {
       CTPO_PORT: '0',
+      CTPO_DEMO_PORT: '0',
       CTPO_DATA_DIR: dataDir,
       CTPO_LOCAL_EMAIL: 'tester@example.com',
       CTPO_POLL_INTERVAL_MS: '1500',
@@ -52,6 +53,10 @@ describe('npm start', () => {
       expect(started.output()).toContain('Sign in     tester@example.com / ctpo-local');
       expect(started.output()).toMatch(/private and loopback sites allowed \(CTPO_ALLOW_PRIVATE_TARGETS=1\)/);
       expect(started.output()).toContain('Press Ctrl-C to stop.');
+      const [, demo] = started.output().match(/Demo course Client Site URL (http:\/\/localhost:\d+), Org Unit ID 6606/) ?? [];
+      expect(started.output()).toContain('Brightspace Username demo, Brightspace Password demo-password');
+      const versions = await fetch(`${demo!.replace('localhost', '127.0.0.1')}/d2l/api/versions/`);
+      expect(versions.status).toBe(200);
 
       const client = httpsClient(readFileSync(join(dataDir, 'tls', 'cert.pem'), 'utf8'));
       const config = (await (await client.fetch(`${origin!}/config.json`)).json()) as Record<string, unknown>;
@@ -63,6 +68,23 @@ describe('npm start', () => {
       expect(started.output()).toContain('CTPO stopped.');
     } finally {
       started.child.kill('SIGKILL');
+    }
+  }, 30_000);
+
+  it('starts without the demo course when its port is taken, and says so', async () => {
+    const { createServer } = await import('node:net');
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as { port: number }).port;
+    const started = run(['--no-build'], { CTPO_PORT: '0', CTPO_DEMO_PORT: String(port), CTPO_DATA_DIR: dataDir });
+    try {
+      await waitFor(started.output, /Press Ctrl-C to stop\./);
+      expect(started.output()).toContain(`Demo course not started: port ${port} is in use. Choose another with CTPO_DEMO_PORT.`);
+      started.child.kill('SIGINT');
+      expect(await started.exited).toBe(0);
+    } finally {
+      started.child.kill('SIGKILL');
+      blocker.close();
     }
   }, 30_000);
 

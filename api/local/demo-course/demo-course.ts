@@ -1,0 +1,256 @@
+// The demo Brightspace course of the local stack (http://localhost:8444): "Environmental Science 101",
+// nested modules with real defects of every check family, some clean topics and topics CTPO cannot
+// scan, so the first run gives a report worth reading. Its outside links point at a link host on
+// this machine (link-host.ts): a demo run never leaves the machine.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createBrightspaceHandler, type CourseModel, type SiteModel } from './brightspace-site.ts';
+import { startLinkHost, type LinkHost } from './link-host.ts';
+
+export const DEMO_USER = 'demo';
+export const DEMO_PASSWORD = 'demo-password';
+export const DEMO_ORG_UNIT = 6606;
+export const DEMO_PORT = 8444;
+const CODE = 'ENV101';
+
+/** The demo's modules as the app lists them, in order; nested ones after their parent. */
+export const DEMO_MODULES = [
+  { id: 100, title: 'Start here' },
+  { id: 200, title: 'Unit 1: Ecosystems' },
+  { id: 210, title: '1.1 Readings' },
+  { id: 220, title: '1.2 Activities' },
+  { id: 300, title: 'Unit 2: Water' },
+  { id: 400, title: 'Unit 3: Climate' },
+  { id: 500, title: 'Final project' },
+] as const;
+
+const page = (title: string, body: string) =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head><body>${body}</body></html>`;
+
+const DAY_MS = 24 * 3600 * 1000;
+
+/**
+ * The course. `web` is the link host's origin; `unreachable` an origin nothing listens on (a link
+ * that cannot be reached at all). Dates are set from `now`, so the same dates are wrong (and the
+ * same ones right) whenever the demo runs.
+ */
+export function demoCourse(web: string, unreachable: string, now = new Date()): CourseModel {
+  const daysFromNow = (days: number) => new Date(Math.floor(now.getTime() / DAY_MS + days) * DAY_MS).toISOString();
+  return {
+    orgUnitId: DEMO_ORG_UNIT,
+    name: 'Environmental Science 101',
+    code: CODE,
+    modules: [
+      {
+        id: 100,
+        title: 'Start here',
+        topics: [
+          {
+            id: 1001,
+            title: 'Welcome to the course',
+            kind: 'html',
+            fileName: 'start/welcome.html',
+            // Clean: real text, a described image, links that work.
+            html: page('Welcome', `<h2>Welcome to Environmental Science 101</h2>
+<p>This course looks at how living things and their surroundings shape each other, from a single pond to the whole planet.</p>
+<p><img src="wetland.png" alt="A wetland at sunrise, with reeds in the foreground and a heron in the water"></p>
+<p>Start with the <a href="${web}/ok/syllabus">course syllabus</a>, then read the <a href="/d2l/home/${DEMO_ORG_UNIT}">course home page</a> for announcements.</p>
+<p>Questions? Write to <a href="mailto:env101@example.edu">env101@example.edu</a>.</p>`),
+          },
+          { id: 1002, title: 'Course outline', kind: 'link', url: `${web}/ok/course-outline` },
+        ],
+      },
+      {
+        id: 200,
+        title: 'Unit 1: Ecosystems',
+        // Ends before it starts.
+        start: daysFromNow(30),
+        end: daysFromNow(23),
+        topics: [
+          {
+            id: 2001,
+            title: 'Unit 1 notes',
+            kind: 'html',
+            fileName: 'unit1/notes.html',
+            html: page('Unit 1 notes', `<h2>Unit 1 notes</h2>
+<p>Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor.</p>
+<p>Field trip date: TBD.</p>`),
+          },
+        ],
+        modules: [
+          {
+            id: 210,
+            title: '1.1 Readings',
+            topics: [
+              {
+                id: 2101,
+                title: 'Reading list',
+                kind: 'html',
+                fileName: 'unit1/reading-list.html',
+                html: page('Reading list', `<h2>Reading list</h2>
+<ul>
+<li><a href="${web}/ok/food-webs">Food webs, an introduction</a></li>
+<li><a href="${web}/missing/energy-pyramids">Energy pyramids (article)</a></li>
+<li><a href="${web}/moved/open-textbook">Open textbook, chapter 3</a></li>
+<li><a href="${unreachable}/library/catalogue">University library catalogue</a></li>
+<li><a href="${web}/forbidden/journal-archive">Journal archive</a></li>
+<li>For the glossary, <a href="${web}/ok/glossary">click here</a>.</li>
+</ul>
+<p><img src="${web}/ok/food-chain-diagram.png" alt="food-chain-diagram.png"></p>
+<p><img src="${web}/ok/biomes-map.png"></p>`),
+              },
+              { id: 2102, title: 'Field guide', kind: 'link', url: `${web}/gone/field-guide-2019` },
+            ],
+          },
+          {
+            id: 220,
+            title: '1.2 Activities',
+            topics: [
+              {
+                id: 2201,
+                title: 'Lab video: measuring a stream',
+                kind: 'html',
+                fileName: 'unit1/lab-video.html',
+                html: page('Lab video', `<h2>Measuring a stream</h2>
+<p>Watch both videos before the lab.</p>
+<video controls src="${web}/ok/stream-survey.mp4"></video>
+<video controls src="${web}/ok/safety-briefing.mp4"><track kind="captions" src="${web}/ok/safety-briefing.vtt" srclang="en" label="English"></video>`),
+              },
+              { id: 2202, title: 'Unit 1 quiz', kind: 'quiz' },
+            ],
+          },
+        ],
+      },
+      {
+        id: 300,
+        title: 'Unit 2: Water',
+        topics: [
+          {
+            id: 3001,
+            title: 'The water cycle',
+            kind: 'html',
+            fileName: 'unit2/water-cycle.html',
+            html: page('The water cycle', `<h2>The water cycle</h2>
+<p>Water moves between oceans, air and land through evaporation, condensation and precipitation.</p>
+<p>Last year's <a href="/d2l/le/content/5120/viewContent/88/View">water cycle activity</a> is still useful.</p>
+<p><a href="${web}/ok/water-cycle-poster.pdf"></a></p>`),
+          },
+          { id: 3002, title: 'The water cycle', kind: 'link', url: `${web}/ok/water-cycle-animation` },
+          { id: 3003, title: 'Worksheet', kind: 'html', fileName: 'unit2/worksheet.html', html: page('Worksheet', '<p>&nbsp;</p>\n<div> </div>') },
+          { id: 3004, title: 'Handout', kind: 'html', fileName: 'unit2/handout.html', html: '', broken: true },
+          { id: 3005, title: 'Answer key', kind: 'link', url: `${web}/ok/answer-key`, hidden: true },
+        ],
+      },
+      { id: 400, title: 'Unit 3: Climate' },
+      {
+        id: 500,
+        title: 'Final project',
+        // Left over from last term.
+        due: daysFromNow(-60),
+        topics: [
+          {
+            id: 5001,
+            title: 'Project brief',
+            kind: 'html',
+            fileName: 'project/brief.html',
+            html: page('Project brief', `<h2>Project brief</h2>
+<p>Choose a local ecosystem and describe one change people have made to it.</p>
+<p>Marking: [insert rubric here].</p>
+<p>Submit through the <a href="${web}/ok/submission-guide">submission guide</a>.</p>`),
+          },
+          { id: 5002, title: 'Rubric (PDF)', kind: 'file', fileName: 'project/rubric.pdf', contentType: 'application/pdf', body: '%PDF-1.4 demo' },
+          { id: 5003, title: 'Peer review forum', kind: 'discussion' },
+        ],
+      },
+    ],
+  };
+}
+
+export function demoSite(web: string, unreachable: string, now = new Date()): SiteModel {
+  return {
+    login: 'form',
+    users: [{ username: DEMO_USER, password: DEMO_PASSWORD, firstName: 'Demo', lastName: 'Teacher' }],
+    files: {
+      [`/content/enforced/${DEMO_ORG_UNIT}-${CODE}/start/wetland.png`]: { contentType: 'image/png', body: 'png' },
+    },
+    courses: [demoCourse(web, unreachable, now)],
+  };
+}
+
+export interface DemoCourse {
+  /** The address to type as Client Site URL, e.g. http://localhost:8444 */
+  origin: string;
+  /** The link host the course's outside links point at. */
+  web: LinkHost;
+  close(): Promise<void>;
+}
+
+export interface DemoCourseOptions {
+  /** 8444 by default; 0 picks a free port. */
+  port?: number;
+  /** Addresses to listen on. Default 127.0.0.1 and ::1 (when the machine has IPv6). */
+  hosts?: string[];
+  /** Host name of the origin. Default localhost. */
+  publicHost?: string;
+}
+
+async function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}
+
+async function closeServer(server: Server): Promise<void> {
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+}
+
+/** An origin on which nothing listens: a port taken and given back at once. */
+async function closedOrigin(): Promise<string> {
+  const probe = createServer();
+  const port = await listen(probe, 0, '127.0.0.1');
+  await closeServer(probe);
+  return `http://127.0.0.1:${port}`;
+}
+
+export async function startDemoCourse(options: DemoCourseOptions = {}): Promise<DemoCourse> {
+  const web = await startLinkHost();
+  const handler = createBrightspaceHandler(demoSite(web.origin, await closedOrigin()));
+  const servers: Server[] = [];
+  const hosts = options.hosts ?? ['127.0.0.1', '::1'];
+  const askedPort = options.port ?? DEMO_PORT;
+  let port = askedPort;
+  try {
+    for (const [index, host] of hosts.entries()) {
+      const server = createServer(handler.handle);
+      servers.push(server);
+      try {
+        port = await listen(server, index === 0 ? askedPort : port, host);
+      } catch (error) {
+        // No IPv6 loopback on this machine, or a port picked on the first address is taken on the next.
+        const code = (error as NodeJS.ErrnoException).code;
+        const skippable = index > 0 && (code === 'EADDRNOTAVAIL' || code === 'EAFNOSUPPORT' || (askedPort === 0 && code === 'EADDRINUSE'));
+        if (!skippable) throw error;
+        servers.pop();
+      }
+    }
+  } catch (error) {
+    await Promise.all(servers.filter((server) => server.listening).map(closeServer));
+    await web.close();
+    throw error;
+  }
+  const publicHost = options.publicHost ?? 'localhost';
+  let closing: Promise<void> | undefined;
+  return {
+    origin: `http://${publicHost.includes(':') ? `[${publicHost}]` : publicHost}:${port}`,
+    web,
+    close() {
+      closing ??= Promise.all([...servers.map(closeServer), web.close()]).then(() => undefined);
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,87 @@
+// The demo course of `npm start` through the real engine: a first run finds defects of every check
+// family, leaves the clean topics alone, lists what it cannot scan, and never leaves this machine.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCourseTest } from '../../../api/engine/run-course-test.ts';
+import type { Report } from '../../../api/engine/types.ts';
+import { BrightspaceSession } from '../../../api/brightspace/session.ts';
+import { DEMO_MODULES, DEMO_ORG_UNIT, DEMO_PASSWORD, DEMO_USER, startDemoCourse } from '../../../api/local/demo-course/demo-course.ts';
+import type { DemoCourse } from '../../../api/local/demo-course/demo-course.ts';
+import { GuardedHttpClient } from '../../../api/net/guarded-http.ts';
+import type { TocModule } from '../../../api/http/contract.ts';
+
+/** Modules as the app lists them: each one, then the ones nested in it. */
+function flatten(modules: TocModule[]): { id: number; title: string }[] {
+  return modules.flatMap((module) => [{ id: module.ModuleId, title: module.Title }, ...flatten(module.Modules ?? [])]);
+}
+
+let demo: DemoCourse;
+let report: Report;
+
+beforeAll(async () => {
+  demo = await startDemoCourse({ port: 0, hosts: ['127.0.0.1'], publicHost: '127.0.0.1' });
+  report = await runCourseTest({
+    siteUrl: demo.origin,
+    username: DEMO_USER,
+    password: DEMO_PASSWORD,
+    orgUnitId: DEMO_ORG_UNIT,
+    modules: 'all',
+    client: 'Demo',
+    allowPrivateTargets: true,
+  });
+}, 30_000);
+
+afterAll(async () => {
+  await demo.close();
+});
+
+describe('the demo course', () => {
+  it('lists its nested modules in the order DEMO_MODULES documents', async () => {
+    const http = new GuardedHttpClient({ policy: { allowPrivateTargets: true, allowHttp: true } });
+    const session = await BrightspaceSession.open({ origin: new URL(demo.origin), username: DEMO_USER, password: DEMO_PASSWORD, http });
+    try {
+      const toc = await session.getToc(DEMO_ORG_UNIT);
+      expect(flatten(toc.Modules)).toEqual(DEMO_MODULES.map(({ id, title }) => ({ id, title })));
+      expect(toc.Modules[1]!.Modules!.map((module) => module.Title)).toEqual(['1.1 Readings', '1.2 Activities']);
+    } finally {
+      await session.close();
+      await http.close();
+    }
+  });
+
+  it('has defects of every check family, each of the engine’s own checks but one', () => {
+    const checks = new Set(report.findings.map((finding) => finding.check));
+    for (const family of ['structure.', 'link.', 'a11y.', 'media.', 'content.']) {
+      expect([...checks].some((check) => check.startsWith(family)), family).toBe(true);
+    }
+    const expected = [
+      'structure.broken', 'structure.hidden', 'structure.empty-module', 'structure.date-order', 'structure.past-date', 'structure.duplicate-title',
+      'link.broken', 'link.unreachable', 'link.redirect', 'link.cross-course', 'link.unverifiable',
+      'a11y.alt-filename', 'a11y.link-text-generic', 'media.no-captions', 'content.placeholder', 'content.empty',
+      // axe-core's own rules
+      'a11y.image-alt', 'a11y.link-name',
+    ];
+    expect([...checks].sort()).toEqual(expected.sort());
+    // link.insecure needs an https course; the demo is served over plain http.
+    expect(checks.has('link.insecure')).toBe(false);
+    expect(report.totals.findings).toEqual({ error: 13, warning: 6, info: 2 });
+  });
+
+  it('leaves its clean topics without findings', () => {
+    const clean = ['Welcome to the course', 'Course outline'];
+    expect(report.findings.filter((finding) => clean.includes(finding.topicTitle ?? ''))).toEqual([]);
+    expect(report.findings.filter((finding) => finding.moduleTitle === 'Start here')).toEqual([]);
+  });
+
+  it('lists the topics it cannot scan, with the reason', () => {
+    expect(report.notScanned.map(({ title }) => title).sort()).toEqual(['Handout', 'Peer review forum', 'Rubric (PDF)', 'Unit 1 quiz']);
+    expect(report.notScanned.find(({ title }) => title === 'Rubric (PDF)')?.reason).toMatch(/PDF file: CTPO reads HTML pages only/);
+    expect(report.totals).toMatchObject({ topics: 15, scanned: 11, notScanned: 4 });
+  });
+
+  it('points every outside link at servers of the demo on this machine', () => {
+    const addresses = report.findings.map((finding) => finding.url).filter((url) => url !== null);
+    expect(addresses.length).toBeGreaterThan(10);
+    for (const address of addresses) expect(new URL(address).hostname, address).toBe('127.0.0.1');
+    expect(demo.web.requests.length).toBeGreaterThan(0);
+  });
+});
