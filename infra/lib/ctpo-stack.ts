@@ -2,7 +2,7 @@
 // existing one, the QA API. One stack because the three refer to each other (the sign-in client
 // needs the site's address, the site serves the API, the API checks the client's tokens); across
 // stacks those references would form a cycle.
-import { CfnOutput, Stack } from 'aws-cdk-lib';
+import { CfnOutput, Stack, Token } from 'aws-cdk-lib';
 import type { StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { Identity } from './identity.ts';
@@ -19,6 +19,15 @@ export class CtpoStack extends Stack {
   readonly identity: Identity;
   readonly site: Site;
   readonly qaApi?: QaApi;
+
+  /**
+   * Named zones (`a` and `b` exist in every region) spare synth an AWS lookup once the account is
+   * known, so `cdk synth` never needs credentials and no cdk.context.json ties the repository to
+   * one account. Only the runner's VPC uses them.
+   */
+  override get availabilityZones(): string[] {
+    return Token.isUnresolved(this.region) ? super.availabilityZones : [`${this.region}a`, `${this.region}b`];
+  }
 
   constructor(scope: Construct, id: string, props: CtpoStackProps) {
     super(scope, id, props);

@@ -28,13 +28,15 @@ export interface SynthesizeOptions {
   nag?: boolean;
   /** Changes to the stack before it is synthesized. */
   alter?: (stack: CtpoStack) => void;
+  /** The account, as `cdk deploy` knows it from the credentials; synth in tests knows none. */
+  account?: string;
 }
 
 export function synthesize(parameters: Partial<Omit<CtpoParameters, 'stackName'>> = {}, options: SynthesizeOptions = {}): Synthesized {
   const outdir = mkdtempSync(join(tmpdir(), 'ctpo-cdk-'));
   const app = new App({ outdir, context: { ...featureFlags, 'aws:cdk:bundling-stacks': [] } });
   const stack = new CtpoStack(app, 'Ctpo', {
-    env: { region: 'ca-central-1' },
+    env: { region: 'ca-central-1', ...(options.account === undefined ? {} : { account: options.account }) },
     parameters: { reportExpiryDays: 30, webDist: FIXTURE_WEB_DIST, ...parameters },
   });
   options.alter?.(stack);

@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FIXTURE_WEB_DIST, REPO_ROOT, render } from './support.ts';
+import { FIXTURE_WEB_DIST, REPO_ROOT, render, synthesize } from './support.ts';
 
 const CDK = join(REPO_ROOT, 'node_modules', '.bin', 'cdk');
 
@@ -70,6 +70,19 @@ describe('cdk synth without AWS credentials', () => {
       });
       expect(load.stderr, id).toBe('');
       expect(load.stdout.trim(), id).toBe('function');
+    }
+  });
+
+  it('needs no AWS lookup when the account is known, as at deploy time', () => {
+    const known = synthesize({}, { account: '111122223333' });
+    try {
+      // A lookup would need credentials at synth and pin a cdk.context.json to one account.
+      expect(known.app.synth().manifest.missing).toBeUndefined();
+      expect(known.template.findResources('AWS::EC2::Subnet')).toSatisfy((subnets: Record<string, { Properties: { AvailabilityZone: string } }>) =>
+        Object.values(subnets).every((subnet) => ['ca-central-1a', 'ca-central-1b'].includes(subnet.Properties.AvailabilityZone)),
+      );
+    } finally {
+      known.dispose();
     }
   });
 
