@@ -1,20 +1,92 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import en from '@/locales/en.json';
-import { resolveLocale } from '@/lib/i18n/locale';
+import { languageName } from '@/lib/i18n/language-names';
+import { SUPPORTED_LOCALES, resolveLocale, textDirection } from '@/lib/i18n/locale';
 
 describe('resolveLocale', () => {
-  it('takes the first candidate with a catalogue, by exact tag or by language', () => {
-    expect(resolveLocale(['fr-CA', 'de'], ['en', 'fr-ca', 'de'])).toBe('fr-ca');
-    expect(resolveLocale(['fr-BE', 'de'], ['en', 'fr', 'de'])).toBe('fr');
-    expect(resolveLocale(['pt_BR'], ['en', 'pt-BR'])).toBe('pt-BR');
+  it('takes the first candidate with a catalogue, in the order given', () => {
+    expect(resolveLocale(['fr-CA', 'de'])).toBe('fr-CA');
+    expect(resolveLocale(['xx-YY', 'de-AT', 'ja'])).toBe('de');
+    expect(resolveLocale([undefined, '', '  ', 'not a tag!', 'ja'])).toBe('ja');
+  });
+
+  it('matches tags whatever their case or separator', () => {
+    expect(resolveLocale(['PT_br'])).toBe('pt-BR');
+    expect(resolveLocale(['zh-tw'])).toBe('zh-TW');
+    expect(resolveLocale(['fr-on'])).toBe('fr-ON');
+    expect(resolveLocale(['ES-419'])).toBe('es-419');
+    expect(resolveLocale(['en-US'])).toBe('en');
+  });
+
+  it.each([
+    ['fr', 'fr-CA'],
+    ['fr-BE', 'fr-FR'],
+    ['fr-CH', 'fr-FR'],
+    ['fr-FR', 'fr-FR'],
+    ['es', 'es-419'],
+    ['es-MX', 'es-419'],
+    ['es-US', 'es-419'],
+    ['es-AR', 'es-419'],
+    ['es-ES', 'es-ES'],
+    ['es-GQ', 'es-ES'],
+    ['pt', 'pt-BR'],
+    ['pt-PT', 'pt-BR'],
+    ['zh', 'zh-CN'],
+    ['zh-SG', 'zh-CN'],
+    ['zh-Hans', 'zh-CN'],
+    ['zh-Hant', 'zh-TW'],
+    ['zh-HK', 'zh-TW'],
+    ['zh-MO', 'zh-TW'],
+    ['en-AU', 'en-GB'],
+    ['en-IE', 'en-GB'],
+    ['en-CA', 'en-CA'],
+    ['en-PH', 'en'],
+    ['en', 'en'],
+    ['ar-EG', 'ar'],
+    ['cy-GB', 'cy'],
+    ['mi-NZ', 'mi'],
+    ['haw-US', 'haw'],
+    ['ja-JP', 'ja'],
+    ['sv-FI', 'sv'],
+  ])('maps %s to the %s catalogue', (tag, locale) => {
+    expect(resolveLocale([tag])).toBe(locale);
+  });
+
+  it('uses a sibling variant of the language when the best one is not available', () => {
+    expect(resolveLocale(['fr-BE'], ['en', 'fr-CA'])).toBe('fr-CA');
+    expect(resolveLocale(['es-MX'], ['en', 'es-ES'])).toBe('es-ES');
+    expect(resolveLocale(['fr-CA'], ['en', 'de'])).toBe('en');
   });
 
   it('falls back through en-us to en', () => {
-    expect(resolveLocale(['xx', undefined, ''], ['en-US', 'en'])).toBe('en-US');
-    expect(resolveLocale(['xx'], ['en', 'fr'])).toBe('en');
-    expect(resolveLocale([null])).toBe('en');
+    expect(resolveLocale(['xx', undefined, ''])).toBe('en');
+    expect(resolveLocale([null], ['en', 'en-GB'])).toBe('en');
+    expect(resolveLocale([])).toBe('en');
+  });
+});
+
+describe('textDirection', () => {
+  it('is right to left for Arabic only, among the catalogues', () => {
+    expect(SUPPORTED_LOCALES.filter((locale) => textDirection(locale) === 'rtl')).toEqual(['ar']);
+  });
+});
+
+describe('languageName', () => {
+  it('names each language in itself, capitalised, every name different', () => {
+    const names = SUPPORTED_LOCALES.map(languageName);
+    expect(new Set(names).size).toBe(SUPPORTED_LOCALES.length);
+    expect(names).toEqual(expect.arrayContaining(['العربية', 'Cymraeg', 'English (United States)', 'English (Canada)', 'Français (Canada)', 'Français (Ontario)', 'ʻŌlelo Hawaiʻi', 'Māori', '日本語', '中文（简体）', '中文（繁體）']));
+    expect(languageName('es-419')).toMatch(/^Español/);
+    expect(names.every((name) => name !== '' && !/^[a-z]{2,3}(-[A-Za-z0-9]+)?$/.test(name))).toBe(true);
+  });
+
+  it('falls back to its own endonyms where the browser has no data for a language', () => {
+    vi.spyOn(Intl.DisplayNames, 'supportedLocalesOf').mockReturnValue([]);
+    expect(languageName('cy')).toBe('Cymraeg');
+    expect(languageName('haw')).toBe('ʻŌlelo Hawaiʻi');
+    expect(languageName('mi')).toBe('Māori');
   });
 });
 

@@ -19,24 +19,13 @@ async function startApp(): Promise<ConfigResult> {
   return result;
 }
 
-function AppContent() {
+function AppContent({ start }: { start: ConfigResult | null }) {
   const intl = useIntl();
-  const [start, setStart] = useState<ConfigResult | null>(null);
 
   // index.html carries the English title; this keeps it in the user's language.
   useEffect(() => {
     document.title = intl.formatMessage({ id: 'app.title' });
   }, [intl]);
-
-  useEffect(() => {
-    let active = true;
-    void startApp().then((result) => {
-      if (active) setStart(result);
-    });
-    return () => {
-      active = false;
-    };
-  }, []);
 
   if (!start) {
     return (
@@ -50,9 +39,23 @@ function AppContent() {
 }
 
 export function App() {
+  const [start, setStart] = useState<ConfigResult | null>(null);
+
+  // Loaded above the language provider: config.json names the fallback language and the message
+  // overrides, while the spinner below already speaks the user's language.
+  useEffect(() => {
+    let active = true;
+    void startApp().then((result) => {
+      if (active) setStart(result);
+    });
+    return () => {
+      active = false;
+    };
+  }, []);
+
   return (
-    <AppProvider>
-      <AppContent />
+    <AppProvider i18n={start?.ok ? start.config.i18n : undefined}>
+      <AppContent start={start} />
     </AppProvider>
   );
 }

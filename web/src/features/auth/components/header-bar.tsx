@@ -1,4 +1,5 @@
 import { useIntl } from 'react-intl';
+import { LanguageMenu } from '@/components/language-menu/language-menu';
 import { Logo } from '@/components/logo/logo';
 import './header-bar.css';
 
@@ -7,7 +8,7 @@ interface HeaderBarProps {
   onSignOut: () => void;
 }
 
-/** The signed-in user's bar: who they are and the way out. */
+/** The signed-in user's bar: who they are, their language and the way out. */
 export function HeaderBar({ email, onSignOut }: HeaderBarProps) {
   const intl = useIntl();
   return (
@@ -15,6 +16,7 @@ export function HeaderBar({ email, onSignOut }: HeaderBarProps) {
       <div className="header-bar__inner">
         <Logo size={30} />
         <p className="header-bar__welcome">{intl.formatMessage({ id: 'auth.welcome' }, { email })}</p>
+        <LanguageMenu />
         <button type="button" className="button button--secondary" onClick={onSignOut}>
           {intl.formatMessage({ id: 'auth.signOut' })}
         </button>
