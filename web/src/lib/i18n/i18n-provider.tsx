@@ -88,7 +88,7 @@ export function I18nProvider({ children, fallbackLanguage, batchUrl, collectionU
 
   const catalogue = shown ? catalogues[shown] : undefined;
   const override = shown ? overrides[shown] : undefined;
-  const messages = useMemo(() => (catalogue ? guardMessages(ENGLISH_MESSAGES, { ...catalogue, ...override }) : null), [catalogue, override]);
+  const messages = useMemo(() => (catalogue ? guardMessages(ENGLISH_MESSAGES, catalogue, override) : null), [catalogue, override]);
 
   const chooseLocale = useCallback((next: LocaleTag) => {
     saveLanguageChoice(next);

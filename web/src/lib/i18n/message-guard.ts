@@ -1,7 +1,8 @@
 // Turns catalogue text into parsed messages the app can always render. A translation or a runtime
 // override that does not parse, or asks for a value the app never passes, would otherwise make
-// react-intl show the message id; such a message falls back to English. A tag outside the rich-text
-// set, or one the English message does not have, is dropped and its text kept as plain text.
+// react-intl show the message id; such a message gives way to the next in line (an override to the
+// built-in translation, a translation to English). A tag outside the rich-text set, or one the
+// English message does not have, is dropped and its text kept as plain text.
 import { TYPE, parse, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
 
 /** The seed's rich-text tags; every other tag in a message is rendered as plain text. */
@@ -76,38 +77,42 @@ function tryParse(text: string): MessageFormatElement[] | undefined {
   }
 }
 
+/** The message as it may be shown, or why it may not: it does not parse, or needs an unknown value. */
+function guardMessage(text: string, base: MessageFormatElement[]): { ok: true; message: MessageFormatElement[] } | { ok: false; why: string } {
+  const candidate = tryParse(text);
+  if (!candidate) return { ok: false, why: 'does not parse' };
+  const baseShape = messageShape(base);
+  const guarded = flattenTags(candidate, (tag) => baseShape.tags.includes(tag));
+  const unknown = messageShape(guarded).placeholders.filter((placeholder) => !baseShape.placeholders.includes(placeholder));
+  if (unknown.length > 0) return { ok: false, why: `uses ${unknown.join(', ')}, which English does not` };
+  return { ok: true, message: guarded };
+}
+
 /**
- * Parses `messages` over the English base. Each id of the English catalogue gets the locale's text
- * when that parses and needs no value English does not have; otherwise English. Ids English does
- * not have are ignored.
+ * Parses the messages of each id of the English catalogue: from the last layer that has a usable
+ * text for it (layers are, for instance, a translation then its runtime overrides), else English.
+ * A text is unusable when it does not parse or needs a value English does not have. Ids English
+ * does not have are ignored.
  */
 export function guardMessages<Id extends string>(
   english: Readonly<Record<Id, string>>,
-  messages: Readonly<Record<string, string>>,
+  ...layers: readonly (Readonly<Record<string, string>> | undefined)[]
 ): Record<Id, MessageFormatElement[]> {
   const parsed: ParsedMessages = {};
   for (const [id, englishText] of Object.entries<string>(english)) {
     const base = flattenTags(tryParse(englishText) ?? [{ type: TYPE.literal, value: englishText }], isRichTextTag);
-    const text = messages[id];
-    if (text === undefined || text === englishText) {
-      parsed[id] = base;
-      continue;
+    parsed[id] = base;
+    for (const layer of [...layers].reverse()) {
+      const text = layer?.[id];
+      if (text === undefined) continue;
+      if (text === englishText) break;
+      const result = guardMessage(text, base);
+      if (result.ok) {
+        parsed[id] = result.message;
+        break;
+      }
+      console.warn(`CTPO: the message "${id}" ${result.why}; the next one in line is shown instead.`);
     }
-    const baseShape = messageShape(base);
-    const candidate = tryParse(text);
-    if (!candidate) {
-      console.warn(`CTPO: the message "${id}" does not parse; English is shown instead.`);
-      parsed[id] = base;
-      continue;
-    }
-    const guarded = flattenTags(candidate, (tag) => baseShape.tags.includes(tag));
-    const unknown = messageShape(guarded).placeholders.filter((placeholder) => !baseShape.placeholders.includes(placeholder));
-    if (unknown.length > 0) {
-      console.warn(`CTPO: the message "${id}" uses ${unknown.join(', ')}, which English does not; English is shown instead.`);
-      parsed[id] = base;
-      continue;
-    }
-    parsed[id] = guarded;
   }
   // Every English id was filled in above.
   return parsed as Record<Id, MessageFormatElement[]>;

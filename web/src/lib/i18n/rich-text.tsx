@@ -29,7 +29,12 @@ export function linkTo(href: string, { newTab = false, newTabLabel }: { newTab?:
     newTab ? (
       <a href={href} target="_blank" rel="noopener noreferrer">
         {chunks}
-        {newTabLabel && <span className="visually-hidden"> {newTabLabel}</span>}
+        {newTabLabel && (
+          <>
+            {' '}
+            <span className="visually-hidden">{newTabLabel}</span>
+          </>
+        )}
       </a>
     ) : (
       <a href={href}>{chunks}</a>
