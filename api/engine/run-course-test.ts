@@ -69,12 +69,13 @@ export async function runCourseTest(input: CourseTestInput, onProgress?: (p: Cou
   const startedAt = new Date();
   const now = options.now ?? startedAt;
   const progress = progressReporter(onProgress);
+  const topicConcurrency = options.topicConcurrency ?? 8;
 
   const siteHttp = new GuardedHttpClient({
     policy: sitePolicy(allowPrivateTargets),
     resolve: options.resolve,
     timeoutMs: options.siteTimeoutMs ?? 30_000,
-    connectionsPerHost: 6,
+    connectionsPerHost: Math.max(8, topicConcurrency),
   });
   const linkHttp = new GuardedHttpClient({
     policy: { allowPrivateTargets, allowHttp: true },
@@ -139,7 +140,7 @@ export async function runCourseTest(input: CourseTestInput, onProgress?: (p: Cou
     const backlogWaiters: (() => void)[] = [];
     const axeWork: Promise<void>[] = [];
 
-    await forEachLimited(jobs, options.topicConcurrency ?? 4, signal, async ({ entry, topic }) => {
+    await forEachLimited(jobs, topicConcurrency, signal, async ({ entry, topic }) => {
       const place: FindingPlace = { moduleId: entry.module.ModuleId, moduleTitle: entry.module.Title, topicId: topic.TopicId, topicTitle: topic.Title };
       const kind = classifyTopic(topic);
 

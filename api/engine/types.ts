@@ -30,7 +30,7 @@ export interface CourseTestOptions {
   /** Time limit of one request to the Brightspace site (default 30 s). */
   siteTimeoutMs?: number;
   linkLimits?: Partial<LinkCheckLimits>;
-  /** Topics read from the site at once (default 4). */
+  /** Topics read from the site at once (default 8). */
   topicConcurrency?: number;
   /** Time limit of the accessibility checks of one topic (default 30 s). */
   axeTimeoutMs?: number;

@@ -1,0 +1,394 @@
+// Benchmark of the engine's hot path against linkinator, on the same pages from the same servers:
+//   npm run bench:engine [-- --rounds 3] [--instant]
+// A synthetic course (300 topics, 3300 link occurrences, 1300+ distinct addresses on 40 hosts, some
+// slow, some broken) is served on loopback by a child process. The engine and linkinator each run
+// in their own child process, in alternating order, so neither inherits the other's memory or
+// warm connections. It prints throughput, peak memory and whether both found the same broken
+// links; the last line is the link throughput ratio.
+import { spawn } from 'node:child_process';
+import type { Readable } from 'node:stream';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { availableParallelism, cpus, totalmem } from 'node:os';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { startBrightspaceSite, type ModuleModel, type SiteModel, type TopicModel } from '../test/fixtures/brightspace-site.ts';
+import { startLinkHost, type LinkHost } from '../test/fixtures/link-host.ts';
+
+const SCRIPT = fileURLToPath(import.meta.url);
+const ORG_UNIT = 4242;
+const CODE = 'BENCH';
+const USER = 'bench.user';
+const PASSWORD = 'bench-password-not-secret';
+const MODULES = 15;
+const TOPICS_PER_MODULE = 20;
+const LINKS_PER_TOPIC = 11;
+const DISTINCT = 1300;
+const HOSTS = 40;
+const UNREACHABLE = 5;
+const LINKINATOR_TIMEOUT_MS = 15_000;
+const SLOW_RANGE: [number, number] = [1000, 2500];
+const NORMAL_RANGE: [number, number] = [50, 500];
+
+interface ServeConfig {
+  siteOrigin: string;
+  pageUrls: string[];
+  cookie: string;
+  topics: number;
+  occurrences: number;
+  distinct: number;
+  hosts: number;
+  slow: number;
+  slowRange: [number, number];
+  instant: boolean;
+  expectedBroken: string[];
+}
+
+interface ToolResult {
+  wallMs: number;
+  peakRssSampled: number;
+  maxRss: number;
+  broken: string[];
+  topics?: number;
+  links?: number;
+  findings?: Record<string, number>;
+}
+
+interface Window {
+  firstPageAt: number;
+  lastDoneAt: number;
+  requests: number;
+}
+
+/** A small seeded generator: the same course on every run. */
+function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function peakSampler(): { stop: () => number } {
+  let peak = process.memoryUsage.rss();
+  const timer = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage.rss());
+  }, 20);
+  return {
+    stop: () => {
+      clearInterval(timer);
+      return Math.max(peak, process.memoryUsage.rss());
+    },
+  };
+}
+
+// ---- the servers (child process) ----------------------------------------------------------------
+
+async function serve(instant: boolean): Promise<void> {
+  const next = random(20260301);
+  const hosts: LinkHost[] = [];
+  for (let i = 0; i < HOSTS; i++) hosts.push(await startLinkHost({ host: `127.0.0.${i + 2}` }));
+  const closed = createServer();
+  await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+  const closedPort = (closed.address() as AddressInfo).port;
+  await new Promise<void>((resolve) => closed.close(() => resolve()));
+
+  // The distinct addresses, each with its behaviour; shuffled so slow and broken ones spread out.
+  const assets: SiteModel['files'] = {};
+  const pool: { url: string; image: boolean }[] = [];
+  const expectedBroken: string[] = [];
+  let slow = 0;
+  // Loopback answers in microseconds; a HEAD to a real site takes tens to hundreds of milliseconds
+  // (round trips, TLS, the server's own work), so every address gets a latency: 50-500 ms for most,
+  // 1-2.5 s for the slow ones. --instant leaves it out to show the tools with nothing to wait for.
+  const latency = () => (instant ? 0 : NORMAL_RANGE[0] + Math.floor(next() * (NORMAL_RANGE[1] - NORMAL_RANGE[0])));
+  for (let i = 0; i < DISTINCT; i++) {
+    const host = hosts[i % HOSTS]!.origin;
+    const r = next();
+    if (r < 0.8) pool.push({ url: `${host}/delay/${latency()}/ok/page-${i}`, image: false });
+    else if (r < 0.9) {
+      slow++;
+      pool.push({ url: `${host}/delay/${SLOW_RANGE[0] + Math.floor(next() * (SLOW_RANGE[1] - SLOW_RANGE[0]))}/ok/page-${i}`, image: false });
+    } else if (r < 0.94) {
+      const url = `${host}/delay/${latency()}/missing/page-${i}`;
+      pool.push({ url, image: false });
+      expectedBroken.push(url);
+    } else if (r < 0.96) {
+      const url = `${host}/delay/${latency()}/gone/page-${i}`;
+      pool.push({ url, image: false });
+      expectedBroken.push(url);
+    } else if (r < 0.99) pool.push({ url: `${host}/delay/${latency()}/moved/page-${i}`, image: false });
+    else {
+      const path = `/content/enforced/${ORG_UNIT}-${CODE}/assets/figure-${i}.png`;
+      assets[path] = { contentType: 'image/png', body: 'png' };
+      pool.push({ url: path, image: true });
+    }
+  }
+  for (let i = 0; i < UNREACHABLE; i++) {
+    const url = `http://127.0.0.1:${closedPort}/gone-server-${i}`;
+    pool.push({ url, image: false });
+    expectedBroken.push(url);
+  }
+  for (let i = pool.length - 1; i > 0; i--) {
+    const j = Math.floor(next() * (i + 1));
+    [pool[i], pool[j]] = [pool[j]!, pool[i]!];
+  }
+
+  const modules: ModuleModel[] = [];
+  let occurrences = 0;
+  for (let m = 0; m < MODULES; m++) {
+    const topics: TopicModel[] = [];
+    for (let t = 0; t < TOPICS_PER_MODULE; t++) {
+      const index = m * TOPICS_PER_MODULE + t;
+      const links = Array.from({ length: LINKS_PER_TOPIC }, (_, j) => pool[(index * LINKS_PER_TOPIC + j) % pool.length]!);
+      occurrences += links.length;
+      const items = links
+        .map((link, j) => (link.image
+          ? `<li><img src="${link.url}" alt="Figure ${j + 1} of the week ${m + 1} reading"></li>`
+          : `<li><a href="${link.url}">Reading ${j + 1}: source material for week ${m + 1}</a></li>`))
+        .join('\n');
+      topics.push({
+        id: 100_000 + index,
+        title: `Week ${m + 1}, part ${t + 1}`,
+        kind: 'html',
+        fileName: `m${m + 1}/t${t + 1}.html`,
+        html: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Week ${m + 1}, part ${t + 1}</title></head><body>
+<h2>Week ${m + 1}, part ${t + 1}</h2>
+<p>This part introduces the week's topic. Read the sources below before the live session, and note two questions to bring.</p>
+<ul>
+${items}
+</ul>
+<table><caption>Schedule</caption><tr><th scope="col">Day</th><th scope="col">Activity</th></tr><tr><td>Monday</td><td>Reading</td></tr><tr><td>Thursday</td><td>Discussion</td></tr></table>
+<p>Questions? Post them in the discussion board for this week.</p>
+</body></html>`,
+      });
+    }
+    modules.push({ id: 1000 + m, title: `Week ${m + 1}`, topics });
+  }
+
+  const site = await startBrightspaceSite({
+    login: 'form',
+    users: [{ username: USER, password: PASSWORD }],
+    files: assets,
+    courses: [{ orgUnitId: ORG_UNIT, name: 'Benchmark course', code: CODE, modules }],
+  });
+  const absolute = (url: string) => new URL(url, site.origin).href;
+  const config: ServeConfig = {
+    siteOrigin: site.origin,
+    pageUrls: modules.flatMap((module) => module.topics!.map((topic) => `${site.origin}/content/enforced/${ORG_UNIT}-${CODE}/${(topic as { fileName: string }).fileName}`)),
+    cookie: site.openSession(USER),
+    topics: MODULES * TOPICS_PER_MODULE,
+    occurrences,
+    distinct: pool.length,
+    hosts: HOSTS + 1,
+    slow,
+    slowRange: SLOW_RANGE,
+    instant,
+    expectedBroken: expectedBroken.map(absolute).sort(),
+  };
+  process.stdout.write(`${JSON.stringify(config)}\n`);
+
+  const pagePattern = new RegExp(`^/(d2l/api/le/[\\d.]+/${ORG_UNIT}/content/topics/\\d+/file|content/enforced/${ORG_UNIT}-${CODE}/m\\d+/t\\d+\\.html)$`);
+  const assetPattern = new RegExp(`^/content/enforced/${ORG_UNIT}-${CODE}/assets/`);
+  let since = 0;
+  for await (const line of createInterface({ input: process.stdin })) {
+    if (line === 'reset') {
+      since = site.requests.length;
+      for (const host of hosts) host.requests.length = 0;
+      process.stdout.write('ok\n');
+    } else if (line === 'window') {
+      const siteRequests = site.requests.slice(since);
+      const pages = siteRequests.filter((r) => pagePattern.test(r.path));
+      const linkRequests = [...siteRequests.filter((r) => assetPattern.test(r.path)), ...hosts.flatMap((host) => host.requests)];
+      const window: Window = {
+        firstPageAt: Math.min(...pages.map((r) => r.at)),
+        lastDoneAt: Math.max(...[...pages, ...linkRequests].map((r) => r.doneAt ?? r.at)),
+        requests: pages.length + linkRequests.length,
+      };
+      process.stdout.write(`${JSON.stringify(window)}\n`);
+    } else if (line === 'quit') {
+      break;
+    }
+  }
+  await site.close();
+  await Promise.all(hosts.map((host) => host.close()));
+}
+
+// ---- the tools (one child process each) ---------------------------------------------------------
+
+async function runEngine(config: ServeConfig): Promise<ToolResult> {
+  const { runCourseTest } = await import('../api/engine/run-course-test.ts');
+  const sampler = peakSampler();
+  const started = performance.now();
+  const report = await runCourseTest({
+    siteUrl: config.siteOrigin,
+    username: USER,
+    password: PASSWORD,
+    orgUnitId: ORG_UNIT,
+    modules: 'all',
+    client: 'Benchmark',
+    allowPrivateTargets: true,
+  });
+  const wallMs = performance.now() - started;
+  const broken = new Set(report.findings.filter((f) => (f.check === 'link.broken' || f.check === 'link.unreachable') && f.url !== null).map((f) => f.url!));
+  return {
+    wallMs,
+    peakRssSampled: sampler.stop(),
+    maxRss: process.resourceUsage().maxRSS * 1024,
+    broken: [...broken].sort(),
+    topics: report.totals.topics,
+    links: report.totals.links,
+    findings: report.totals.findings,
+  };
+}
+
+async function runLinkinator(config: ServeConfig): Promise<ToolResult> {
+  const { LinkChecker, LinkState } = await import('linkinator');
+  const sampler = peakSampler();
+  const started = performance.now();
+  // linkinator's own defaults (concurrency 100, HEAD then GET, no retries), plus a timeout like
+  // ours instead of none, and the session cookie so it can read the pages.
+  const result = await new LinkChecker().check({
+    path: config.pageUrls,
+    recurse: false,
+    timeout: LINKINATOR_TIMEOUT_MS,
+    headers: { cookie: config.cookie },
+  });
+  const wallMs = performance.now() - started;
+  const pages = new Set(config.pageUrls);
+  const broken = new Set(result.links.filter((link) => link.state === LinkState.BROKEN && !pages.has(link.url)).map((link) => link.url));
+  return { wallMs, peakRssSampled: sampler.stop(), maxRss: process.resourceUsage().maxRSS * 1024, broken: [...broken].sort() };
+}
+
+// ---- the conductor ------------------------------------------------------------------------------
+
+function lines(child: { stdout: Readable }): () => Promise<string> {
+  const reader = createInterface({ input: child.stdout });
+  const queue: string[] = [];
+  const waiting: ((line: string) => void)[] = [];
+  reader.on('line', (line) => {
+    const next = waiting.shift();
+    if (next) next(line);
+    else queue.push(line);
+  });
+  return () => new Promise((resolve) => {
+    const line = queue.shift();
+    if (line !== undefined) resolve(line);
+    else waiting.push(resolve);
+  });
+}
+
+function runChild(mode: string, config: ServeConfig): Promise<ToolResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [SCRIPT, mode], { stdio: ['pipe', 'pipe', 'inherit'] });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code !== 0) reject(new Error(`${mode} exited with ${code}`));
+      else resolve(JSON.parse(output.trim().split('\n').at(-1)!) as ToolResult);
+    });
+    child.stdin.end(JSON.stringify(config));
+  });
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+const megabytes = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
+
+async function conduct(rounds: number, instant: boolean): Promise<void> {
+  const server = spawn(process.execPath, [SCRIPT, '--serve', ...(instant ? ['--instant'] : [])], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const readLine = lines(server);
+  const config = JSON.parse(await readLine()) as ServeConfig;
+  const ask = async (command: string) => {
+    server.stdin.write(`${command}\n`);
+    return readLine();
+  };
+
+  const cpu = cpus()[0]?.model ?? 'unknown CPU';
+  console.log(`CTPO engine benchmark: Node.js ${process.version}, ${availableParallelism()} cores (${cpu}), ${megabytes(totalmem())} RAM`);
+  console.log(
+    `synthetic course: ${config.topics} HTML topics, ${config.occurrences} link occurrences, ${config.distinct} distinct URLs on ${config.hosts} loopback hosts ` +
+      `(${config.instant ? 'no latency' : `latency ${NORMAL_RANGE[0]}-${NORMAL_RANGE[1]} ms`}, ${config.slow} slow at ${config.slowRange[0]}-${config.slowRange[1]} ms; ${config.expectedBroken.length} broken)`,
+  );
+  console.log(`linkinator 8.1.0: its defaults (concurrency 100, HEAD then GET, no retries) with timeout ${LINKINATOR_TIMEOUT_MS} ms and the session cookie; recurse off`);
+  console.log('engine: its defaults (512 requests overall, 10 per host, 8 topics at once, HEAD then GET, 2 retries, 15 s timeout), axe-core on every topic');
+  console.log('link window: from the first page request to the last link answer, as the servers saw them\n');
+
+  const engine: (ToolResult & { windowMs: number })[] = [];
+  const linkinator: (ToolResult & { windowMs: number })[] = [];
+  for (let round = 0; round < rounds; round++) {
+    const order = round % 2 === 0 ? (['engine', 'linkinator'] as const) : (['linkinator', 'engine'] as const);
+    const results: Record<string, ToolResult & { windowMs: number }> = {};
+    for (const tool of order) {
+      await ask('reset');
+      const result = await runChild(`--${tool}`, config);
+      const window = JSON.parse(await ask('window')) as Window;
+      results[tool] = { ...result, windowMs: window.lastDoneAt - window.firstPageAt };
+    }
+    engine.push(results.engine!);
+    linkinator.push(results.linkinator!);
+    console.log(
+      `round ${round + 1}: engine ${seconds(results.engine!.wallMs)} (link window ${seconds(results.engine!.windowMs)}), ` +
+        `linkinator ${seconds(results.linkinator!.wallMs)} (link window ${seconds(results.linkinator!.windowMs)})`,
+    );
+  }
+  server.stdin.end('quit\n');
+  await new Promise((resolve) => server.once('close', resolve));
+
+  const engineWall = median(engine.map((r) => r.wallMs));
+  const engineWindow = median(engine.map((r) => r.windowMs));
+  const linkinatorWall = median(linkinator.map((r) => r.wallMs));
+  const linkinatorWindow = median(linkinator.map((r) => r.windowMs));
+  const occurrences = config.occurrences;
+  const same = (a: string[], b: string[]) => a.length === b.length && a.every((url, i) => url === b[i]);
+  const engineAgrees = engine.every((r) => same(r.broken, config.expectedBroken));
+  const linkinatorAgrees = linkinator.every((r) => same(r.broken, config.expectedBroken));
+  const bothSame = engine.every((r) => linkinator.every((l) => same(r.broken, l.broken)));
+
+  console.log('');
+  console.log(`engine (median of ${rounds}): ${(config.topics / (engineWall / 1000)).toFixed(1)} topics/s over the full run (${seconds(engineWall)}, sign-in to report)`);
+  console.log(`engine: ${(occurrences / (engineWindow / 1000)).toFixed(0)} links/s in the link window, ${(occurrences / (engineWall / 1000)).toFixed(0)} links/s over the full run`);
+  console.log(`engine: peak RSS ${megabytes(Math.max(...engine.map((r) => r.peakRssSampled)))} sampled every 20 ms, ${megabytes(Math.max(...engine.map((r) => r.maxRss)))} high-water mark`);
+  console.log(`linkinator (median of ${rounds}): ${(occurrences / (linkinatorWindow / 1000)).toFixed(0)} links/s in the link window, ${(occurrences / (linkinatorWall / 1000)).toFixed(0)} links/s over its run (${seconds(linkinatorWall)})`);
+  console.log(`linkinator: peak RSS ${megabytes(Math.max(...linkinator.map((r) => r.peakRssSampled)))} sampled every 20 ms, ${megabytes(Math.max(...linkinator.map((r) => r.maxRss)))} high-water mark`);
+  console.log(`engine findings: ${JSON.stringify(engine[0]?.findings)}; topics ${engine[0]?.topics}, links ${engine[0]?.links}`);
+  console.log(
+    `same broken links: ${bothSame ? 'yes' : 'NO'} (engine ${engine[0]?.broken.length}, linkinator ${linkinator[0]?.broken.length}, planted ${config.expectedBroken.length}; ` +
+      `engine matches the plant: ${engineAgrees ? 'yes' : 'no'}, linkinator: ${linkinatorAgrees ? 'yes' : 'no'})`,
+  );
+  console.log(`full-run throughput ratio to linkinator: ${(linkinatorWall / engineWall).toFixed(2)}`);
+  console.log(`link throughput ratio to linkinator: ${(linkinatorWindow / engineWindow).toFixed(2)}`);
+}
+
+async function readStdin(): Promise<string> {
+  let text = '';
+  for await (const chunk of process.stdin) text += chunk;
+  return text;
+}
+
+const mode = process.argv[2];
+if (mode === '--serve') {
+  await serve(process.argv.includes('--instant'));
+} else if (mode === '--engine' || mode === '--linkinator') {
+  const config = JSON.parse(await readStdin()) as ServeConfig;
+  const result = mode === '--engine' ? await runEngine(config) : await runLinkinator(config);
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+} else {
+  const roundsIndex = process.argv.indexOf('--rounds');
+  const rounds = roundsIndex === -1 ? 3 : Number(process.argv[roundsIndex + 1]);
+  if (!Number.isInteger(rounds) || rounds < 1) {
+    console.error('bench:engine: --rounds must be a whole number of at least 1.');
+    process.exitCode = 2;
+  } else {
+    await conduct(rounds, process.argv.includes('--instant'));
+  }
+}
