@@ -33,6 +33,7 @@ export interface LinkHost {
  * /hang/...         never answers          /no-head/...       405 to HEAD, 200 to GET
  * /forbidden/...    403                    /bot-wall/...      403 with cf-mitigated: challenge
  * /redirect?to=URL  302 to URL             /loop/...          302 to itself
+ * /delay/<ms>/<path>  answers as <path> does, <ms> later (network latency)
  * anything else     404
  */
 export async function startLinkHost(options: { host?: string } = {}): Promise<LinkHost> {
@@ -42,12 +43,21 @@ export async function startLinkHost(options: { host?: string } = {}): Promise<Li
 
   const handle = (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://link-host');
-    const path = url.pathname;
-    const record: RecordedRequest = { method: req.method ?? 'GET', path: `${path}${url.search}`, cookie: req.headers.cookie, at: Date.now() };
+    const record: RecordedRequest = { method: req.method ?? 'GET', path: `${url.pathname}${url.search}`, cookie: req.headers.cookie, at: Date.now() };
     requests.push(record);
     res.on('finish', () => (record.doneAt = Date.now()));
-    const seen = (counts.get(path) ?? 0) + 1;
-    counts.set(path, seen);
+    const seen = (counts.get(url.pathname) ?? 0) + 1;
+    counts.set(url.pathname, seen);
+    const delayed = /^\/delay\/(\d+)(\/.*)$/.exec(url.pathname);
+    if (delayed) {
+      const timer = setTimeout(() => answer(req, res, url, delayed[2]!, seen), Math.min(Number(delayed[1]), 60_000));
+      res.on('close', () => clearTimeout(timer));
+      return;
+    }
+    answer(req, res, url, url.pathname, seen);
+  };
+
+  const answer = (req: IncomingMessage, res: ServerResponse, url: URL, path: string, seen: number) => {
     const send = (status: number, headers: Record<string, string> = {}) => {
       res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', ...headers });
       res.end(req.method === 'HEAD' ? undefined : `<!doctype html><title>${status}</title><p>${status}</p>`);
