@@ -104,7 +104,11 @@ async function serve(instant: boolean): Promise<void> {
   // Loopback answers in microseconds; a HEAD to a real site takes tens to hundreds of milliseconds
   // (round trips, TLS, the server's own work), so every address gets a latency: 50-500 ms for most,
   // 1-2.5 s for the slow ones. --instant leaves it out to show the tools with nothing to wait for.
-  const latency = () => (instant ? 0 : NORMAL_RANGE[0] + Math.floor(next() * (NORMAL_RANGE[1] - NORMAL_RANGE[0])));
+  // The draw is made either way so that --instant serves the very same course.
+  const latency = () => {
+    const ms = NORMAL_RANGE[0] + Math.floor(next() * (NORMAL_RANGE[1] - NORMAL_RANGE[0]));
+    return instant ? 0 : ms;
+  };
   for (let i = 0; i < DISTINCT; i++) {
     const host = hosts[i % HOSTS]!.origin;
     const r = next();

@@ -6,7 +6,7 @@ import { checkTitle } from '../checks/catalogue.ts';
 import type { Finding, Report, ReportModule, Severity } from '../engine/types.ts';
 
 const SEVERITIES: Severity[] = ['error', 'warning', 'info'];
-const SEVERITY_LABEL: Record<Severity, string> = { error: 'Error', warning: 'Warning', info: 'Info' };
+const SEVERITY_LABEL: Record<Severity, string> = { error: 'Error', warning: 'Warning', info: 'Note' };
 const SEVERITY_SINGULAR: Record<Severity, string> = { error: 'error', warning: 'warning', info: 'note' };
 const SEVERITY_PLURAL: Record<Severity, string> = { error: 'errors', warning: 'warnings', info: 'notes' };
 

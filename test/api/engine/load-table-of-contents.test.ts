@@ -156,6 +156,21 @@ describe('loadTableOfContents', () => {
     expect(site.requests).toHaveLength(0);
   });
 
+  it('refuses a site whose name resolves to a private address', async () => {
+    const error = await failure(
+      loadTableOfContents({
+        siteUrl: 'https://school.example.com',
+        username: 'qa.tester',
+        password: PASSWORD,
+        orgUnitId: 6606,
+        allowPrivateTargets: false,
+        resolve: async () => [{ address: '10.0.0.5', family: 4 }],
+      }),
+    );
+    expect(error.code).toBe('address_not_allowed');
+    expect(error.message).toBe('school.example.com is a private, local or reserved network address. CTPO only visits public websites.');
+  });
+
   it('refuses bad input with a plain message', async () => {
     const base = { siteUrl: 'https://school.example.com', username: 'a', password: 'b', orgUnitId: 1, allowPrivateTargets: false };
     expect((await failure(loadTableOfContents({ ...base, orgUnitId: 0 }))).message).toContain('Org Unit ID');
