@@ -12,8 +12,8 @@ import type { AddressInfo } from 'node:net';
 import { availableParallelism, cpus, totalmem } from 'node:os';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { startBrightspaceSite, type ModuleModel, type SiteModel, type TopicModel } from '../test/fixtures/brightspace-site.ts';
-import { startLinkHost, type LinkHost } from '../test/fixtures/link-host.ts';
+import { startBrightspaceSite, type ModuleModel, type SiteModel, type TopicModel } from '../api/local/demo-course/brightspace-site.ts';
+import { startLinkHost, type LinkHost } from '../api/local/demo-course/link-host.ts';
 
 const SCRIPT = fileURLToPath(import.meta.url);
 const ORG_UNIT = 4242;

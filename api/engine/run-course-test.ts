@@ -5,12 +5,11 @@ import { BrightspaceSession, sitePolicy, siteOriginOf } from '../brightspace/ses
 import { classifyTopic, selectModules, type SelectedModule } from '../brightspace/toc.ts';
 import { axeFindings, checkAccessibility } from '../checks/accessibility.ts';
 import { AxeRunner } from '../checks/axe-runner.ts';
-import type { FindingPlace } from '../checks/catalogue.ts';
+import { finding, type FindingPlace } from '../checks/catalogue.ts';
 import { checkContent } from '../checks/content.ts';
 import { parseTopic, resolveAddress, type LinkOccurrence } from '../checks/html.ts';
-import { LinkChecker } from '../checks/link-checker.ts';
+import { DEFAULT_LINK_LIMITS, LinkChecker } from '../checks/link-checker.ts';
 import { orgUnitOf, probeFindings, staticLinkFindings } from '../checks/links.ts';
-import { finding } from '../checks/catalogue.ts';
 import { checkStructure } from '../checks/structure.ts';
 import { GuardedHttpClient } from '../net/guarded-http.ts';
 import { buildReport } from '../report/build-report.ts';
@@ -81,7 +80,7 @@ export async function runCourseTest(input: CourseTestInput, onProgress?: (p: Cou
     policy: { allowPrivateTargets, allowHttp: true },
     resolve: options.resolve,
     timeoutMs: options.linkTimeoutMs ?? 15_000,
-    connectionsPerHost: options.linkLimits?.perHost ?? 10,
+    connectionsPerHost: options.linkLimits?.perHost ?? DEFAULT_LINK_LIMITS.perHost,
   });
   const axe = new AxeRunner({ timeoutMs: options.axeTimeoutMs });
   axe.warmUp();

@@ -160,15 +160,30 @@ describe('GuardedHttpClient.follow', () => {
 });
 
 describe('the connect-time address check', () => {
+  // A server of its own that counts TCP connections: refusing at DNS time means none is opened.
+  let connections = 0;
+  let counting: ReturnType<typeof createServer>;
+  let countingPort = 0;
+  beforeAll(async () => {
+    counting = createServer((_req, res) => res.end('ok'));
+    counting.on('connection', () => connections++);
+    await new Promise<void>((resolve) => counting.listen(0, '127.0.0.1', resolve));
+    countingPort = (counting.address() as AddressInfo).port;
+  });
+  afterAll(() => {
+    counting.closeAllConnections();
+    counting.close();
+  });
+
   it('refuses a host whose DNS answer is private, before any request is sent', async () => {
     const resolve: Resolver = async () => [{ address: '127.0.0.1', family: 4 }];
     const client = new GuardedHttpClient({ policy: strict, resolve });
-    const before = web.requests.length;
+    const before = connections;
     try {
-      await expect(client.send({ url: `http://innocent.example:${port}/ok/private-dns` })).rejects.toMatchObject({
+      await expect(client.send({ url: `http://innocent.example:${countingPort}/private-dns` })).rejects.toMatchObject({
         code: 'address_not_allowed',
       });
-      expect(web.requests.length).toBe(before);
+      expect(connections).toBe(before); // refused before connecting, not after
     } finally {
       await client.close();
     }
@@ -180,11 +195,12 @@ describe('the connect-time address check', () => {
     const rebinding: Resolver = async () => [{ address: calls++ === 0 ? '93.184.216.34' : '127.0.0.1', family: 4 }];
     const client = new GuardedHttpClient({ policy: strict, resolve: rebinding });
     const { assertAllowedDestination } = await import('../../../api/net/address-guard.ts');
-    const url = new URL(`http://rebind.example:${port}/ok/rebound`);
+    const url = new URL(`http://rebind.example:${countingPort}/rebound`);
+    const before = connections;
     try {
       await assertAllowedDestination(url, strict, rebinding);
       await expect(client.send({ url })).rejects.toMatchObject({ code: 'address_not_allowed' });
-      expect(web.hits('/ok/rebound')).toBe(0);
+      expect(connections).toBe(before);
     } finally {
       await client.close();
     }
