@@ -156,6 +156,18 @@ describe('the language menu', () => {
     expect(localStorage.getItem('ctpo.language')).toBe('fr-CA');
   });
 
+  it('is on the sign-in screen too, so the hosted login is reached in the chosen language', async () => {
+    new FakeBackend().install();
+    const { user } = renderApp();
+    await screen.findByRole('button', { name: 'Sign in' });
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Language' }), 'ja');
+
+    expect(await screen.findByRole('button', { name: ja['auth.signIn'] })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { level: 1, name: ja['app.title'] })).toBeInTheDocument();
+    expect(document.documentElement).toHaveAttribute('lang', 'ja');
+    expect(localStorage.getItem('ctpo.language')).toBe('ja');
+  });
+
   it('brings the chosen language back on the next visit, over the browser language', async () => {
     new FakeBackend().install();
     const first = await renderSignedInPage(en);

@@ -1,4 +1,5 @@
 import { useIntl } from 'react-intl';
+import { LanguageMenu } from '@/components/language-menu/language-menu';
 import { Logo } from '@/components/logo/logo';
 import { StatusBanner } from '@/components/status-banner/status-banner';
 import './sign-in-screen.css';
@@ -8,11 +9,14 @@ interface SignInScreenProps {
   onSignIn: () => void;
 }
 
-/** What anyone not signed in sees: the logo and the way to the hosted login. */
+/** What anyone not signed in sees: the logo, the way to the hosted login, and the language menu. */
 export function SignInScreen({ signInFailed, onSignIn }: SignInScreenProps) {
   const intl = useIntl();
   return (
     <main className="sign-in-screen">
+      <div className="sign-in-screen__language">
+        <LanguageMenu />
+      </div>
       <div className="card sign-in-screen__card">
         <Logo size={72} />
         <h1 className="sign-in-screen__title">{intl.formatMessage({ id: 'app.title' })}</h1>
