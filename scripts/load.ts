@@ -20,8 +20,8 @@ import type { DemoCourse } from '../api/local/demo-course/demo-course.ts';
 import { LOCAL_CLIENT_ID } from '../api/local/local-config.ts';
 import { startLocalStack } from '../api/local/local-stack.ts';
 import type { LocalStack } from '../api/local/local-stack.ts';
-import { httpsClient, signIn } from '../test/api/local/support.ts';
-import type { HttpsClient } from '../test/api/local/support.ts';
+import { httpsClient, signIn } from '../api/local/identity/hosted-login-client.ts';
+import type { HttpsClient } from '../api/local/identity/hosted-login-client.ts';
 
 const SCRIPT = fileURLToPath(import.meta.url);
 const TOP_LEVEL_MODULES = DEMO_MODULES.filter((module) => module.id % 100 === 0).map((module) => module.id);
