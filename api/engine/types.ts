@@ -1,5 +1,6 @@
 // The engine's input, progress and output. `runCourseTest` (run-course-test.ts) is the one entry
 // point every runner uses; `loadTableOfContents` (load-table-of-contents.ts) serves POST /api/toc.
+import type { RunPhase } from '../http/contract.ts';
 import type { LinkCheckLimits } from '../checks/link-checker.ts';
 import type { Resolver } from '../net/address-guard.ts';
 
@@ -36,7 +37,7 @@ export interface CourseTestOptions {
   axeTimeoutMs?: number;
 }
 
-export type CourseTestPhase = 'sign-in' | 'contents' | 'topics' | 'links' | 'report';
+export type CourseTestPhase = RunPhase;
 
 export interface CourseTestProgress {
   phase: CourseTestPhase;

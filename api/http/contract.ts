@@ -45,11 +45,21 @@ export interface RunTestsResponse {
   filename: string;
 }
 
+/** What a run is doing, in order; the progress counts the current phase's items. */
+export const RUN_PHASES = ['sign-in', 'contents', 'topics', 'links', 'report'] as const;
+export type RunPhase = (typeof RUN_PHASES)[number];
+
+export interface JobProgress {
+  done: number;
+  total: number;
+  phase?: RunPhase;
+}
+
 /** GET /api/job-status/{jobArn} */
 export interface JobStatusResponse {
   status: JobStatus;
   outputUrl?: string;
-  progress?: { done: number; total: number };
+  progress?: JobProgress;
   startedAt?: string;
   updatedAt?: string;
   reason?: string;

@@ -40,7 +40,7 @@ export async function executeJob(input: ExecuteJobInput): Promise<JobRecord | un
   let writes: Promise<unknown> = Promise.resolve();
   const writeProgress = (progress: CourseTestProgress): void => {
     lastWrite = Date.now();
-    writes = writes.then(() => jobs.update(job.id, { progress: { done: progress.done, total: progress.total } })).catch(() => undefined);
+    writes = writes.then(() => jobs.update(job.id, { progress: { done: progress.done, total: progress.total, phase: progress.phase } })).catch(() => undefined);
   };
   const onProgress = (progress: CourseTestProgress): void => {
     if (Date.now() - lastWrite >= interval) {

@@ -2,11 +2,12 @@
 // The rules that make a job history trustworthy live in the schema itself, so no caller can
 // break them: a terminal job never changes again, and a status never moves backwards.
 import { DatabaseSync } from 'node:sqlite';
-import { JOB_STATUSES, isTerminal } from '../http/contract.ts';
+import { JOB_STATUSES, RUN_PHASES, isTerminal } from '../http/contract.ts';
 import type { JobStatus } from '../http/contract.ts';
 import type { JobPatch, JobRecord, JobStore } from './types.ts';
 
-const SCHEMA_VERSION = 1;
+// 2: progress_phase.
+const SCHEMA_VERSION = 2;
 
 const statusList = JOB_STATUSES.map((status) => `'${status}'`).join(', ');
 // The lifecycle order, as SQL: PROVISIONING 0 ... SUCCEEDED/FAILED 4.
@@ -29,6 +30,7 @@ CREATE TABLE IF NOT EXISTS jobs (
   finished_at TEXT,
   progress_done INTEGER,
   progress_total INTEGER,
+  progress_phase TEXT,
   reason TEXT,
   runner_ref TEXT
 ) STRICT;
@@ -59,6 +61,7 @@ interface JobRow {
   finished_at: string | null;
   progress_done: number | null;
   progress_total: number | null;
+  progress_phase: string | null;
   reason: string | null;
   runner_ref: string | null;
 }
@@ -80,6 +83,8 @@ function toRecord(row: JobRow): JobRecord {
   if (row.finished_at !== null) record.finishedAt = row.finished_at;
   if (row.progress_done !== null && row.progress_total !== null) {
     record.progress = { done: row.progress_done, total: row.progress_total };
+    const phase = RUN_PHASES.find((known) => known === row.progress_phase);
+    if (phase !== undefined) record.progress.phase = phase;
   }
   if (row.reason !== null) record.reason = row.reason;
   if (row.runner_ref !== null) record.runnerRef = row.runner_ref;
@@ -108,13 +113,15 @@ export function openSqliteJobStore(options: SqliteJobStoreOptions): SqliteJobSto
     throw new Error(`The job database ${options.path} was written by a newer version of CTPO (schema ${version}).`);
   }
   db.exec(schema);
+  // A database from schema 1 keeps its jobs and gains the phase column.
+  if (version === 1) db.exec('ALTER TABLE jobs ADD COLUMN progress_phase TEXT');
   db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
 
   const insert = db.prepare(`
     INSERT INTO jobs (id, owner, status, client, site_url, org_unit_id, modules, filename, created_at,
-      updated_at, started_at, finished_at, progress_done, progress_total, reason, runner_ref)
+      updated_at, started_at, finished_at, progress_done, progress_total, progress_phase, reason, runner_ref)
     VALUES (:id, :owner, :status, :client, :siteUrl, :orgUnitId, :modules, :filename, :createdAt,
-      :updatedAt, :startedAt, :finishedAt, :progressDone, :progressTotal, :reason, :runnerRef)`);
+      :updatedAt, :startedAt, :finishedAt, :progressDone, :progressTotal, :progressPhase, :reason, :runnerRef)`);
   const selectOne = db.prepare('SELECT * FROM jobs WHERE id = ?');
   // COALESCE keeps a column when the patch leaves it out (null parameter).
   const patchOne = db.prepare(`
@@ -124,6 +131,7 @@ export function openSqliteJobStore(options: SqliteJobStoreOptions): SqliteJobSto
       finished_at = COALESCE(:finishedAt, finished_at),
       progress_done = COALESCE(:progressDone, progress_done),
       progress_total = COALESCE(:progressTotal, progress_total),
+      progress_phase = CASE WHEN :progressTotal IS NULL THEN progress_phase ELSE :progressPhase END,
       reason = COALESCE(:reason, reason),
       runner_ref = COALESCE(:runnerRef, runner_ref),
       updated_at = :updatedAt
@@ -149,6 +157,7 @@ export function openSqliteJobStore(options: SqliteJobStoreOptions): SqliteJobSto
         finishedAt: job.finishedAt ?? null,
         progressDone: job.progress?.done ?? null,
         progressTotal: job.progress?.total ?? null,
+        progressPhase: job.progress?.phase ?? null,
         reason: job.reason ?? null,
         runnerRef: job.runnerRef ?? null,
       });
@@ -169,6 +178,7 @@ export function openSqliteJobStore(options: SqliteJobStoreOptions): SqliteJobSto
         finishedAt,
         progressDone: patch.progress?.done ?? null,
         progressTotal: patch.progress?.total ?? null,
+        progressPhase: patch.progress?.phase ?? null,
         reason: patch.reason ?? null,
         runnerRef: patch.runnerRef ?? null,
         updatedAt: at,

@@ -1,6 +1,6 @@
 // The job record and the two edges every runtime implements: where jobs are kept (SQLite locally,
 // DynamoDB on AWS) and how a run is started (the local worker pool, an ECS Fargate task).
-import type { JobStatus } from '../http/contract.ts';
+import type { JobProgress, JobStatus } from '../http/contract.ts';
 
 export interface JobRecord {
   /** The identifier returned to the app as `taskArn`; opaque to it. */
@@ -18,7 +18,7 @@ export interface JobRecord {
   updatedAt: string;
   startedAt?: string;
   finishedAt?: string;
-  progress?: { done: number; total: number };
+  progress?: JobProgress;
   /** Why a job FAILED, in words a user can act on. */
   reason?: string;
   /** Where the run lives: the ECS task ARN on AWS, the worker slot locally. */

@@ -177,6 +177,48 @@ describe('progress', () => {
     expect(within(monitor()).getByRole('progressbar', { name: 'Progress: 30 of 40' })).toHaveAttribute('value', '30');
   });
 
+  it('names what the run is doing: the short phases in words, topics and links counted', async () => {
+    await startMonitoring(
+      script(
+        json({ status: 'RUNNING', progress: { done: 0, total: 1, phase: 'sign-in' } }),
+        json({ status: 'RUNNING', progress: { done: 0, total: 1, phase: 'contents' } }),
+        json({ status: 'RUNNING', progress: { done: 120, total: 300, phase: 'topics' } }),
+        json({ status: 'RUNNING', progress: { done: 800, total: 1305, phase: 'links' } }),
+        json({ status: 'RUNNING', progress: { done: 0, total: 1, phase: 'report' } }),
+      ),
+    );
+    // A phase without counts shows a bar with no value: busy, with no amount claimed.
+    expect(within(monitor()).getByRole('progressbar', { name: 'Signing in to Brightspace…' })).not.toHaveAttribute('value');
+    await advance(10_000);
+    expect(within(monitor()).getByRole('progressbar', { name: 'Reading the course\'s table of contents…' })).not.toHaveAttribute('value');
+    await advance(10_000);
+    const topics = within(monitor()).getByRole('progressbar', { name: 'Checking topics: 120 of 300' });
+    expect(topics).toHaveAttribute('value', '120');
+    expect(topics).toHaveAttribute('max', '300');
+    await advance(10_000);
+    expect(within(monitor()).getByRole('progressbar', { name: 'Checking links: 800 of 1,305' })).toHaveAttribute('max', '1305');
+    await advance(10_000);
+    expect(within(monitor()).getByRole('progressbar', { name: 'Writing the report…' })).not.toHaveAttribute('value');
+  });
+
+  it('takes the bar away once the job has ended, whatever progress the last answer carried', async () => {
+    await startMonitoring(
+      script(
+        json({ status: 'DEPROVISIONING', progress: { done: 1, total: 1, phase: 'report' } }),
+        json({ status: 'SUCCEEDED', outputUrl: 'https://reports.example.ca/reports/', progress: { done: 1, total: 1, phase: 'report' } }),
+      ),
+    );
+    expect(within(monitor()).getByRole('progressbar')).toBeInTheDocument();
+    await advance(10_000);
+    expect(within(monitor()).getByRole('status')).toHaveTextContent('QA job completed successfully.');
+    expect(within(monitor()).queryByRole('progressbar')).not.toBeInTheDocument();
+  });
+
+  it('ignores a phase it does not know and shows the plain count', async () => {
+    await startMonitoring(script(json({ status: 'RUNNING', progress: { done: 3, total: 9, phase: 'warp-drive' } })));
+    expect(within(monitor()).getByRole('progressbar', { name: 'Progress: 3 of 9' })).toHaveAttribute('value', '3');
+  });
+
   it('shows none without progress, or with a nonsensical one', async () => {
     await startMonitoring(script(json({ status: 'RUNNING' }), json({ status: 'RUNNING', progress: { done: 1, total: 0 } })));
     expect(within(monitor()).queryByRole('progressbar')).not.toBeInTheDocument();

@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { DatabaseSync } from 'node:sqlite';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -52,6 +53,17 @@ describe('the SQLite job store', () => {
     const done = await store.update('j1', { status: 'SUCCEEDED' });
     expect(done).toMatchObject({ status: 'SUCCEEDED', finishedAt: '2026-05-01T10:03:00.000Z', startedAt: '2026-05-01T10:00:04.000Z' });
     expect(await store.update('nope', { status: 'RUNNING' })).toBeUndefined();
+  });
+
+  it('keeps the phase of the progress, and keeps the last phase when a patch carries no progress', async () => {
+    await store.create(aJob('j1'));
+    await store.update('j1', { status: 'RUNNING', progress: { done: 40, total: 300, phase: 'topics' } });
+    expect(await store.get('j1')).toMatchObject({ progress: { done: 40, total: 300, phase: 'topics' } });
+    await store.update('j1', { progress: { done: 12, total: 1305, phase: 'links' } });
+    await store.update('j1', { status: 'DEPROVISIONING' });
+    expect((await store.get('j1'))?.progress).toEqual({ done: 12, total: 1305, phase: 'links' });
+    await store.update('j1', { progress: { done: 1, total: 2 } });
+    expect((await store.get('j1'))?.progress).toEqual({ done: 1, total: 2 });
   });
 
   it('never changes a terminal job again, even with raw SQL', async () => {
@@ -115,5 +127,25 @@ describe('the SQLite job store', () => {
     expect(await store.get('done')).toMatchObject({ status: 'SUCCEEDED' });
     expect(await store.get('gave-up')).toMatchObject({ status: 'FAILED', reason: 'Sign-in failed.' });
     expect(await failInterruptedJobs(store)).toBe(0);
+  });
+
+  it('opens a database of the first schema, keeps its jobs, and records phases from then on', async () => {
+    store.close();
+    const path = join(dir, 'schema-1.sqlite');
+    const old = new DatabaseSync(path);
+    old.exec(`CREATE TABLE jobs (id TEXT PRIMARY KEY, owner TEXT NOT NULL, status TEXT NOT NULL, client TEXT NOT NULL,
+      site_url TEXT NOT NULL, org_unit_id INTEGER NOT NULL, modules TEXT NOT NULL, filename TEXT NOT NULL UNIQUE,
+      created_at TEXT NOT NULL, updated_at TEXT NOT NULL, started_at TEXT, finished_at TEXT, progress_done INTEGER,
+      progress_total INTEGER, reason TEXT, runner_ref TEXT) STRICT;
+      INSERT INTO jobs VALUES ('old', 'user-a', 'SUCCEEDED', 'Acme College', 'https://acme.brightspace.com', 6606, '[1]',
+        'acme-old', '2026-04-01T10:00:00.000Z', '2026-04-01T10:05:00.000Z', NULL, NULL, 5, 5, NULL, NULL);
+      PRAGMA user_version = 1;`);
+    old.close();
+
+    store = openSqliteJobStore({ path, now: () => clock });
+    expect(await store.get('old')).toMatchObject({ status: 'SUCCEEDED', progress: { done: 5, total: 5 } });
+    await store.create(aJob('new'));
+    await store.update('new', { status: 'RUNNING', progress: { done: 1, total: 4, phase: 'topics' } });
+    expect((await store.get('new'))?.progress).toEqual({ done: 1, total: 4, phase: 'topics' });
   });
 });

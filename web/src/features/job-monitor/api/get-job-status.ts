@@ -3,11 +3,21 @@ import { apiRequest } from '@/lib/api-client';
 export const KNOWN_JOB_STATUSES = ['PROVISIONING', 'PENDING', 'RUNNING', 'DEPROVISIONING', 'SUCCEEDED', 'FAILED'] as const;
 export type KnownJobStatus = (typeof KNOWN_JOB_STATUSES)[number];
 
+/** What a run is doing, in order; the progress counts the current phase's items. */
+export const RUN_PHASES = ['sign-in', 'contents', 'topics', 'links', 'report'] as const;
+export type RunPhase = (typeof RUN_PHASES)[number];
+
+export interface JobProgress {
+  done: number;
+  total: number;
+  phase?: RunPhase;
+}
+
 /** What the monitor reads from GET /api/job-status/{jobArn}. `status` may be one we do not know. */
 export interface JobStatusReport {
   status: string;
   outputUrl?: string;
-  progress?: { done: number; total: number };
+  progress?: JobProgress;
   reason?: string;
 }
 
@@ -28,9 +38,11 @@ export function parseJobStatusReport(body: unknown): JobStatusReport {
   if (typeof outputUrl === 'string' && outputUrl !== '') report.outputUrl = outputUrl;
   if (typeof reason === 'string' && reason.trim() !== '') report.reason = reason;
   if (typeof progress === 'object' && progress !== null) {
-    const { done, total } = progress as Record<string, unknown>;
+    const { done, total, phase } = progress as Record<string, unknown>;
     if (typeof done === 'number' && typeof total === 'number' && Number.isFinite(done) && total > 0 && done >= 0) {
       report.progress = { done: Math.min(done, total), total };
+      const knownPhase = RUN_PHASES.find((known) => known === phase);
+      if (knownPhase !== undefined) report.progress.phase = knownPhase;
     }
   }
   return report;

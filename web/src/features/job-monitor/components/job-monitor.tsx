@@ -1,10 +1,10 @@
-// The progress panel of a started run: which job, its status in words, a progress bar when the
-// server reports one, and the report links once it has succeeded.
+// The progress panel of a started run: which job, its status in words, what the run is doing with
+// a progress bar while it goes on, and the report links once it has succeeded.
 import { useId, useState } from 'react';
 import { useIntl } from 'react-intl';
 import { StatusBanner, type BannerTone } from '@/components/status-banner/status-banner';
 import { useBeforeUnload } from '@/lib/use-before-unload';
-import { isKnownJobStatus, isTerminalJobStatus, type JobStatusReport } from '@/features/job-monitor/api/get-job-status';
+import { isKnownJobStatus, isTerminalJobStatus, type JobProgress, type JobStatusReport } from '@/features/job-monitor/api/get-job-status';
 import type { MonitoredJob } from '@/features/job-monitor/monitored-job';
 import { useJobStatus } from '@/features/job-monitor/use-job-status';
 import './job-monitor.css';
@@ -18,6 +18,31 @@ function toneOf(status: string): BannerTone {
   if (status === 'SUCCEEDED') return 'success';
   if (status === 'FAILED') return 'error';
   return isKnownJobStatus(status) ? 'info' : 'neutral';
+}
+
+// Topics and links are counted; the short phases are only named, with a bar that says "busy".
+const COUNTED_PHASES = { topics: 'job.phase.topics', links: 'job.phase.links' } as const;
+const NAMED_PHASES = { 'sign-in': 'job.phase.signIn', contents: 'job.phase.contents', report: 'job.phase.report' } as const;
+
+function ProgressLine({ progress }: { progress: JobProgress }) {
+  const intl = useIntl();
+  const id = useId();
+  const { phase, done, total } = progress;
+  if (phase !== undefined && phase in NAMED_PHASES) {
+    return (
+      <div className="job-monitor__progress">
+        <label htmlFor={id}>{intl.formatMessage({ id: NAMED_PHASES[phase as keyof typeof NAMED_PHASES] })}</label>
+        <progress id={id} />
+      </div>
+    );
+  }
+  const counted = phase === 'topics' || phase === 'links' ? COUNTED_PHASES[phase] : 'job.progress';
+  return (
+    <div className="job-monitor__progress">
+      <label htmlFor={id}>{intl.formatMessage({ id: counted }, { done, total })}</label>
+      <progress id={id} value={done} max={total} />
+    </div>
+  );
 }
 
 /** The report's address, only when it is a web address: the server's answer is not trusted blindly. */
@@ -34,7 +59,6 @@ function reportUrl(report: JobStatusReport, filename: string): string | null {
 export function JobMonitor({ job, pollIntervalMs }: JobMonitorProps) {
   const intl = useIntl();
   const titleId = useId();
-  const progressId = useId();
   const report = useJobStatus(job.taskArn, pollIntervalMs);
   // Dismissing hides the current status; a new status shows again.
   const [dismissedStatus, setDismissedStatus] = useState<string | null>(null);
@@ -62,14 +86,7 @@ export function JobMonitor({ job, pollIntervalMs }: JobMonitorProps) {
         </StatusBanner>
       )}
 
-      {report?.progress && (
-        <div className="job-monitor__progress">
-          <label htmlFor={progressId}>
-            {intl.formatMessage({ id: 'job.progress' }, { done: report.progress.done, total: report.progress.total })}
-          </label>
-          <progress id={progressId} value={report.progress.done} max={report.progress.total} />
-        </div>
-      )}
+      {report?.progress && !isTerminalJobStatus(report.status) && <ProgressLine progress={report.progress} />}
 
       {outputUrl && (
         <p className="job-monitor__links">
