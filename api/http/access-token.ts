@@ -47,18 +47,23 @@ function asUnauthorized(error: unknown): AppError {
   return new AppError('unauthorized', error instanceof JwtExpiredError ? EXPIRED : INVALID, { cause: error });
 }
 
-/** Production: a Cognito user pool and its web client. */
-export function createCognitoTokenVerifier(options: { userPoolId: string; clientId: string }): TokenVerifier {
-  const verifier = CognitoJwtVerifier.create({ userPoolId: options.userPoolId, tokenUse: 'access', clientId: options.clientId });
+/** Whatever verified the token, the caller comes out the same way and every failure is a 401. */
+function tokenVerifierOf(verifyJwt: (accessToken: string) => Promise<Record<string, unknown>>): TokenVerifier {
   return {
     async verify(accessToken) {
       try {
-        return callerOf(await verifier.verify(accessToken));
+        return callerOf(await verifyJwt(accessToken));
       } catch (error) {
         throw asUnauthorized(error);
       }
     },
   };
+}
+
+/** Production: a Cognito user pool and its web client. */
+export function createCognitoTokenVerifier(options: { userPoolId: string; clientId: string }): TokenVerifier {
+  const verifier = CognitoJwtVerifier.create({ userPoolId: options.userPoolId, tokenUse: 'access', clientId: options.clientId });
+  return tokenVerifierOf((accessToken) => verifier.verify(accessToken));
 }
 
 export interface IssuerTokenVerifierOptions {
@@ -89,13 +94,5 @@ export function createIssuerTokenVerifier(options: IssuerTokenVerifierOptions): 
     { jwksCache: new SimpleJwksCache({ fetcher }) },
   );
   if (options.jwks !== undefined) verifier.cacheJwks(options.jwks);
-  return {
-    async verify(accessToken) {
-      try {
-        return callerOf(await verifier.verify(accessToken));
-      } catch (error) {
-        throw asUnauthorized(error);
-      }
-    },
-  };
+  return tokenVerifierOf((accessToken) => verifier.verify(accessToken));
 }

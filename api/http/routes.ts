@@ -3,6 +3,7 @@
 // calling it directly; createApi (create-api.ts) routes among them for the local server.
 import { randomUUID } from 'node:crypto';
 import { AppError } from '../errors.ts';
+import type { LoadTableOfContentsInput } from '../engine/load-table-of-contents.ts';
 import { assertAllowedDestination } from '../net/address-guard.ts';
 import type { Resolver } from '../net/address-guard.ts';
 import type { JobRecord, JobRunner, JobStore } from '../jobs/types.ts';
@@ -15,21 +16,12 @@ import type { Log } from './respond.ts';
 import type { ApiRequest, ApiResponse } from './types.ts';
 import { parseJobId, parseRunTestsRequest, parseTocRequest, readJsonBody } from './validate-request.ts';
 
-export interface TableOfContentsInput {
-  siteUrl: string;
-  username: string;
-  password: string;
-  orgUnitId: number;
-  allowPrivateTargets: boolean;
-  signal?: AbortSignal;
-}
-
 export interface ApiDeps {
   verifier: TokenVerifier;
   jobs: JobStore;
   runner: JobRunner;
   /** The engine's table-of-contents reader (api/engine/load-table-of-contents.ts). */
-  loadTableOfContents: (input: TableOfContentsInput) => Promise<TocResponse>;
+  loadTableOfContents: (input: LoadTableOfContentsInput) => Promise<TocResponse>;
   /** Base URL of the reports, ending in '/': a report is at outputUrl + filename + '.html'. */
   outputUrl: string;
   /** App origins allowed to call the API from a browser (exact match). */

@@ -5,7 +5,6 @@
 import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:https';
 import type { Server } from 'node:https';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { loadTableOfContents } from '../engine/load-table-of-contents.ts';
 import { createIssuerTokenVerifier } from '../http/access-token.ts';
@@ -22,7 +21,7 @@ import { createIdentityProvider } from './identity/identity-provider.ts';
 import type { IdentityProvider, IdentityUser } from './identity/identity-provider.ts';
 import { loadOrCreateSigningKey } from './identity/signing-key.ts';
 import { DEV_SERVER_ORIGIN, LOCAL_CLIENT_ID, LOCAL_POOL_ID, localRuntimeConfig } from './local-config.ts';
-import { readApiRequest, writeApiResponse } from './node-http.ts';
+import { listen, readApiRequest, writeApiResponse } from './node-http.ts';
 import type { LocalResponse } from './node-http.ts';
 import { REPORTS_PREFIX, createReportsRoute } from './reports-route.ts';
 import { createStaticApp } from './static-app.ts';
@@ -85,16 +84,6 @@ export interface LocalStack {
 }
 
 const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]'];
-
-async function listen(server: Server, port: number, host: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve((server.address() as AddressInfo).port);
-    });
-  });
-}
 
 export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
   const log = options.log ?? ((line: string) => console.log(line));

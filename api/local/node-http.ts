@@ -1,5 +1,6 @@
 // Translates between Node's http(s) server objects and the framework-free ApiRequest/ApiResponse.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressInfo, Server } from 'node:net';
 import type { ApiRequest, ApiResponse } from '../http/types.ts';
 
 /**
@@ -71,4 +72,15 @@ export function writeApiResponse(res: ServerResponse, response: ApiResponse | Lo
   const body = options.head ? '' : response.body;
   res.writeHead(response.status, headers);
   res.end(body);
+}
+
+/** Starts listening and resolves with the port (the one picked when `port` is 0). */
+export function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
 }

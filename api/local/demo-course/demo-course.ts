@@ -3,9 +3,9 @@
 // scan, so the first run gives a report worth reading. Its outside links point at a link host on
 // this machine (link-host.ts): a demo run never leaves the machine.
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createBrightspaceHandler, type CourseModel, type SiteModel } from './brightspace-site.ts';
 import { startLinkHost, type LinkHost } from './link-host.ts';
+import { listen } from '../node-http.ts';
 
 export const DEMO_USER = 'demo';
 export const DEMO_PASSWORD = 'demo-password';
@@ -192,16 +192,6 @@ export interface DemoCourseOptions {
   hosts?: string[];
   /** Host name of the origin. Default localhost. */
   publicHost?: string;
-}
-
-async function listen(server: Server, port: number, host: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve((server.address() as AddressInfo).port);
-    });
-  });
 }
 
 async function closeServer(server: Server): Promise<void> {

@@ -4,22 +4,7 @@ import { createDynamoJobStore } from '../../../api/aws/dynamo-job-store.ts';
 import type { JobRecord, JobStore } from '../../../api/jobs/types.ts';
 import { fakeJobsTable } from './fake-dynamodb.ts';
 import type { FakeTable } from './fake-dynamodb.ts';
-
-function aJob(id: string, overrides: Partial<JobRecord> = {}): JobRecord {
-  return {
-    id,
-    owner: 'user-a',
-    status: 'PROVISIONING',
-    client: 'Acme College',
-    siteUrl: 'https://acme.brightspace.com',
-    orgUnitId: 6606,
-    modules: [1, 2, 3],
-    filename: `acme-college-ou6606-${id}`,
-    createdAt: '2026-05-01T10:00:00.000Z',
-    updatedAt: '2026-05-01T10:00:00.000Z',
-    ...overrides,
-  };
-}
+import { aJob } from '../support/job-record.ts';
 
 describe('the DynamoDB job store', () => {
   let table: FakeTable;

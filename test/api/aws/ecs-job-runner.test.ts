@@ -6,32 +6,18 @@ import { decryptCredentials } from '../../../api/aws/credentials-cipher.ts';
 import { createDynamoJobStore } from '../../../api/aws/dynamo-job-store.ts';
 import { createEcsJobRunner } from '../../../api/aws/ecs-job-runner.ts';
 import { AppError } from '../../../api/errors.ts';
-import type { JobRecord, JobRunner, JobStore } from '../../../api/jobs/types.ts';
+import type { JobRunner, JobStore } from '../../../api/jobs/types.ts';
 import { fakeJobsTable } from './fake-dynamodb.ts';
 import type { FakeTable } from './fake-dynamodb.ts';
 import { fakeKms } from './fake-kms.ts';
 import type { FakeKms } from './fake-kms.ts';
+import { aJob } from '../support/job-record.ts';
 
 const KEY = 'arn:aws:kms:ca-central-1:111122223333:key/1234abcd-12ab-34cd-56ef-1234567890ab';
 const CLUSTER = 'arn:aws:ecs:ca-central-1:111122223333:cluster/ctpo';
 const TASK_DEF = 'arn:aws:ecs:ca-central-1:111122223333:task-definition/ctpo-runner:3';
 const TASK_ARN = 'arn:aws:ecs:ca-central-1:111122223333:task/ctpo/0123456789abcdef0123456789abcdef';
 const credentials = { username: 'qa.bot', password: 'S3cret!pass' };
-
-function aJob(id: string): JobRecord {
-  return {
-    id,
-    owner: 'user-a',
-    status: 'PROVISIONING',
-    client: 'Acme College',
-    siteUrl: 'https://acme.brightspace.com',
-    orgUnitId: 6606,
-    modules: [1, 2],
-    filename: `acme-college-ou6606-${id}`,
-    createdAt: '2026-05-01T10:00:00.000Z',
-    updatedAt: '2026-05-01T10:00:00.000Z',
-  };
-}
 
 describe('the ECS job runner', () => {
   let table: FakeTable;

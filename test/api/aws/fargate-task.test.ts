@@ -15,6 +15,7 @@ import { fakeJobsTable } from './fake-dynamodb.ts';
 import type { FakeTable } from './fake-dynamodb.ts';
 import { fakeKms } from './fake-kms.ts';
 import type { FakeKms } from './fake-kms.ts';
+import { aJob as aRecord } from '../support/job-record.ts';
 
 vi.setConfig({ testTimeout: 30_000, hookTimeout: 30_000 });
 
@@ -55,10 +56,8 @@ describe('the Fargate task', () => {
   let jobs: JobStore;
   let logs: string[];
 
-  const aJob = (id: string, overrides: Partial<JobRecord> = {}): JobRecord => {
-    const at = new Date().toISOString();
-    return { id, owner: 'user-a', status: 'PROVISIONING', client: 'Acme College', siteUrl: site.origin, orgUnitId: 6606, modules: [11], filename: `acme-college-ou6606-${id}`, createdAt: at, updatedAt: at, ...overrides };
-  };
+  // The fixture site's module 11, on the fixture site.
+  const aJob = (id: string, overrides: Partial<JobRecord> = {}): JobRecord => aRecord(id, { siteUrl: site.origin, modules: [11], ...overrides });
   const envFor = async (jobId: string, password: string, encryptedFor = jobId) => ({
     CTPO_JOB_ID: jobId,
     CTPO_CREDENTIALS_KEY_ARN: KEY,

@@ -5,28 +5,13 @@ import { createDynamoJobStore } from '../../../api/aws/dynamo-job-store.ts';
 import { MISSING_TASK_REASON } from '../../../api/aws/ecs-task-status.ts';
 import { applyTaskStateChange, withEcsRefresh } from '../../../api/aws/task-state-sync.ts';
 import type { EcsTaskStateDetail } from '../../../api/aws/task-state-sync.ts';
-import type { JobRecord, JobStore } from '../../../api/jobs/types.ts';
+import type { JobStore } from '../../../api/jobs/types.ts';
 import { fakeJobsTable } from './fake-dynamodb.ts';
 import type { FakeTable } from './fake-dynamodb.ts';
+import { aJob } from '../support/job-record.ts';
 
 const CLUSTER = 'arn:aws:ecs:ca-central-1:111122223333:cluster/ctpo';
 const TASK_ARN = 'arn:aws:ecs:ca-central-1:111122223333:task/ctpo/0123456789abcdef0123456789abcdef';
-
-function aJob(id: string, overrides: Partial<JobRecord> = {}): JobRecord {
-  return {
-    id,
-    owner: 'user-a',
-    status: 'PROVISIONING',
-    client: 'Acme College',
-    siteUrl: 'https://acme.brightspace.com',
-    orgUnitId: 6606,
-    modules: [1],
-    filename: `acme-${id}`,
-    createdAt: '2026-05-01T10:00:00.000Z',
-    updatedAt: '2026-05-01T10:00:00.000Z',
-    ...overrides,
-  };
-}
 
 function event(jobId: string, detail: Partial<EcsTaskStateDetail>): EcsTaskStateDetail {
   return {

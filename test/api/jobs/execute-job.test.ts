@@ -11,6 +11,7 @@ import type { SqliteJobStore } from '../../../api/jobs/sqlite-job-store.ts';
 import type { JobRecord } from '../../../api/jobs/types.ts';
 import { startBrightspaceSite } from '../../fixtures/brightspace-site.ts';
 import type { BrightspaceSite } from '../../fixtures/brightspace-site.ts';
+import { aJob } from '../support/job-record.ts';
 
 // Real servers, worker threads and key generation on a machine shared with other test runs.
 vi.setConfig({ testTimeout: 20_000, hookTimeout: 30_000 });
@@ -21,11 +22,6 @@ let dir: string;
 let site: BrightspaceSite;
 let store: SqliteJobStore;
 let runner: LocalJobRunner;
-
-function aJob(id: string, siteUrl: string): JobRecord {
-  const at = new Date().toISOString();
-  return { id, owner: 'user-a', status: 'PROVISIONING', client: 'Acme College', siteUrl, orgUnitId: 6606, modules: [11], filename: `acme-college-ou6606-${id}`, createdAt: at, updatedAt: at };
-}
 
 async function run(job: JobRecord, password: string): Promise<JobRecord> {
   await store.create(job);
@@ -74,7 +70,7 @@ afterAll(async () => {
 
 describe('a course test run in a worker thread', () => {
   it('ends SUCCEEDED with both reports stored, progress recorded and the password written nowhere', async () => {
-    const done = await run(aJob('ok', site.origin), PASSWORD);
+    const done = await run(aJob('ok', { siteUrl: site.origin, modules: [11] }), PASSWORD);
     expect(done).toMatchObject({ status: 'SUCCEEDED', startedAt: expect.any(String), finishedAt: expect.any(String) });
     // The last progress written is the report phase's, with the phase named for the job monitor.
     expect(done.progress).toEqual({ done: 1, total: 1, phase: 'report' });
@@ -94,7 +90,7 @@ describe('a course test run in a worker thread', () => {
   });
 
   it('ends FAILED with the engine’s reason for a wrong password', async () => {
-    const done = await run(aJob('wrong-pw', site.origin), 'not-the-password');
+    const done = await run(aJob('wrong-pw', { siteUrl: site.origin, modules: [11] }), 'not-the-password');
     expect(done.status).toBe('FAILED');
     expect(done.reason).toMatch(/\S/);
     expect(done.reason).not.toContain('not-the-password');
@@ -103,7 +99,7 @@ describe('a course test run in a worker thread', () => {
 
   it('ends FAILED with a reason, in bounded time, when the site is down', async () => {
     const started = Date.now();
-    const done = await run(aJob('down', 'http://127.0.0.1:9'), PASSWORD);
+    const done = await run(aJob('down', { siteUrl: 'http://127.0.0.1:9', modules: [11] }), PASSWORD);
     expect(done.status).toBe('FAILED');
     expect(done.reason).toMatch(/127\.0\.0\.1:9/);
     expect(Date.now() - started).toBeLessThan(30_000);

@@ -7,22 +7,7 @@ import { RESTART_REASON, failInterruptedJobs } from '../../../api/jobs/fail-inte
 import { openSqliteJobStore } from '../../../api/jobs/sqlite-job-store.ts';
 import type { SqliteJobStore } from '../../../api/jobs/sqlite-job-store.ts';
 import type { JobRecord } from '../../../api/jobs/types.ts';
-
-function aJob(id: string, overrides: Partial<JobRecord> = {}): JobRecord {
-  return {
-    id,
-    owner: 'user-a',
-    status: 'PROVISIONING',
-    client: 'Acme College',
-    siteUrl: 'https://acme.brightspace.com',
-    orgUnitId: 6606,
-    modules: [1, 2, 3],
-    filename: `acme-college-ou6606-${id}`,
-    createdAt: '2026-05-01T10:00:00.000Z',
-    updatedAt: '2026-05-01T10:00:00.000Z',
-    ...overrides,
-  };
-}
+import { aJob } from '../support/job-record.ts';
 
 describe('the SQLite job store', () => {
   let dir: string;
