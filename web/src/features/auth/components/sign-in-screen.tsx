@@ -13,7 +13,7 @@ interface SignInScreenProps {
 export function SignInScreen({ signInFailed, onSignIn }: SignInScreenProps) {
   const intl = useIntl();
   return (
-    <main className="sign-in-screen">
+    <main className="centered-message">
       <div className="sign-in-screen__language">
         <LanguageMenu />
       </div>
