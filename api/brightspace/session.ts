@@ -172,20 +172,6 @@ export class BrightspaceSession {
     return toc;
   }
 
-  /** The course's name, or undefined when this account may not read it. */
-  async getCourseName(orgUnitId: number): Promise<string | undefined> {
-    try {
-      const response = await this.#api({ url: this.lpUrl(`courses/${orgUnitId}`), readBodyLimit: 1024 * 1024 }, 'json');
-      if (response.status !== 200) return undefined;
-      const body = this.#json(response, msg('error.site.what.course'));
-      const name = (body as { Name?: unknown } | null)?.Name;
-      return typeof name === 'string' ? name : undefined;
-    } catch {
-      if (this.#signal?.aborted) throw this.#signal.reason;
-      return undefined;
-    }
-  }
-
   /** The HTML of a file topic, read with the session. A topic that cannot be read says why. */
   async getTopicHtml(orgUnitId: number, topicId: number): Promise<TopicFile> {
     let response: HttpResponse;

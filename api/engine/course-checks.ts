@@ -4,7 +4,7 @@
 // collected here for the report.
 import type { AxeRunner } from '../checks/axe-runner.ts';
 import { axeFindings, checkAccessibility } from '../checks/accessibility.ts';
-import { checkContent } from '../checks/content.ts';
+import { checkContent, sessionTokenFindings } from '../checks/content.ts';
 import type { Finding, NotScanned } from '../checks/finding.ts';
 import { parseTopic, type LinkOccurrence } from '../checks/html.ts';
 import type { LinkChecker } from '../checks/link-checker.ts';
@@ -49,15 +49,18 @@ export class CourseChecks {
   async check(item: CourseItem, done?: () => void): Promise<void> {
     const { orgUnitId } = this.#options;
     if (item.links !== undefined) this.#addLinks(item.links, item);
+    // A topic is counted once, by its page (or its link); its description is a part of it.
+    const countsAsTopic = item.place.itemType === 'topic' && item.html?.whole !== false;
     if (item.html === undefined) {
-      if (item.place.itemType === 'topic') this.scanned++;
+      if (countsAsTopic) this.scanned++;
       done?.();
       return;
     }
-    const { content, baseUrl } = item.html;
+    const { content, baseUrl, whole } = item.html;
     const parsed = parseTopic(content, baseUrl, orgUnitId);
-    this.findings.push(...checkContent(parsed, item.place, item.url));
-    this.findings.push(...checkAccessibility(parsed, item.place, baseUrl, orgUnitId));
+    // A fragment with nothing visible (an empty description) is not a blank page.
+    const ownFindings = [...checkContent(parsed, item.place, item.url).filter((found) => whole || found.check !== 'content.empty'), ...sessionTokenFindings(content, item.place, item.url), ...checkAccessibility(parsed, item.place, baseUrl, orgUnitId)];
+    this.#push(ownFindings, item);
     this.#addLinks(parsed.links, item);
 
     // The accessibility checker runs in its own thread; reading the next items does not wait for it
@@ -70,8 +73,8 @@ export class CourseChecks {
     this.#a11yWork.push(
       this.#options.axe.run(content).then(
         (violations) => {
-          this.findings.push(...axeFindings(violations, item.place, item.url));
-          if (item.place.itemType === 'topic') this.scanned++;
+          this.#push(axeFindings(violations, item.place, item.url), item);
+          if (countsAsTopic) this.scanned++;
         },
         (error: unknown) => {
           const problem = isAppError(error) ? error.text : msg('reason.a11y.failed');
@@ -96,16 +99,23 @@ export class CourseChecks {
     if (this.#linkFailure !== undefined) throw this.#linkFailure;
   }
 
+  /** Findings of an item; those of one part of it (a description) say so in their subject. */
+  #push(findings: Finding[], item: CourseItem): void {
+    const { part } = item;
+    if (part === undefined) this.findings.push(...findings);
+    else this.findings.push(...findings.map((found) => ({ ...found, subject: `${part}:${found.subject ?? found.url ?? ''}` })));
+  }
+
   #addLinks(occurrences: LinkOccurrence[], item: CourseItem): void {
     const { origin, orgUnitId, links } = this.#options;
     for (const link of occurrences) {
       this.links++;
-      this.findings.push(...staticLinkFindings(link, item.place, origin, orgUnitId));
+      this.#push(staticLinkFindings(link, item.place, origin, orgUnitId), item);
       const url = link.url;
       if (url === null) continue;
       this.#linkWork.push(
         links.check(url).then(
-          (probe) => void this.findings.push(...probeFindings({ ...link, url }, probe, item.place)),
+          (probe) => this.#push(probeFindings({ ...link, url }, probe, item.place), item),
           (error: unknown) => void (this.#linkFailure ??= error),
         ),
       );

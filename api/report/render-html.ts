@@ -4,7 +4,7 @@
 // where scripts are blocked.
 import { checkTitle } from '../checks/catalogue.ts';
 import type { Severity } from '../checks/finding.ts';
-import type { Report, ReportFinding as Finding, ReportModule } from './model.ts';
+import type { Report, ReportFinding as Finding, ReportItem, ReportModule } from './model.ts';
 
 const SEVERITIES: Severity[] = ['error', 'warning', 'info'];
 const SEVERITY_LABEL: Record<Severity, string> = { error: 'Error', warning: 'Warning', info: 'Note' };
@@ -95,23 +95,64 @@ function filterStyles(checks: string[]): string {
   return rules.join('\n');
 }
 
-function renderFinding(item: Finding, checkIndex: Map<string, number>): string {
+const ITEM_LABEL: Record<ReportItem['itemType'], string> = {
+  module: 'Module',
+  topic: 'Topic',
+  assignment: 'Assignment',
+  quiz: 'Quiz',
+  'discussion-forum': 'Discussion forum',
+  'discussion-topic': 'Discussion topic',
+  announcement: 'Announcement',
+  'grade-item': 'Grade item',
+  course: 'Course',
+};
+
+const itemKey = (item: { itemType: string; itemId: number | null; topicId: number | null }) => `${item.itemType}:${item.itemId ?? ''}:${item.topicId ?? ''}`;
+
+/** An item's name, linked to its page when there is one. */
+function itemHeading(item: ReportItem): string {
+  const title = item.itemTitle || `${ITEM_LABEL[item.itemType]} ${item.itemId ?? ''}`.trim();
+  return `${ITEM_LABEL[item.itemType]}: ${item.viewUrl === null ? escapeHtml(title) : linkTo(item.viewUrl, title)}`;
+}
+
+function renderFinding(item: Finding, checkIndex: Map<string, number>, items?: Map<string, ReportItem>): string {
   const address = item.url === null ? '' : `<p class="address">${linkTo(item.url)}</p>`;
+  // A finding on an activity a topic opens (a quicklinked quiz) names that activity.
+  const opened = item.topicId !== null && item.itemType !== 'topic' ? items?.get(itemKey(item)) : undefined;
   return `<li class="finding" data-severity="${item.severity}" data-check-index="${checkIndex.get(item.check)}">
 <span class="badge ${item.severity}">${SEVERITY_LABEL[item.severity]}</span><span class="check">${escapeHtml(checkTitle(item.check))}</span> <code>${escapeHtml(item.check)}</code>
-<p>${escapeHtml(item.message)}</p>${address}</li>`;
+${opened === undefined ? '' : `<p>${itemHeading(opened)}</p>`}<p>${escapeHtml(item.message)}</p>${address}</li>`;
 }
 
-function renderFindings(items: Finding[], checkIndex: Map<string, number>): string {
-  return `<ul class="findings">${items.map((item) => renderFinding(item, checkIndex)).join('\n')}</ul>`;
+function renderFindings(findings: Finding[], checkIndex: Map<string, number>, items?: Map<string, ReportItem>): string {
+  return `<ul class="findings">${findings.map((item) => renderFinding(item, checkIndex, items)).join('\n')}</ul>`;
 }
 
-function renderModule(module: ReportModule, findings: Finding[], checkIndex: Map<string, number>): string {
+/** Course-wide items (assignments, quizzes, announcements, the gradebook...) after the modules. */
+function renderCourseWide(report: Report, checkIndex: Map<string, number>): string {
+  const courseWide = report.items.filter((item) => item.moduleId === null);
+  const findings = report.findings.filter((item) => item.moduleId === null);
+  if (courseWide.length === 0 && findings.length === 0) return '';
+  const listed = new Set(courseWide.map(itemKey));
+  const articles = courseWide.map((item) => {
+    const own = findings.filter((found) => itemKey(found) === itemKey(item));
+    return `<article class="topic"><h4>${itemHeading(item)}</h4>${own.length === 0 ? '<p class="clean">No findings.</p>' : renderFindings(own, checkIndex)}</article>`;
+  });
+  const rest = findings.filter((found) => !listed.has(itemKey(found)));
+  return `<section class="module" aria-labelledby="course-wide-title">
+<h3 id="course-wide-title">Course-wide items</h3>
+${articles.join('\n')}
+${rest.length === 0 ? '' : renderFindings(rest, checkIndex)}
+</section>`;
+}
+
+function renderModule(module: ReportModule, findings: Finding[], checkIndex: Map<string, number>, items?: Map<string, ReportItem>): string {
   const own = findings.filter((item) => item.moduleId === module.moduleId);
   const moduleLevel = own.filter((item) => item.topicId === null);
+  const opened = items;
   const topics = module.topics.map((topic) => {
     const items = own.filter((item) => item.topicId === topic.topicId);
-    const body = items.length === 0 ? '<p class="clean">No findings.</p>' : renderFindings(items, checkIndex);
+    const body = items.length === 0 ? '<p class="clean">No findings.</p>' : renderFindings(items, checkIndex, opened);
     return `<article class="topic"><h4>${linkTo(topic.viewUrl, topic.title || `Topic ${topic.topicId}`)}</h4>${body}</article>`;
   });
   return `<section class="module" style="--depth: ${module.depth}" aria-label="${escapeHtml(module.title)}">
@@ -166,6 +207,11 @@ ${checks.map((check, index) => `<label><input type="checkbox" id="show-check-${i
 ${report.notScanned.map((item) => `<tr><td>${escapeHtml(item.title || `Topic ${item.topicId ?? item.itemId ?? ''}`)}</td><td>${escapeHtml(item.reason)}</td></tr>`).join('\n')}
 </tbody></table></section>`;
 
+  const itemsByKey = new Map(report.items.map((item) => [itemKey(item), item]));
+  const notes = report.notes.length === 0 ? '' : `<section aria-labelledby="notes-title">
+<h2 id="notes-title">Notes on this run</h2>
+<ul>${report.notes.map((note) => `<li>${escapeHtml(note.message)}</li>`).join('\n')}</ul></section>`;
+
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -203,9 +249,11 @@ ${filters}
 <section aria-labelledby="findings-title">
 <h2 id="findings-title">Findings</h2>
 ${report.findings.length === 0 ? '<p>No findings: every check passed on the topics CTPO could read.</p>' : ''}
-${report.modules.map((module) => renderModule(module, report.findings, checkIndex)).join('\n')}
+${report.modules.map((module) => renderModule(module, report.findings, checkIndex, itemsByKey)).join('\n')}
+${renderCourseWide(report, checkIndex)}
 </section>
 ${notScanned}
+${notes}
 </main>
 <footer>
 <p>Written by CTPO ${escapeHtml(report.tool.version)}. Errors are problems students will meet; warnings should be looked at; notes are for information. Accessibility checks use axe-core without a browser, so colour contrast and layout are not checked.</p>

@@ -14,11 +14,15 @@ import { forEachLimited, type SourceContext } from './course-items.ts';
 export interface TopicPagesOptions {
   /** Topics read from the site at once. */
   concurrency: number;
+  /** Topics another source has checked already (quicklinks whose activity was read). */
+  handled?: ReadonlySet<number>;
 }
 
 export async function readTopicPages(ctx: SourceContext, selected: SelectedModule[], options: TopicPagesOptions): Promise<void> {
   const { origin, orgUnitId } = ctx;
-  const jobs: { entry: SelectedModule; topic: TocTopic }[] = selected.flatMap((entry) => entry.topics.map((topic) => ({ entry, topic })));
+  const jobs: { entry: SelectedModule; topic: TocTopic }[] = selected.flatMap((entry) =>
+    entry.topics.filter((topic) => options.handled?.has(topic.TopicId) !== true).map((topic) => ({ entry, topic })),
+  );
   let topicsDone = 0;
   const topicDone = () => ctx.progress('topics', ++topicsDone, jobs.length);
   ctx.progress('topics', 0, jobs.length);
