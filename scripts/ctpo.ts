@@ -1,5 +1,5 @@
 // Runs one course test from the command line and writes the HTML report and its JSON twin:
-//   npm run ctpo -- --site URL --org-unit N --modules 1,2|all --client NAME --out DIR [--allow-private-targets]
+//   npm run ctpo -- --site URL --org-unit N --modules 1,2|all --client NAME --out DIR [--scopes all|a,b] [--allow-private-targets]
 // The Brightspace user name and password come from BRIGHTSPACE_USERNAME / BRIGHTSPACE_PASSWORD or a
 // prompt (the password is not echoed), never from the command line, where other users of the
 // machine and the shell history could read them.
@@ -9,16 +9,20 @@ import { parseArgs } from 'node:util';
 import { isAppError } from '../api/errors.ts';
 import { runCourseTest } from '../api/engine/run-course-test.ts';
 import type { CourseTestProgress } from '../api/engine/types.ts';
+import { COURSE_SCOPES, type CourseScope } from '../api/http/contract.ts';
 import { renderHtmlReport } from '../api/report/render-html.ts';
 import { renderJsonReport } from '../api/report/render-json.ts';
 
-const USAGE = `Usage: npm run ctpo -- --site URL --org-unit N --modules 1,2|all --client NAME --out DIR [--allow-private-targets]
+const USAGE = `Usage: npm run ctpo -- --site URL --org-unit N --modules 1,2|all --client NAME --out DIR [--scopes all|a,b] [--allow-private-targets]
 
   --site URL                 the Brightspace site, e.g. https://school.brightspace.com
   --org-unit N               the course's org unit ID (as in /d2l/home/N)
   --modules 1,2 | all        module ids to test (nested modules included), or every module
   --client NAME              the client label shown in the report
   --out DIR                  folder for the report files (created if missing)
+  --scopes all | a,b         course-wide items to check too: all, or some of
+                             ${COURSE_SCOPES.join(', ')}
+                             (without it, the modules only, with the activities they link to)
   --allow-private-targets    let loopback and private addresses through (a course on this machine
                              or network); also CTPO_ALLOW_PRIVATE_TARGETS=1
 
@@ -28,7 +32,7 @@ class UsageError extends Error {}
 
 const PHASE_LABEL: Record<CourseTestProgress['phase'], string> = {
   'sign-in': 'Signing in',
-  contents: 'Reading the table of contents',
+  contents: 'Reading the course',
   topics: 'Checking topics',
   links: 'Checking links',
   report: 'Writing the report',
@@ -48,6 +52,7 @@ function parseCommandLine(argv: string[]) {
         modules: { type: 'string' },
         client: { type: 'string' },
         out: { type: 'string' },
+        scopes: { type: 'string' },
         'allow-private-targets': { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -70,10 +75,19 @@ function parseCommandLine(argv: string[]) {
     if (parts.some((part) => !/^\d{1,15}$/.test(part))) throw new UsageError('--modules must be "all" or module ids separated by commas, e.g. 1,2.');
     modules = parts.map(Number);
   }
+  let scopes: CourseScope[] | undefined;
+  if (values.scopes !== undefined) {
+    const parts = values.scopes.split(',').map((part) => part.trim().toLowerCase()).filter((part) => part !== '');
+    const known = COURSE_SCOPES as readonly string[];
+    if (parts.length === 1 && parts[0] === 'all') scopes = [...COURSE_SCOPES];
+    else if (parts.length > 0 && parts.every((part) => known.includes(part))) scopes = [...new Set(parts as CourseScope[])];
+    else throw new UsageError(`--scopes must be "all" or some of ${COURSE_SCOPES.join(', ')}, separated by commas.`);
+  }
   return {
     site: values.site!,
     orgUnitId: Number(orgUnit),
     modules,
+    scopes,
     client: values.client!,
     out: resolve(values.out!),
     allowPrivateTargets: values['allow-private-targets'] === true || process.env.CTPO_ALLOW_PRIVATE_TARGETS === '1',
@@ -165,7 +179,7 @@ async function main(): Promise<number> {
       process.stderr.write('Private and loopback addresses are allowed for this run (--allow-private-targets).\n');
     }
     const report = await runCourseTest(
-      { siteUrl: options.site, username, password, orgUnitId: options.orgUnitId, modules: options.modules, client: options.client, allowPrivateTargets: options.allowPrivateTargets, signal: controller.signal },
+      { siteUrl: options.site, username, password, orgUnitId: options.orgUnitId, modules: options.modules, scopes: options.scopes, client: options.client, allowPrivateTargets: options.allowPrivateTargets, signal: controller.signal },
       progressPrinter(),
     );
     await mkdir(options.out, { recursive: true });
@@ -175,7 +189,9 @@ async function main(): Promise<number> {
     const { totals } = report;
     process.stdout.write(
       `${totals.findings.error} errors, ${totals.findings.warning} warnings, ${totals.findings.info} notes; ` +
-        `${totals.scanned}/${totals.topics} topics scanned, ${totals.links} links checked.\n${base}.html\n${base}.json\n`,
+        `${totals.scanned}/${totals.topics} topics scanned, ${report.items.length} other course items, ${totals.links} links checked.\n` +
+        report.notes.map((note) => `Note: ${note.message}\n`).join('') +
+        `${base}.html\n${base}.json\n`,
     );
     return 0;
   } catch (error) {

@@ -9,7 +9,13 @@ import { redact } from '../http/respond.ts';
 import type { Log } from '../http/respond.ts';
 import { renderHtmlReport } from '../report/render-html.ts';
 import { renderJsonReport } from '../report/render-json.ts';
+import { COURSE_SCOPES, type CourseScope } from '../http/contract.ts';
 import type { BrightspaceCredentials, JobRecord, JobStore, ReportStore } from './types.ts';
+
+/** The scopes a job record keeps (validated when the run was started), as the engine takes them. */
+function knownScopes(scopes: string[]): CourseScope[] {
+  return scopes.filter((scope): scope is CourseScope => (COURSE_SCOPES as readonly string[]).includes(scope));
+}
 
 export const UNEXPECTED_FAILURE_REASON = msg('reason.run.unexpected');
 
@@ -78,6 +84,7 @@ export async function executeJob(input: ExecuteJobInput): Promise<JobRecord | un
         password: credentials.password,
         orgUnitId: job.orgUnitId,
         modules: job.modules,
+        ...(job.scopes === undefined ? {} : { scopes: knownScopes(job.scopes) }),
         client: job.client,
         allowPrivateTargets: input.allowPrivateTargets,
         signal: input.signal,

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBrightspaceSite, type BrightspaceSite } from '../../fixtures/brightspace-site.ts';
 import { startLinkHost, type LinkHost } from '../../fixtures/link-host.ts';
 import { SAMPLE_PASSWORD, SAMPLE_USER, sampleSite } from '../../fixtures/sample-course.ts';
+import { WHOLE_PASSWORD, WHOLE_USER, wholeCourseSite } from '../../fixtures/whole-course.ts';
 
 const SCRIPT = new URL('../../../scripts/ctpo.ts', import.meta.url).pathname;
 let web: LinkHost;
@@ -75,7 +76,35 @@ describe('npm run ctpo', () => {
     expect(missing.stderr).toContain('Missing --org-unit, --modules, --client, --out.');
     const modules = await ctpo(['--site', site.origin, '--org-unit', '6606', '--modules', 'first', '--client', 'A', '--out', out]);
     expect(modules.stderr).toContain('--modules must be "all" or module ids separated by commas');
+    const scopes = await ctpo(['--site', site.origin, '--org-unit', '6606', '--modules', 'all', '--client', 'A', '--out', out, '--scopes', 'quizzes,homework']);
+    expect(scopes.code).toBe(2);
+    expect(scopes.stderr).toContain('--scopes must be "all" or some of assignments, quizzes, discussions, announcements, overview, gradebook, separated by commas.');
   });
+
+  it('reads the course-wide items --scopes names', async () => {
+    const whole = await startBrightspaceSite(wholeCourseSite(web.origin));
+    const folder = await mkdtemp(join(tmpdir(), 'ctpo-command-scopes-'));
+    try {
+      const args = ['--site', whole.origin, '--org-unit', '7100', '--modules', 'all', '--client', 'Acme', '--out', folder, '--allow-private-targets'];
+      const env = { BRIGHTSPACE_USERNAME: WHOLE_USER, BRIGHTSPACE_PASSWORD: WHOLE_PASSWORD };
+      const some = await ctpo([...args, '--scopes', 'announcements, overview'], env);
+      expect(some.code).toBe(0);
+      const json = (name: string) => readFile(join(folder, name), 'utf8').then((text) => JSON.parse(text) as { scopes: string[]; items: { itemType: string }[] });
+      const first = await json((await readdir(folder)).find((name) => name.endsWith('.json'))!);
+      expect(first.scopes).toEqual(['announcements', 'overview']);
+      expect(new Set(first.items.filter((item) => !['assignment', 'quiz'].includes(item.itemType)).map((item) => item.itemType))).toEqual(new Set(['announcement', 'course']));
+      await rm(folder, { recursive: true, force: true });
+      const all = await ctpo([...args, '--scopes', 'all'], env);
+      expect(all.code).toBe(0);
+      expect(all.stdout).toMatch(/\d+ other course items/);
+      const second = await json((await readdir(folder)).find((name) => name.endsWith('.json'))!);
+      expect(second.scopes).toEqual(['assignments', 'quizzes', 'discussions', 'announcements', 'overview', 'gradebook']);
+      expect(second.items.some((item) => item.itemType === 'grade-item')).toBe(true);
+    } finally {
+      await whole.close();
+      await rm(folder, { recursive: true, force: true });
+    }
+  }, 60_000);
 
   it('exits non-zero with the reason when the run fails', async () => {
     const result = await ctpo(['--site', site.origin, '--org-unit', '6606', '--modules', 'all', '--client', 'A', '--out', out, '--allow-private-targets'], {
