@@ -58,6 +58,12 @@ export interface CourseActivities {
   handledTopics: Set<number>;
   /** The items it checked or found something about, for the report. */
   items: CheckedItem[];
+  /**
+   * Reads the release conditions of the selected topics and the activities read, and adds what
+   * they show. Left to the caller to run once the topic pages are read: the site is then idle
+   * while the links are checked.
+   */
+  releaseConditions(): Promise<void>;
 }
 
 interface Read {
@@ -196,19 +202,24 @@ export async function readActivities(ctx: SourceContext, options: ActivitiesOpti
       return [{ owner, place: item.place, url: activity.viewUrl }];
     }),
   ];
-  const conditionFindings = await checkReleaseConditions(ctx, owners, {
-    index,
-    toc: options.toc,
-    gradeItems: read.gradebook === null ? null : new Set(read.gradebook.items.map((item) => item.id)),
-    concurrency: options.concurrency,
-    onPlanned: options.onPlanned,
-    onRead: options.onRead,
-  });
-  for (const found of conditionFindings) if (found.itemType !== 'topic') remember(found, found.url);
-  findings.push(...conditionFindings);
-
   ctx.addFindings(findings);
-  return { index, handledTopics, items: [...items.values()] };
+  const result: CourseActivities = {
+    index,
+    handledTopics,
+    items: [...items.values()],
+    releaseConditions: async () => {
+      const conditionFindings = await checkReleaseConditions(ctx, owners, {
+        index,
+        toc: options.toc,
+        gradeItems: read.gradebook === null ? null : new Set(read.gradebook.items.map((item) => item.id)),
+        concurrency: options.concurrency,
+      });
+      for (const found of conditionFindings) if (found.itemType !== 'topic') remember(found, found.url);
+      result.items = [...items.values()];
+      ctx.addFindings(conditionFindings);
+    },
+  };
+  return result;
 }
 
 /** The quicklink topics of the selected modules that open an assignment, quiz or discussion of this course. */

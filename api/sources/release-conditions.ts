@@ -22,8 +22,6 @@ export interface ReleaseConditionOptions {
   /** The gradebook's item ids, when it was read. */
   gradeItems: Set<number> | null;
   concurrency: number;
-  onPlanned: (count: number) => void;
-  onRead: () => void;
 }
 
 function topicIdsOf(modules: TocModule[], into = new Set<number>()): Set<number> {
@@ -48,7 +46,6 @@ export async function checkReleaseConditions(ctx: SourceContext, owners: Conditi
   // Returns false when the route is not there for this kind of item.
   const readOne = async (item: ConditionOwnerItem, first: boolean): Promise<boolean> => {
     const reading = await readReleaseConditions(ctx.session, ctx.orgUnitId, item.owner);
-    options.onRead();
     if (reading.ok) {
       findings.push(...releaseConditionFindings(reading.value, item.place, item.url, exists));
       return true;
@@ -63,9 +60,7 @@ export async function checkReleaseConditions(ctx: SourceContext, owners: Conditi
   };
 
   for (const group of byKind.values()) {
-    options.onPlanned(1);
     if (!(await readOne(group[0]!, true))) continue;
-    options.onPlanned(group.length - 1);
     await forEachLimited(group.slice(1), options.concurrency, ctx.signal, async (item) => void (await readOne(item, false)));
   }
   return findings;

@@ -58,5 +58,7 @@ export async function readWholeCourse(ctx: SourceContext, options: WholeCourseOp
 
   await checkDescriptions(ctx, selected, objects, urls);
   await readTopicPages(ctx, selected, { concurrency, handled: activities.handledTopics });
+  // The links found so far are being checked meanwhile; the site itself is idle again.
+  await activities.releaseConditions();
   return { selected, items: activities.items };
 }
