@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SelectedModule } from '../../../api/brightspace/toc.ts';
-import { modulePlace, topicPlace, type Finding } from '../../../api/checks/finding.ts';
+import { itemPlace, modulePlace, topicPlace, type Finding } from '../../../api/checks/finding.ts';
 import { msg } from '../../../api/i18n/messages.ts';
 import { buildReport, TOOL_VERSION } from '../../../api/report/build-report.ts';
 import { renderHtmlReport } from '../../../api/report/render-html.ts';
@@ -139,5 +139,62 @@ describe('renderHtmlReport', () => {
     expect(clean).toContain('No findings: every check passed on the topics CTPO could read.');
     expect(clean).not.toContain('Not scanned');
     expect(clean).not.toContain('id="show-error"');
+  });
+});
+
+describe('course-wide items and notes', () => {
+  const quiz = itemPlace('quiz', 31, 'Quiz <one>', place(2, 21));
+  const announcement = itemPlace('announcement', 41, 'Welcome & <b>hello</b>');
+  const gradebook = itemPlace('course', 6606, 'Biology <101>');
+  const wide = buildReport({
+    client: 'Acme',
+    siteUrl: 'https://school.example.com/',
+    orgUnitId: 6606,
+    selected,
+    viewUrl: (topicId) => `https://school.example.com/d2l/le/content/6606/viewContent/${topicId}/View`,
+    findings: [
+      { check: 'grades.weights-not-100', severity: 'error', ...gradebook, url: null, message: msg('finding.grades.unassociated-item') },
+      { check: 'structure.past-date', severity: 'warning', ...announcement, url: null, message: msg('finding.structure.topic-hidden') },
+      { check: 'structure.date-order', severity: 'error', ...quiz, url: null, message: msg('finding.structure.empty-module') },
+    ],
+    notScanned: [],
+    items: [
+      { place: gradebook, viewUrl: 'https://school.example.com/d2l/lms/grades/admin/manage/gradeslist.d2l?ou=6606' },
+      { place: announcement, viewUrl: 'javascript:alert(1)' },
+      { place: itemPlace('assignment', 51, 'Clean essay'), viewUrl: 'https://school.example.com/d2l/lms/dropbox/user/folder_submit_files.d2l?db=51&ou=6606' },
+      { place: quiz, viewUrl: 'https://school.example.com/d2l/lms/quizzing/user/quiz_summary.d2l?qi=31&ou=6606' },
+    ],
+    notes: [msg('note.route.not-offered', { what: 'quizzes', status: 404 })],
+    scanned: 3,
+    links: 0,
+    startedAt: new Date('2026-03-01T10:00:00Z'),
+    finishedAt: new Date('2026-03-01T10:02:05Z'),
+  });
+  const html = renderHtmlReport(wide);
+
+  it('lists the items in report order, those a topic opens first, course-wide ones after the modules', () => {
+    expect(wide.items.map((item) => `${item.moduleId ?? '-'} ${item.itemType}:${item.itemId}`)).toEqual(['2 quiz:31', '- announcement:41', '- assignment:51', '- course:6606']);
+    expect(wide.findings.map((f) => `${f.moduleId ?? '-'} ${f.itemType}`)).toEqual(['2 quiz', '- announcement', '- course']);
+    expect(wide.notes).toEqual([{ message: 'This site does not offer quizzes through its API (HTTP 404): an older Brightspace version, or a tool turned off. They were not checked.' }]);
+  });
+
+  it('shows course-wide items after the modules, each linked to its page, and the notes', () => {
+    const section = html.slice(html.indexOf('Course-wide items'));
+    expect(html.indexOf('Course-wide items')).toBeGreaterThan(html.indexOf('Week 2 &amp; more'));
+    expect(section).toContain('Course: <a href="https://school.example.com/d2l/lms/grades/admin/manage/gradeslist.d2l?ou=6606"');
+    expect(section).toContain('Assignment: <a href="https://school.example.com/d2l/lms/dropbox/user/folder_submit_files.d2l?db=51&amp;ou=6606" rel="noopener noreferrer" target="_blank">Clean essay</a></h4><p class="clean">No findings.</p>');
+    // An address that is not a web page stays text; course text is escaped.
+    expect(section).toContain('Announcement: Welcome &amp; &lt;b&gt;hello&lt;/b&gt;');
+    expect(html).not.toContain('javascript:alert(1)"');
+    // The quiz a topic opens is named with its finding, under the topic.
+    expect(html).toContain('<p>Quiz: <a href="https://school.example.com/d2l/lms/quizzing/user/quiz_summary.d2l?qi=31&amp;ou=6606" rel="noopener noreferrer" target="_blank">Quiz &lt;one&gt;</a></p>');
+    expect(html).toContain('Notes on this run');
+    expect(html).toContain('This site does not offer quizzes through its API (HTTP 404)');
+  });
+
+  it('writes items and notes to the JSON twin', () => {
+    const json = JSON.parse(renderJsonReport(wide)) as { items: unknown[]; notes: unknown[] };
+    expect(json.items).toHaveLength(4);
+    expect(json.notes).toHaveLength(1);
   });
 });
