@@ -11,6 +11,8 @@ export interface ItemUrls {
   announcement(newsId: number): string;
   gradebook(): string;
   overview(): string;
+  /** The course's home page, for what concerns the course as a whole. */
+  home(): string;
 }
 
 export function itemUrls(origin: URL, orgUnitId: number): ItemUrls {
@@ -25,5 +27,6 @@ export function itemUrls(origin: URL, orgUnitId: number): ItemUrls {
     announcement: (id) => at(`/d2l/le/news/${orgUnitId}/${id}/view?ou=${orgUnitId}`),
     gradebook: () => at(`/d2l/lms/grades/admin/manage/gradeslist.d2l?ou=${orgUnitId}`),
     overview: () => at(`/d2l/le/content/${orgUnitId}/Home`),
+    home: () => at(`/d2l/home/${orgUnitId}`),
   };
 }

@@ -84,6 +84,8 @@ interface OpeningTopic {
   toolItemId: number | null;
   code: string | null;
   visible: boolean;
+  /** The quicklink's address, absolute. */
+  address: string | null;
 }
 
 /** One activity to check: its item, dates, and where it is opened from, if from content. */
@@ -138,7 +140,7 @@ export async function readActivities(ctx: SourceContext, options: ActivitiesOpti
     handledTopics.add(opener.topic.TopicId);
     await ctx.check({ place, url: null });
     if (lookup.state === 'missing') {
-      findings.push(finding('link.internal-missing', place, null, msg('finding.link.quicklink-missing', { kind: opener.kinds[0]!.replaceAll('-', '_'), id: String(opener.toolItemId ?? opener.code ?? '') }), { element: 'topic', subject: `quicklink:${opener.kinds[0]}:${opener.toolItemId ?? opener.code}` }));
+      findings.push(finding('link.internal-missing', place, opener.address, msg('finding.link.quicklink-missing', { kind: opener.kinds[0]!.replaceAll('-', '_'), id: String(opener.toolItemId ?? opener.code ?? '') }), { element: 'topic', subject: `quicklink:${opener.kinds[0]}:${opener.toolItemId ?? opener.code}` }));
       continue;
     }
     const { activity } = lookup;
@@ -177,7 +179,7 @@ export async function readActivities(ctx: SourceContext, options: ActivitiesOpti
   if (read.overview !== null && read.overview.description.trim() !== '') {
     const place = itemPlace('course', ctx.orgUnitId, options.courseTitle);
     const url = urls.overview();
-    remember(place, url);
+    remember(place, urls.home());
     await ctx.check({ place, url, html: { content: read.overview.description, baseUrl: new URL(url), whole: false }, part: 'overview' });
   }
 
@@ -189,7 +191,7 @@ export async function readActivities(ctx: SourceContext, options: ActivitiesOpti
       urls,
       referencesComplete: read.assignments !== null && read.quizzes !== null,
     });
-    for (const found of gradeFindings) remember(found, found.itemType === 'course' || found.itemType === 'grade-item' ? urls.gradebook() : found.url);
+    for (const found of gradeFindings) remember(found, found.itemType === 'course' ? urls.home() : found.itemType === 'grade-item' ? urls.gradebook() : found.url);
     findings.push(...gradeFindings);
   }
 
@@ -239,7 +241,8 @@ function quicklinkTopics(options: ActivitiesOptions, orgUnitId: number): Opening
       const toolItemId = typeof topic.ToolItemId === 'number' ? topic.ToolItemId : (object?.toolItemId ?? null);
       const code = quicklink?.code ?? null;
       if (toolItemId === null && code === null) continue;
-      openers.push({ module: entry.module, topic, kinds, toolItemId, code, visible: topic.IsHidden !== true && !hiddenModules.has(entry.module.ModuleId) });
+      const absolute = address === '' || !URL.canParse(address, options.urls.home()) ? null : new URL(address, options.urls.home()).href;
+      openers.push({ module: entry.module, topic, kinds, toolItemId, code, visible: topic.IsHidden !== true && !hiddenModules.has(entry.module.ModuleId), address: absolute });
     }
   }
   return openers;

@@ -5,7 +5,7 @@
 // does not offer instead of failing.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { RateLimitPacer } from '../../../api/brightspace/rate-limit.ts';
 import { BrightspaceSession } from '../../../api/brightspace/session.ts';
 import { AppError } from '../../../api/errors.ts';
@@ -16,6 +16,9 @@ import { createBrightspaceHandler, startBrightspaceSite, type BrightspaceSite, t
 import { startLinkHost, type LinkHost } from '../../fixtures/link-host.ts';
 import { GuardedHttpClient } from '../../../api/net/guarded-http.ts';
 import { WHOLE_NOW, WHOLE_ORG_UNIT, WHOLE_PASSWORD, WHOLE_USER, wholeCourse, wholeCourseSite } from '../../fixtures/whole-course.ts';
+
+// Whole engine runs against real servers, on a machine shared with other test runs.
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 120_000 });
 
 let web: LinkHost;
 let baseline: string[];

@@ -2,7 +2,7 @@
 // assignments, quizzes, discussions, announcements, the overview, the gradebook and release
 // conditions, with one of each defect found and every look-alike left alone; what is read follows
 // the run's scopes; and the same findings whatever form the site's lists page in.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { COURSE_SCOPES } from '../../../api/http/contract.ts';
 import { runCourseTest } from '../../../api/engine/run-course-test.ts';
 import type { CourseTestInput } from '../../../api/engine/types.ts';
@@ -12,6 +12,9 @@ import { renderJsonReport } from '../../../api/report/render-json.ts';
 import { startBrightspaceSite, type BrightspaceSite, type SiteModel } from '../../fixtures/brightspace-site.ts';
 import { startLinkHost, type LinkHost } from '../../fixtures/link-host.ts';
 import { WHOLE_NOW, WHOLE_ORG_UNIT, WHOLE_PASSWORD, WHOLE_USER, wholeCourseSite } from '../../fixtures/whole-course.ts';
+
+// Whole engine runs against real servers, on a machine shared with other test runs.
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 120_000 });
 
 let web: LinkHost;
 let site: BrightspaceSite;
@@ -52,7 +55,7 @@ const EXPECTED = [
   '11 112 assignment:501 content.session-token SITE/d2l/lms/dropbox/user/folder_submit_files.d2l?db=501&ou=7100',
   '11 112 assignment:501 link.broken WEB/missing/rubric',
   '11 113 topic:113 link.internal-hidden SITE/d2l/lms/quizzing/user/quiz_summary.d2l?qi=601&ou=7100',
-  '11 114 topic:114 link.internal-missing -',
+  '11 114 topic:114 link.internal-missing SITE/d2l/common/dialogs/quickLink/quickLink.d2l?ou=7100&type=discuss&rcode=GEO201-discuss-15295',
   '11 115 topic:115 structure.date-outside-course -',
   '12 - module:12 structure.hidden -',
   '- - announcement:901 link.broken SITE/d2l/home/5555',
