@@ -6,6 +6,7 @@
 // For that one purpose the password stays in this object's memory for the length of the run and is
 // forgotten at close(); like the session cookies (sent only to the site's own origin), it appears
 // in no error, log or report.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { AppError, isAppError } from '../errors.ts';
 import { msg, type Message } from '../i18n/messages.ts';
 import type { TocResponse } from './types.ts';
@@ -16,7 +17,6 @@ import { CookieJar } from './cookie-jar.ts';
 import { readLoginPage } from './login-page.ts';
 import { normalizeToc } from './toc.ts';
 import { pickApiVersions, supportsIgnoreDateRestrictions, type ApiVersions } from './versions.ts';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { RateLimitPacer, retryAfterMs } from './rate-limit.ts';
 
 const MAX_JSON_BYTES = 20 * 1024 * 1024;
@@ -99,11 +99,6 @@ export class BrightspaceSession {
     return this.#versions;
   }
 
-  /** How often this run signed in again after the site ended its session. */
-  get renewals(): number {
-    return this.#renewals;
-  }
-
   /** Calls that waited for the site's rate limit. */
   get rateLimitWaits(): number {
     return this.#pacer.waits;
@@ -133,7 +128,7 @@ export class BrightspaceSession {
         return { ok: false, status: 200, problem: 'unreadable', url: address };
       }
     }
-    const problem = response.status === 403 ? 'forbidden' : NOT_OFFERED.has(response.status) ? 'not-offered' : 'failed';
+    const problem = response.status === 403 || response.status === 401 ? 'forbidden' : NOT_OFFERED.has(response.status) ? 'not-offered' : 'failed';
     return { ok: false, status: response.status, problem, url: address };
   }
 
@@ -228,9 +223,24 @@ export class BrightspaceSession {
         continue;
       }
       if (!signedOut(response, expect)) return response;
-      if (renewed) throw sessionLost();
+      if (renewed) {
+        // Still refused after signing in again: the session is gone, or this route refuses it.
+        if (await this.#sessionAlive()) return response;
+        throw sessionLost();
+      }
       await this.#renew(generation);
       renewed = true;
+    }
+  }
+
+  /** Whether the site still knows the session (whoami answers). */
+  async #sessionAlive(): Promise<boolean> {
+    const whoami = await this.#call({ url: this.lpUrl('users/whoami'), readBodyLimit: 1024 * 1024 });
+    if (whoami.status !== 200) return false;
+    try {
+      return (JSON.parse(whoami.body ?? '') as { Identifier?: unknown } | null)?.Identifier !== undefined;
+    } catch {
+      return false;
     }
   }
 
@@ -400,7 +410,8 @@ function signedOut(response: HttpResponse, expect: 'json' | 'page'): boolean {
   const type = headerValue(response.headers, 'content-type') ?? '';
   if (!/html/i.test(type)) return false;
   const body = response.body ?? '';
-  if (/\/d2l\/login\?[^"'\s<>]*sessionExpired/i.test(body)) return true;
+  // The stub is a few lines that send the browser on; a course page merely mentioning it is longer.
+  if ((expect === 'json' || body.length < 2048) && /\/d2l\/login\?[^"'\s<>]*sessionExpired/i.test(body)) return true;
   // An API route answers JSON; an HTML page that sends to the login page means the session is gone.
   return expect === 'json' && /\/d2l\/(login|lp\/auth\/login)/i.test(body);
 }

@@ -17,7 +17,7 @@ export function noteFailure(ctx: SourceContext, what: ReadSubject, failure: Read
       return ctx.note({
         key,
         message: accessEndedOn === null
-          ? msg('note.route.forbidden', { what })
+          ? msg('note.route.forbidden', { what, status: failure.status })
           : msg('note.route.forbidden-closed', { what, end: accessEndedOn.toISOString().slice(0, 10) }),
       });
     case 'unreadable':

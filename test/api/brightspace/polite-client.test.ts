@@ -149,6 +149,31 @@ describe('an expired session', () => {
     });
   }, 60_000);
 
+  it('on one route only, while the session is fine: signs in again once, then notes the route and goes on', async () => {
+    const handler = createBrightspaceHandler(wholeCourseSite(web.origin));
+    let logins = 0;
+    const server: Server = createServer((req, res) => {
+      if (req.url === '/d2l/lp/auth/login/login.d2l') logins++;
+      if (req.url?.endsWith('/7100/news/')) {
+        res.writeHead(401, { 'content-type': 'application/json' });
+        return res.end('{"Errors":[{"Message":"Unauthorized"}]}');
+      }
+      handler.handle(req, res);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const report = await runCourseTest(input(`http://127.0.0.1:${(server.address() as AddressInfo).port}`));
+      expect(report.notes.map((note) => note.message)).toEqual([
+        "This Brightspace account may not read announcements (HTTP 401), so they were not checked. Run CTPO with an account that has the course's instructor or designer role.",
+      ]);
+      expect(checksOf(report)).toEqual(baseline.filter((check) => !check.startsWith('announcement:')));
+      expect(logins).toBe(2);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
   it('that expires again at once: the run fails with a reason, without the password', async () => {
     await withSite({ sessionExpiry: { afterCalls: 1, answer: '401' } }, async (site) => {
       const error = await failure(runCourseTest(input(site.origin)));
