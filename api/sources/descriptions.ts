@@ -21,7 +21,7 @@ export async function readContentObjects(
   ctx: SourceContext,
   toc: TocResponse,
   selected: SelectedModule[],
-  options: { concurrency: number; accessEndedOn: Date | null; onRead: () => void },
+  options: { concurrency: number; accessEndedOn: Date | null; onPlanned: (count: number) => void; onRead: () => void },
 ): Promise<ContentObjects> {
   const objects: ContentObjects = { modules: new Map(), topics: new Map() };
   const take = (reading: Reading<ContentObject[] | ContentObject>) => {
@@ -33,9 +33,12 @@ export async function readContentObjects(
   };
   const roots = new Set(toc.Modules.map((module) => module.ModuleId));
   const ids = selected.map((entry) => entry.module.ModuleId);
-  if (ids.some((id) => roots.has(id))) take(await readRootModules(ctx.session, ctx.orgUnitId));
+  const readRoot = ids.some((id) => roots.has(id));
+  options.onPlanned(ids.length + (readRoot ? 1 : 0));
+  if (readRoot) take(await readRootModules(ctx.session, ctx.orgUnitId));
   await forEachLimited(ids, options.concurrency, ctx.signal, async (id) => take(await readModuleStructure(ctx.session, ctx.orgUnitId, id)));
   const unnamed = ids.filter((id) => !objects.modules.has(id));
+  options.onPlanned(unnamed.length);
   await forEachLimited(unnamed, options.concurrency, ctx.signal, async (id) => take(await readModule(ctx.session, ctx.orgUnitId, id)));
   return objects;
 }

@@ -35,8 +35,7 @@ export async function readWholeCourse(ctx: SourceContext, options: WholeCourseOp
   const onPlanned = (count: number) => ctx.progress('contents', done, (total += count));
   const onRead = () => ctx.progress('contents', ++done, total);
 
-  onPlanned(options.selected.length);
-  const objects = await readContentObjects(ctx, outline.toc, options.selected, { concurrency, accessEndedOn: outline.accessEndedOn, onRead });
+  const objects = await readContentObjects(ctx, outline.toc, options.selected, { concurrency, accessEndedOn: outline.accessEndedOn, onPlanned, onRead });
   const selected = withContentDates(options.selected, objects);
   const courseDates = { start: outline.offering?.start ?? null, end: outline.offering?.end ?? null };
   ctx.addFindings(checkStructure(selected, ctx.now, courseDates));

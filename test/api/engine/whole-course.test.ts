@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { COURSE_SCOPES } from '../../../api/http/contract.ts';
 import { runCourseTest } from '../../../api/engine/run-course-test.ts';
-import type { CourseTestInput } from '../../../api/engine/types.ts';
+import type { CourseTestInput, CourseTestProgress } from '../../../api/engine/types.ts';
 import type { Report } from '../../../api/report/model.ts';
 import { renderHtmlReport } from '../../../api/report/render-html.ts';
 import { renderJsonReport } from '../../../api/report/render-json.ts';
@@ -19,6 +19,7 @@ vi.setConfig({ testTimeout: 60_000, hookTimeout: 120_000 });
 let web: LinkHost;
 let site: BrightspaceSite;
 let report: Report;
+const progress: CourseTestProgress[] = [];
 
 function input(siteUrl: string, overrides: Partial<CourseTestInput> = {}): CourseTestInput {
   return {
@@ -75,7 +76,7 @@ const EXPECTED = [
 beforeAll(async () => {
   web = await startLinkHost();
   site = await startBrightspaceSite(wholeCourseSite(web.origin));
-  report = await runCourseTest(input(site.origin));
+  report = await runCourseTest(input(site.origin), (p) => progress.push(p));
 }, 60_000);
 
 afterAll(async () => {
@@ -125,6 +126,14 @@ describe('a whole-course run', () => {
     expect(report.notScanned).toEqual([]);
     expect(report.notes).toEqual([]);
     expect(report.scopes).toEqual([...COURSE_SCOPES]);
+  });
+
+  it('counts the lists it reads as the contents phase, never past its total', () => {
+    const contents = progress.filter((p) => p.phase === 'contents');
+    expect(contents.every((p) => p.done <= p.total)).toBe(true);
+    // The table of contents, root/, 2 structures, 3 activity tools, news, overview, 3 gradebook routes, 1 forum's topics.
+    expect(contents.at(-1)).toEqual({ phase: 'contents', done: 13, total: 13 });
+    expect(progress.map((p) => p.phase).filter((phase, i, all) => phase !== all[i - 1])).toEqual(['sign-in', 'contents', 'topics', 'links', 'report']);
   });
 
   it('keeps the password and the session cookies out of the reports', () => {
