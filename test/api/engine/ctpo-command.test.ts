@@ -79,7 +79,7 @@ describe('npm run ctpo', () => {
     const scopes = await ctpo(['--site', site.origin, '--org-unit', '6606', '--modules', 'all', '--client', 'A', '--out', out, '--scopes', 'quizzes,homework']);
     expect(scopes.code).toBe(2);
     expect(scopes.stderr).toContain('--scopes must be "all" or some of assignments, quizzes, discussions, announcements, overview, gradebook, separated by commas.');
-  });
+  }, 60_000);
 
   it('reads the course-wide items --scopes names', async () => {
     const whole = await startBrightspaceSite(wholeCourseSite(web.origin));
@@ -116,5 +116,5 @@ describe('npm run ctpo', () => {
     const guarded = await ctpo(['--site', site.origin, '--org-unit', '6606', '--modules', 'all', '--client', 'A', '--out', out], credentials);
     expect(guarded.code).toBe(1);
     expect(guarded.stderr).toContain('ctpo: The address must start with https://.');
-  });
+  }, 60_000);
 });
