@@ -246,11 +246,13 @@ ${items}
  */
 function courseTools(links: string[]): Partial<CourseModel> {
   const link = (i: number) => links[(i * 37) % links.length]!;
-  const dates = (i: number) => ({ start: `2026-01-${String(5 + (i % 20)).padStart(2, '0')}T05:00:00.000Z`, due: `2026-03-${String(1 + (i % 25)).padStart(2, '0')}T05:00:00.000Z` });
+  // Dates from today, all inside the course's: the whole-course run finds links, not dates.
+  const day = (offset: number) => new Date(Math.floor(Date.now() / 86_400_000 + offset) * 86_400_000).toISOString();
+  const dates = (i: number) => ({ start: day(1 + (i % 20)), due: day(30 + (i % 25)) });
   const weight = (count: number) => 100 / count;
   return {
-    start: '2026-01-05T05:00:00.000Z',
-    end: '2026-04-30T04:59:00.000Z',
+    start: day(-7),
+    end: day(120),
     assignments: Array.from({ length: ASSIGNMENTS }, (_, i) => ({
       id: 20_000 + i,
       name: `Assignment ${i + 1}`,
@@ -266,7 +268,7 @@ function courseTools(links: string[]): Partial<CourseModel> {
       description: '<p>Questions and answers about this part of the course.</p>',
       topics: Array.from({ length: TOPICS_PER_FORUM }, (_, j) => ({ id: 23_000 + i * TOPICS_PER_FORUM + j, name: `Topic ${j + 1}`, description: `<p>Discuss <a href="${link(i * 3 + j)}">this reading</a>.</p>` })),
     })),
-    announcements: [{ id: 24_000, title: 'Welcome', body: '<p>Welcome to the course.</p>', start: '2026-01-05T05:00:00.000Z' }],
+    announcements: [{ id: 24_000, title: 'Welcome', body: '<p>Welcome to the course.</p>', start: day(-7) }],
     overview: '<p>An overview of the course, its weeks and how it is graded.</p>',
     gradebook: {
       system: 'Weighted',
