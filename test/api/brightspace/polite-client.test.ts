@@ -6,7 +6,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { RateLimitPacer } from '../../../api/brightspace/rate-limit.ts';
+import { RateLimitPacer, retryAfterMs } from '../../../api/brightspace/rate-limit.ts';
 import { BrightspaceSession } from '../../../api/brightspace/session.ts';
 import { AppError } from '../../../api/errors.ts';
 import { runCourseTest } from '../../../api/engine/run-course-test.ts';
@@ -124,6 +124,15 @@ describe('rate limits', () => {
     release();
     expect(Date.now() - started).toBeGreaterThanOrEqual(950);
     expect(pacer.waits).toBe(1);
+  });
+
+  it('reads Retry-After as seconds or as a date, within a sane limit', () => {
+    const now = Date.parse('2026-03-01T12:00:00Z');
+    expect(retryAfterMs({ 'retry-after': '2' }, now)).toBe(2_000);
+    expect(retryAfterMs({ 'retry-after': 'Sun, 01 Mar 2026 12:00:03 GMT' }, now)).toBe(3_000);
+    expect(retryAfterMs({ 'retry-after': '86400' }, now)).toBe(120_000);
+    expect(retryAfterMs({ 'retry-after': 'soon' }, now)).toBeNull();
+    expect(retryAfterMs({}, now)).toBeNull();
   });
 
   it('lets calls through at once while the bucket is more than half full, and when the site sends no limit', async () => {
