@@ -60,7 +60,7 @@ describe('buildReport', () => {
   });
 
   it('counts what the JSON twin promises', () => {
-    expect(report.totals).toEqual({ topics: 3, scanned: 2, notScanned: 1, documents: 0, links: 7, findings: { error: 3, warning: 1, info: 1 }, review: 0 });
+    expect(report.totals).toEqual({ topics: 3, scanned: 2, notScanned: 1, documents: 0, links: 7, linksNotCheckable: 0, findings: { error: 3, warning: 1, info: 1 }, review: 0 });
     expect(report.tool).toEqual({ name: 'CTPO', version: TOOL_VERSION });
     expect(report.modules[1]).toEqual({
       moduleId: 2,
