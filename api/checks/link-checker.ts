@@ -144,7 +144,7 @@ export class LinkChecker {
       );
       if (response.status !== 200 || !ANCHOR_TYPES.test(headerValue(response.headers, 'content-type') ?? '')) return null;
       return anchorNamesOf(response.body ?? '');
-    } catch (error) {
+    } catch {
       if (this.#options.signal?.aborted) throw this.#options.signal.reason;
       // The probe of the same address reports what went wrong; a page that cannot be read whole is not judged.
       return null;

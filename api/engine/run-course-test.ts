@@ -103,6 +103,7 @@ export async function runCourseTest(input: CourseTestInput, onProgress?: (p: Cou
       orgUnitId,
       now,
       signal,
+      courseIndex: index,
       check: (item, done) => checks.check(item, done),
       addFindings: (findings) => checks.addFindings(findings),
       notScanned: (entry) => void checks.notScanned.push(entry),
