@@ -469,6 +469,9 @@ export function anchorNamesOf(html: string): Set<string> {
       onopentag(name, attribs) {
         if (attribs.id) names.add(attribs.id);
         if (name === 'a' && attribs.name) names.add(attribs.name);
+        // Rendered Markdown (GitHub and others) gives headings a permalink anchor whose own
+        // href is the fragment readers use, while the id carries a prefix its script strips.
+        if (name === 'a' && attribs.id && attribs.href?.startsWith('#') && attribs.href.length > 1) names.add(attribs.href.slice(1));
       },
     },
     { lowerCaseAttributeNames: true, lowerCaseTags: true },
@@ -483,12 +486,14 @@ export function anchorNamesOf(html: string): Set<string> {
  */
 export function fragmentFound(fragment: string, anchors: Set<string>): boolean {
   if (fragment === '' || fragment.toLowerCase() === 'top') return true;
-  if (anchors.has(fragment)) return true;
+  let decoded = fragment;
   try {
-    return anchors.has(decodeURIComponent(fragment));
+    decoded = decodeURIComponent(fragment);
   } catch {
-    return false;
+    // kept as written
   }
+  // GitHub prefixes the ids of rendered Markdown with "user-content-" and resolves links without it.
+  return [fragment, decoded].some((name) => anchors.has(name) || anchors.has(`user-content-${name}`));
 }
 
 /**

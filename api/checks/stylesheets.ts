@@ -32,11 +32,6 @@ export class CourseStylesheets {
     this.#options = options;
   }
 
-  /** Stylesheets read so far. */
-  get read(): number {
-    return this.#sheets.size;
-  }
-
   /**
    * The addresses a course stylesheet makes a browser load, with those of the course stylesheets
    * it imports; each names its stylesheet as the text the author sees. Empty for other sites.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifyAddress, fragmentFound, isClientStateFragment, isValidMailto, metaRefreshUrl, parseTopic, srcsetUrls } from '../../../api/checks/html.ts';
+import { anchorNamesOf, classifyAddress, fragmentFound, isClientStateFragment, isValidMailto, metaRefreshUrl, parseTopic, srcsetUrls } from '../../../api/checks/html.ts';
 
 const PAGE = new URL('https://school.example.com/content/enforced/5-BIO/week1/page.html');
 const DIR = 'https://school.example.com/content/enforced/5-BIO/week1/';
@@ -197,6 +197,14 @@ describe('fragments', () => {
     expect(fragmentFound('TOP', anchors)).toBe(true);
     expect(fragmentFound('in-THE-begiNNing', anchors)).toBe(false);
     expect(fragmentFound('in-the-end', anchors)).toBe(false);
+  });
+
+  it('reads the anchors of a page, rendered Markdown permalinks included', () => {
+    const anchors = anchorNamesOf('<h2 id="user-content-install"><a id="user-content-usage-anchor" href="#usage"></a>Usage</h2><a name="old"></a><!-- <p id="hidden"> --><a href="#not-an-anchor">x</a>');
+    expect([...anchors].sort()).toEqual(['old', 'usage', 'user-content-install', 'user-content-usage-anchor']);
+    expect(fragmentFound('install', anchors)).toBe(true);
+    expect(fragmentFound('usage', anchors)).toBe(true);
+    expect(fragmentFound('not-an-anchor', anchors)).toBe(false);
   });
 
   it('leaves state kept by scripts alone', () => {
