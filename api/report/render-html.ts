@@ -81,6 +81,7 @@ th, td { text-align: left; vertical-align: top; padding: .35rem .5rem; border-bo
 .check { font-weight: 600; } code { font-size: .85em; color: var(--muted); }
 .finding p { margin: .15rem 0 0; }
 .address { overflow-wrap: anywhere; font-size: .9em; }
+.where { color: var(--muted); }
 .clean { color: var(--muted); margin: .2rem 0; }
 footer { color: var(--muted); font-size: .85rem; border-top: 1px solid var(--line); margin-top: 2rem; }
 @media print {
@@ -93,6 +94,15 @@ function filterStyles(checks: string[]): string {
   const rules = SEVERITIES.map((severity) => `body:has(#show-${severity}:not(:checked)) .finding[data-severity="${severity}"] { display: none; }`);
   checks.forEach((_, index) => rules.push(`body:has(#show-check-${index}:not(:checked)) .finding[data-check-index="${index}"] { display: none; }`));
   return rules.join('\n');
+}
+
+/** Where the author finds it: the element and attribute, the link text or alt, how often. */
+function whereInItem(item: Finding): string {
+  const parts: string[] = [];
+  if (item.element !== undefined && item.element.length <= 60 && !item.element.includes('<')) parts.push(`<code>${escapeHtml(item.element)}</code>`);
+  if (item.linkText !== undefined) parts.push(`"${escapeHtml(item.linkText)}"`);
+  if (item.count !== undefined && item.count > 1) parts.push(`${item.count} times`);
+  return parts.length === 0 ? '' : ` <span class="where">(${parts.join(', ')})</span>`;
 }
 
 const ITEM_LABEL: Record<ReportItem['itemType'], string> = {
@@ -116,7 +126,7 @@ function itemHeading(item: ReportItem): string {
 }
 
 function renderFinding(item: Finding, checkIndex: Map<string, number>, items?: Map<string, ReportItem>): string {
-  const address = item.url === null ? '' : `<p class="address">${linkTo(item.url)}</p>`;
+  const address = item.url === null ? '' : `<p class="address">${linkTo(item.url)}${item.check.startsWith('link.') ? whereInItem(item) : ''}</p>`;
   // A finding on an activity a topic opens (a quicklinked quiz) names that activity.
   const opened = item.topicId !== null && item.itemType !== 'topic' ? items?.get(itemKey(item)) : undefined;
   return `<li class="finding" data-severity="${item.severity}" data-check-index="${checkIndex.get(item.check)}">
@@ -242,6 +252,7 @@ ${SEVERITIES.map((severity) => `<li class="${severity}"><strong>${totals.finding
 <li><strong>${totals.scanned} / ${totals.topics}</strong>topics scanned</li>
 <li><strong>${totals.notScanned}</strong>topics not scanned</li>
 <li><strong>${totals.links}</strong>links checked</li>
+${totals.linksNotCheckable > 0 ? `<li><strong>${totals.linksNotCheckable}</strong>e-mail, phone and app links (not checkable)</li>` : ''}
 </ul>
 ${report.modules.length > 0 ? renderChart(report) : ''}
 </section>

@@ -113,6 +113,12 @@ export async function readActivities(ctx: SourceContext, options: ActivitiesOpti
   });
 
   const { urls } = options;
+  // The course index decides the links to these tools' items, in every item's HTML.
+  const entries = <T extends { id: number; code?: string | null; hidden: boolean }>(items: T[], title: (item: T) => string) =>
+    items.map((item) => ({ id: item.id, ...(item.code ? { rcode: item.code } : {}), title: title(item), hidden: item.hidden }));
+  if (read.assignments) ctx.courseIndex.addActivities('dropbox', entries(read.assignments, (a) => a.name));
+  if (read.quizzes) ctx.courseIndex.addActivities('quiz', entries(read.quizzes, (q) => q.name));
+  if (read.forums) ctx.courseIndex.addActivities('discuss-forum', entries(read.forums, (f) => f.name));
   const index = new ActivityIndex();
   if (read.assignments) index.addTool('assignment', read.assignments.map((a) => ({ kind: 'assignment', id: a.id, title: a.name, hidden: a.hidden, code: a.code, viewUrl: urls.assignment(a.id) })));
   if (read.quizzes) index.addTool('quiz', read.quizzes.map((q) => ({ kind: 'quiz', id: q.id, title: q.name, hidden: q.hidden, code: q.code, viewUrl: urls.quiz(q.id) })));
@@ -120,6 +126,7 @@ export async function readActivities(ctx: SourceContext, options: ActivitiesOpti
   if (read.topics) {
     const hiddenForums = new Set((read.forums ?? []).filter((f) => f.hidden).map((f) => f.id));
     index.addTool('discussion-topic', read.topics.map((t) => ({ kind: 'discussion-topic', id: t.id, title: t.name, hidden: t.hidden || hiddenForums.has(t.forumId), code: t.code, viewUrl: urls.discussionTopic(t.id) })));
+    ctx.courseIndex.addActivities('discuss', entries(read.topics.map((t) => ({ ...t, hidden: t.hidden || hiddenForums.has(t.forumId) })), (t) => t.name));
   }
 
   const findings: Finding[] = [];

@@ -61,10 +61,12 @@ const EXPECTED = [
   '12 - module:12 structure.hidden -',
   '- - announcement:901 link.broken SITE/d2l/home/5555',
   '- - announcement:901 link.cross-course SITE/d2l/home/5555',
+  '- - announcement:901 link.internal-hidden SITE/d2l/lms/quizzing/user/quiz_summary.d2l?qi=602&ou=7100',
   '- - announcement:902 structure.past-date -',
   '- - assignment:502 grades.missing-item SITE/d2l/lms/dropbox/user/folder_submit_files.d2l?db=502&ou=7100',
   '- - assignment:502 structure.date-order -',
   '- - course:7100 content.placeholder SITE/d2l/le/content/7100/Home',
+  '- - course:7100 link.internal-missing SITE/d2l/lms/dropbox/user/folder_submit_files.d2l?db=598&ou=7100',
   '- - discussion-topic:7011 structure.date-outside-course -',
   '- - discussion-topic:7011 structure.past-date -',
   '- - grade-item:805 grades.unassociated-item SITE/d2l/lms/grades/admin/manage/gradeslist.d2l?ou=7100',
@@ -97,6 +99,8 @@ describe('a whole-course run', () => {
     expect(message('link.internal-hidden', 113)).toContain('opens the quiz "Week 1 quiz", which is hidden from students');
     expect(message('link.internal-missing', 114)).toContain('opens discussion topic 7099, which no longer exists');
     expect(message('structure.release-condition-missing', 111)).toContain('("Submitted to folder: Old lab") depends on assignment folder 599');
+    // Links in HTML to the tools' items are decided from what the readers read.
+    expect(message('link.internal-hidden', 901)).toContain('opens "Week 2 quiz", which is hidden from students');
     expect(message('grades.unassociated-item', 807)).toContain('tied to assignment folder 599, which no longer exists');
   });
 
