@@ -203,9 +203,10 @@ ${cleanLine}${empty}
 
 /** A message whose list value is made of HTML pieces (links): the list is formatted around markers. */
 function listOfHtml(p: Presenter, pieces: string[], id: 'report.topics.clean', name: 'topics'): string {
-  const markers = pieces.map((_, index) => `\u0000${index}\u0000`);
+  // Private-use characters mark where each piece goes; course text never reaches the message itself.
+  const markers = pieces.map((_, index) => `\uE000${index}\uE001`);
   const text = escapeHtml(p.t(id, { [name]: p.list(markers) }));
-  return text.replace(/\u0000(\d+)\u0000/g, (_, index: string) => pieces[Number(index)]!);
+  return text.replace(/\uE000(\d+)\uE001/g, (_, index: string) => pieces[Number(index)]!);
 }
 
 function renderCourseWide(ctx: Context, findings: ReportFinding[], notScanned: ReportNotScanned[]): string {
