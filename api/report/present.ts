@@ -16,12 +16,24 @@ export interface Presenter {
   title(check: string): string;
   /** "a, b and c" in the language. */
   list(items: string[]): string;
+  /**
+   * Course text put into a sentence, isolated from it for the bidirectional algorithm when the
+   * writer asks (an English title in an Arabic sentence, or the other way round, keeps its order).
+   */
+  value(text: string): string;
 }
 
-export function presenterFor(language: Language): Presenter {
+/** `isolate`: wrap course text in FSI…PDI (HTML wants it; a spreadsheet cell would show the marks). */
+export function presenterFor(language: Language, { isolate = false } = {}): Presenter {
   const t = translator(language);
   const lists = new Intl.ListFormat(bcp47Of(language), { type: 'conjunction' });
-  return { language, t, title: (check) => checkTitle(check, language), list: (items) => lists.format(items) };
+  return {
+    language,
+    t,
+    title: (check) => checkTitle(check, language),
+    list: (items) => lists.format(items),
+    value: isolate ? (text) => `\u2068${text}\u2069` : (text) => text,
+  };
 }
 
 export function severityLabel(p: Presenter, finding: Pick<ReportFinding, 'severity' | 'review'>): string {
@@ -76,18 +88,18 @@ export function describeElement(p: Presenter, element: string, linkText?: string
     tag = element.trim().split(/\s+/)[0]?.toLowerCase() ?? '';
   }
   const kind = p.t('report.element', { tag: tagKey(tag) });
-  return name === null ? kind : p.t('report.element.named', { element: kind, name });
+  return name === null ? kind : p.t('report.element.named', { element: kind, name: p.value(name) });
 }
 
 /** Where the finding is within its item, as separate parts ("link text “…”", "page or slide 3"). */
 export function whereParts(p: Presenter, finding: ReportFinding): string[] {
   const parts: string[] = [];
   if (finding.element !== undefined && finding.element !== '') parts.push(describeElement(p, finding.element, finding.linkText));
-  else if (finding.linkText !== undefined && finding.linkText !== '') parts.push(p.t('report.where.link-text', { text: finding.linkText }));
+  else if (finding.linkText !== undefined && finding.linkText !== '') parts.push(p.t('report.where.link-text', { text: p.value(finding.linkText) }));
   if (finding.page !== undefined) parts.push(p.t('report.where.page', { page: finding.page }));
   if (finding.count !== undefined && finding.count > 1) parts.push(p.t('report.where.count', { count: finding.count }));
   if (finding.itemType !== 'topic' && finding.itemType !== 'module' && finding.topicId !== null && finding.itemTitle) {
-    parts.push(p.t('report.where.item', { type: tagKey(finding.itemType), title: finding.itemTitle }));
+    parts.push(p.t('report.where.item', { type: tagKey(finding.itemType), title: p.value(finding.itemTitle) }));
   }
   return parts;
 }
@@ -128,7 +140,7 @@ export function itemTitle(p: Presenter, entry: Pick<ReportFinding, 'itemId' | 'i
 }
 
 export function itemHeading(p: Presenter, entry: Pick<ReportFinding, 'itemType' | 'itemId' | 'itemTitle'>): string {
-  return p.t('report.item-heading', { type: tagKey(entry.itemType), title: itemTitle(p, entry) });
+  return p.t('report.item-heading', { type: tagKey(entry.itemType), title: p.value(itemTitle(p, entry)) });
 }
 
 /** "Found 3 errors, 1 warning and 2 notes in 11 of 15 topics.", as the app's monitor says it. */

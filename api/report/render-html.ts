@@ -36,6 +36,11 @@ export function escapeHtml(value: unknown): string {
     .replace(/'/g, '&#39;');
 }
 
+/** Text from the course on its own: isolated, so it keeps its own direction in either kind of page. */
+function courseText(text: string): string {
+  return `<bdi>${escapeHtml(text)}</bdi>`;
+}
+
 /** A link for web addresses only; anything else (javascript:, data:...) stays text. */
 function linkTo(url: string, text: string = url): string {
   let parsed: URL | null;
@@ -44,8 +49,8 @@ function linkTo(url: string, text: string = url): string {
   } catch {
     parsed = null;
   }
-  if (parsed === null || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) return escapeHtml(text);
-  return `<a href="${escapeHtml(parsed.href)}" rel="noopener noreferrer" target="_blank">${escapeHtml(text)}</a>`;
+  if (parsed === null || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) return courseText(text);
+  return `<a href="${escapeHtml(parsed.href)}" rel="noopener noreferrer" target="_blank">${courseText(text)}</a>`;
 }
 
 /** Everything a writer needs while rendering one report. */
@@ -116,17 +121,20 @@ function renderNotScanned(ctx: Context, entries: ReportNotScanned[]): string {
     .join('\n');
 }
 
+/** "Module › Topic › Item", each part isolated (HTML). */
 function placeLabel(ctx: Context, place: PlaceRef): string {
   const { p } = ctx;
   const parts: string[] = [];
-  if (place.moduleId !== null) parts.push(moduleTitle(p, place.moduleId, place.moduleTitle));
-  if (place.topicId !== null) parts.push(topicTitle(p, place.topicId, place.topicTitle));
-  if (place.itemType !== 'module' && place.itemType !== 'topic') parts.push(place.moduleId === null ? itemHeading(p, place) : itemTitle(p, place));
+  if (place.moduleId !== null) parts.push(courseText(moduleTitle(p, place.moduleId, place.moduleTitle)));
+  if (place.topicId !== null) parts.push(courseText(topicTitle(p, place.topicId, place.topicTitle)));
+  if (place.itemType !== 'module' && place.itemType !== 'topic') parts.push(place.moduleId === null ? escapeHtml(itemHeading(p, place)) : courseText(itemTitle(p, place)));
   return parts.join(' › ');
 }
 
-function renderPlaces(ctx: Context, places: PlaceRef[]): string {
-  return `<ul class="places">${places.map((place) => `<li><a href="#${place.key}">${escapeHtml(placeLabel(ctx, place))}</a>${place.count > 1 ? ` <span class="spread">(${escapeHtml(ctx.p.t('report.where.count', { count: place.count }))})</span>` : ''}</li>`).join('')}</ul>`;
+/** Links to the places of a group; `counted`: how many errors each place has, when more than one. */
+function renderPlaces(ctx: Context, places: PlaceRef[], counted = false): string {
+  const count = (place: PlaceRef) => (counted && place.count > 1 ? ` <span class="spread">(${escapeHtml(ctx.p.t('report.count.error', { count: place.count }))})</span>` : '');
+  return `<ul class="places">${places.map((place) => `<li><a href="#${place.key}">${placeLabel(ctx, place)}</a>${count(place)}</li>`).join('')}</ul>`;
 }
 
 function renderFixFirst(ctx: Context): string {
@@ -142,8 +150,8 @@ ${groups
     const fix = fixOf(p, group.check);
     return `<li><h3>${escapeHtml(p.title(group.check))} <span class="check-id">${escapeHtml(group.check)}</span></h3>
 <p class="spread">${escapeHtml(p.t('report.fix-first.spread', { findings: group.findings.length, places: group.places.length }))}</p>
-${fix === null ? '' : `<p><strong>${escapeHtml(p.t('report.field.fix'))}:</strong> ${escapeHtml(fix)}</p>`}
-${renderPlaces(ctx, group.places)}</li>`;
+${fix === null ? '' : `<p><strong>${escapeHtml(p.t('report.label', { label: p.t('report.field.fix') }))}</strong> ${escapeHtml(fix)}</p>`}
+${renderPlaces(ctx, group.places, true)}</li>`;
   })
   .join('\n')}
 </ol>`;
@@ -193,7 +201,7 @@ ${renderFindings(ctx, own)}
   const cleanLine = clean.length === 0 ? '' : `<p class="clean">${listOfHtml(p, clean, 'report.topics.clean', 'topics')}</p>`;
   const empty = module.topics.length === 0 && moduleLevel.length === 0 && moduleNotScanned.length === 0 ? `<p class="clean">${escapeHtml(p.t('report.module.no-topics'))}</p>` : '';
   return `<section class="module depth-${depth}" id="module-${module.moduleId}" aria-labelledby="module-${module.moduleId}-title">
-<h3 id="module-${module.moduleId}-title">${escapeHtml(moduleTitle(p, module.moduleId, module.title))}</h3>
+<h3 id="module-${module.moduleId}-title">${courseText(moduleTitle(p, module.moduleId, module.title))}</h3>
 ${renderNotScanned(ctx, moduleNotScanned)}
 ${renderFindings(ctx, moduleLevel)}
 ${topics.join('\n')}
@@ -245,7 +253,7 @@ function renderChart(ctx: Context): string {
     const present = SEVERITIES.filter((severity) => counts[severity] > 0);
     const bars = present.map((severity) => `<span class="${severity}" style="width: ${((counts[severity] / max) * 100).toFixed(1)}%"></span>`).join('');
     const numbers = total === 0 ? p.t('report.chart.none') : p.list(present.map((severity) => p.t(`report.count.${severity}`, { count: counts[severity] })));
-    return `<tr><th scope="row" class="depth-${Math.min(module.depth, 3)}"><a href="#module-${module.moduleId}">${escapeHtml(moduleTitle(p, module.moduleId, module.title))}</a></th><td class="bar" aria-hidden="true">${bars}</td><td class="numbers">${escapeHtml(numbers)}</td></tr>`;
+    return `<tr><th scope="row" class="depth-${Math.min(module.depth, 3)}"><a href="#module-${module.moduleId}">${courseText(moduleTitle(p, module.moduleId, module.title))}</a></th><td class="bar" aria-hidden="true">${bars}</td><td class="numbers">${escapeHtml(numbers)}</td></tr>`;
   });
   return `<table class="chart"><caption>${escapeHtml(p.t('report.chart.caption'))}</caption>
 <colgroup><col class="col-module"><col class="col-bar"><col class="col-numbers"></colgroup>
@@ -299,14 +307,15 @@ function filterStyles(checks: string[]): string {
 }
 
 export function renderHtmlReport(report: Report): string {
-  const p = presenterFor(report.language);
+  const p = presenterFor(report.language, { isolate: true });
   const checks = [...new Set(report.findings.map((item) => item.check))].sort();
   const groups = repeatedGroups(report.findings);
   const repeatedOf = new Map<ReportFinding, RepeatedGroup>();
   for (const group of groups) for (const finding of group.findings) repeatedOf.set(finding, group);
   const ctx: Context = { p, report, checkIndex: new Map(checks.map((check, index) => [check, index])), repeatedOf };
 
-  const course = report.courseName ?? p.t('report.course-unnamed', { orgUnitId: String(report.orgUnitId) });
+  const course = report.courseName === undefined ? p.t('report.course-unnamed', { orgUnitId: String(report.orgUnitId) }) : p.value(report.courseName);
+  const client = p.value(report.client);
   const tested = new Set(report.modules.map((module) => module.moduleId));
   const inModules = (entry: { moduleId: number | null }) => entry.moduleId !== null && tested.has(entry.moduleId);
   const scopes = report.scopes.length === 0 ? p.t('report.scopes.none') : p.list(report.scopes.map((scope) => p.t('report.scope', { scope })));
@@ -324,16 +333,16 @@ export function renderHtmlReport(report: Report): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
-<title>${escapeHtml(p.t('report.document-title', { client: report.client, course }))}</title>
+<title>${escapeHtml(p.t('report.document-title', { client, course }))}</title>
 <style>${REPORT_STYLE}
 ${filterStyles(checks)}</style>
 </head>
 <body>
 <header>
 <p class="tool">${escapeHtml(p.t('report.tool'))}</p>
-<h1>${escapeHtml(p.t('report.heading', { client: report.client, course }))}</h1>
+<h1>${escapeHtml(p.t('report.heading', { client, course }))}</h1>
 <dl class="meta">
-<dt>${escapeHtml(p.t('report.meta.client'))}</dt><dd>${escapeHtml(report.client)}</dd>
+<dt>${escapeHtml(p.t('report.meta.client'))}</dt><dd>${courseText(report.client)}</dd>
 <dt>${escapeHtml(p.t('report.meta.site'))}</dt><dd>${linkTo(report.siteUrl)}</dd>
 <dt>${escapeHtml(p.t('report.meta.course'))}</dt><dd>${escapeHtml(p.t('report.meta.course-value', { course, orgUnitId: String(report.orgUnitId) }))}</dd>
 <dt>${escapeHtml(p.t('report.meta.run'))}</dt><dd>${escapeHtml(p.t('report.meta.run-value', { start: when(p, report.startedAt), end: when(p, report.finishedAt), duration: duration(p, report.startedAt, report.finishedAt) }))}</dd>
