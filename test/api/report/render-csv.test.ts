@@ -54,7 +54,7 @@ describe('the CSV twin', () => {
   it('neutralises what a spreadsheet would run as a formula: =, +, - and @ at the start of a cell', () => {
     const cells = rows.flatMap((row) => Object.values(row));
     for (const cell of cells) expect(cell, cell).not.toMatch(/^[=+\-@\t\r]/);
-    const link = findingRows.find((row) => row['Check ID'] === 'link.broken' && row['Topic'].includes('script') && row['Address'].startsWith('javascript'))!;
+    const link = findingRows.find((row) => row['Check ID'] === 'link.broken' && row['Topic']!.includes('script') && row['Address']!.startsWith('javascript'))!;
     expect(link['Link text']).toBe('\'=HYPERLINK("https://evil.example","Click")');
     expect(findingRows.find((row) => row['Check ID'] === 'link.unverifiable')!['Link text']).toBe('\'+Journal archive');
     // Only the start of a cell matters to a spreadsheet; text inside stays as written.
