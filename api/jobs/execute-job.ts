@@ -54,6 +54,8 @@ export async function executeJob(input: ExecuteJobInput): Promise<JobRecord | un
   };
   const onProgress = (progress: CourseTestProgress): void => {
     if (Date.now() - lastWrite >= interval) {
+      // A timer late on a busy machine must not write an older value after this one.
+      pending = undefined;
       writeProgress(progress);
       return;
     }

@@ -251,9 +251,11 @@ describe('restart and shutdown', () => {
     const { taskArn } = (await started.json()) as { taskArn: string };
     await client.close();
     const jobs = stack.jobs;
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    const status = await jobs.get(taskArn);
-    expect(status?.status).toBe('RUNNING');
+    // Wait for the run to be under way, however long a busy machine takes to start its worker.
+    for (let tries = 0; tries < 600 && (await jobs.get(taskArn))?.status !== 'RUNNING'; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect((await jobs.get(taskArn))?.status).toBe('RUNNING');
     const origin = stack.origin;
     const ca = stack.ca;
     await stack.close();
