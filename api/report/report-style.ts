@@ -41,9 +41,11 @@ th, td { text-align: start; vertical-align: top; padding: .35rem .5rem; border-b
 .fix-first h3 { margin: 0 0 .2rem; }
 .fix-first p { margin: .15rem 0; }
 .places { margin: .3rem 0 0; padding-inline-start: 1.2rem; }
+.places li { margin-block: .35rem; }
 .spread { color: var(--muted); }
 .filters fieldset { border: 1px solid var(--line); border-radius: .4rem; margin: 0 0 .6rem; min-width: 0; }
-.filters label { display: inline-flex; gap: .35rem; align-items: baseline; margin-inline-end: 1rem; max-width: 100%; }
+.filters label { display: inline-flex; gap: .45rem; align-items: center; margin-block: .2rem; margin-inline-end: 1rem; max-width: 100%; }
+.filters input { flex: none; width: 1.5rem; height: 1.5rem; margin: 0; accent-color: var(--link); }
 .module { margin-inline-start: 0; }
 .module.depth-1 { margin-inline-start: min(1.2rem, 3vw); } .module.depth-2 { margin-inline-start: min(2.4rem, 6vw); } .module.depth-3 { margin-inline-start: min(3.6rem, 9vw); }
 .topic, .item { border-inline-start: 3px solid var(--line); padding-inline-start: .8rem; margin: .8rem 0; }
