@@ -251,11 +251,12 @@ describe('restart and shutdown', () => {
     const { taskArn } = (await started.json()) as { taskArn: string };
     await client.close();
     const jobs = stack.jobs;
-    // Wait for the run to be under way, however long a busy machine takes to start its worker.
-    for (let tries = 0; tries < 600 && (await jobs.get(taskArn))?.status !== 'RUNNING'; tries++) {
+    // Wait for the run to start: its worker thread takes a moment, many on a busy machine.
+    let status = await jobs.get(taskArn);
+    for (const deadline = Date.now() + 100_000; status?.status !== 'RUNNING' && Date.now() < deadline; status = await jobs.get(taskArn)) {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    expect((await jobs.get(taskArn))?.status).toBe('RUNNING');
+    expect(status?.status).toBe('RUNNING');
     const origin = stack.origin;
     const ca = stack.ca;
     await stack.close();
