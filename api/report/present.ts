@@ -104,6 +104,15 @@ export function whereParts(p: Presenter, finding: ReportFinding): string[] {
   return parts;
 }
 
+/**
+ * The element and attribute an address was written in (`img srcset`, `div style url()`), as the
+ * author meets it in the HTML editor; none for an element's HTML, which is shown apart.
+ */
+export function elementCode(finding: Pick<ReportFinding, 'element'>): string | null {
+  const element = finding.element?.trim();
+  return element === undefined || element === '' || element.startsWith('<') || element.length > 60 ? null : element;
+}
+
 const EMBEDDING_ATTRIBUTES = new Set(['src', 'srcset', 'poster', 'data', 'background', 'style']);
 const EMBEDDING_TAGS = new Set(['img', 'video', 'audio', 'source', 'track', 'iframe', 'embed', 'object', 'script', 'link', 'style', 'input', 'picture']);
 

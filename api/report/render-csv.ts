@@ -6,7 +6,7 @@
 // tab, return) are prefixed with ' (csv-stringify's escape_formulas), since course text is not ours.
 import { stringify } from 'csv-stringify/sync';
 import type { Report } from './model.ts';
-import { fixOf, itemHeading, moduleTitle, presenterFor, severityLabel, topicTitle, whereParts } from './present.ts';
+import { elementCode, fixOf, itemHeading, moduleTitle, presenterFor, severityLabel, topicTitle, whereParts } from './present.ts';
 
 export function renderCsvReport(report: Report): string {
   const p = presenterFor(report.language);
@@ -35,7 +35,7 @@ export function renderCsvReport(report: Report): string {
     finding.check,
     severityLabel(p, finding),
     finding.message,
-    p.list(whereParts(p, finding)),
+    [p.list(whereParts(p, finding)), elementCode(finding)].filter((part) => part !== null && part !== '').join(' · '),
     finding.linkText ?? '',
     finding.url ?? '',
     fixOf(p, finding.check) ?? '',

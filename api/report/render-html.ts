@@ -11,6 +11,7 @@ import { fixFirstGroups, repeatedGroups, type PlaceRef, type RepeatedGroup } fro
 import type { Report, ReportFinding, ReportModule, ReportNotScanned } from './model.ts';
 import {
   addressLabel,
+  elementCode,
   fixOf,
   itemHeading,
   itemTitle,
@@ -83,7 +84,8 @@ function findingDetails(ctx: Context, finding: ReportFinding): string {
   const { p } = ctx;
   const rows: string[] = [`<dt>${escapeHtml(p.t('report.field.what'))}</dt><dd>${escapeHtml(finding.message)}</dd>`];
   const where = whereParts(p, finding);
-  if (where.length > 0) rows.push(`<dt>${escapeHtml(p.t('report.field.where'))}</dt><dd>${escapeHtml(p.list(where))}</dd>`);
+  const code = elementCode(finding);
+  if (where.length > 0) rows.push(`<dt>${escapeHtml(p.t('report.field.where'))}</dt><dd>${escapeHtml(p.list(where))}${code === null ? '' : ` <code class="check-id">${escapeHtml(code)}</code>`}</dd>`);
   if (finding.url !== null) rows.push(`<dt>${escapeHtml(addressLabel(p, finding))}</dt><dd class="address">${linkTo(finding.url)}</dd>`);
   const fix = fixOf(p, finding.check);
   if (fix !== null) {
@@ -272,6 +274,7 @@ function renderSummary(ctx: Context): string {
     tile('', number(totals.notScanned), p.t('report.total.not-scanned')),
     ...(totals.documents > 0 ? [tile('', number(totals.documents), p.t('report.total.documents'))] : []),
     tile('', number(totals.links), p.t('report.total.links')),
+    ...(totals.linksNotCheckable > 0 ? [tile('', number(totals.linksNotCheckable), p.t('report.total.links-not-checkable'))] : []),
   ];
   return `<section id="summary" aria-labelledby="summary-title">
 <h2 id="summary-title">${escapeHtml(p.t('report.summary.title'))}</h2>

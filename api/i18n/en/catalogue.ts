@@ -4,7 +4,8 @@ import { cli } from './cli.ts';
 import { errors } from './errors.ts';
 import { findings } from './findings.ts';
 import { fixes } from './fixes.ts';
+import { links } from './links.ts';
 import { report } from './report.ts';
 
-export const english = { ...errors, ...findings, ...fixes, ...report, ...cli } as const satisfies Record<string, string>;
+export const english = { ...errors, ...findings, ...links, ...fixes, ...report, ...cli } as const satisfies Record<string, string>;
 export type MessageId = keyof typeof english;

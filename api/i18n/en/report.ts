@@ -87,6 +87,7 @@ export const report = {
   'report.total.not-scanned': 'not scanned',
   'report.total.documents': 'documents read',
   'report.total.links': 'links checked',
+  'report.total.links-not-checkable': 'e-mail, phone and app links (not checkable)',
   'report.count.error': '{count, plural, one {# error} other {# errors}}',
   'report.count.warning': '{count, plural, one {# warning} other {# warnings}}',
   'report.count.info': '{count, plural, one {# note} other {# notes}}',

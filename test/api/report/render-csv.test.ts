@@ -38,6 +38,7 @@ describe('the CSV twin', () => {
       'How to fix': english['fix.a11y.image-alt'],
       Fingerprint: report.findings[1]!.fingerprint,
     });
+    expect(findingRows.find((row) => row['Check ID'] === 'link.redirect')).toMatchObject({ Where: 'image “Map <of> "campus"” and 3 times on the page · img srcset', 'Link text': 'Map <of> "campus"' });
     const quiz = findingRows.find((row) => row['Check ID'] === 'link.cross-course')!;
     expect(quiz).toMatchObject({ Module: 'Project', Topic: 'Week 1 quiz', Item: 'Quiz: Quiz 1', Severity: 'Error' });
     const review = findingRows.find((row) => row['Check ID'] === 'link.unverifiable')!;

@@ -38,7 +38,7 @@ describe('buildReport', () => {
   });
 
   it('counts what the JSON twin promises', () => {
-    expect(report.totals).toEqual({ topics: 7, scanned: 6, notScanned: 3, documents: 0, links: 7, findings: { error: 8, warning: 1, info: 2 }, review: 1 });
+    expect(report.totals).toEqual({ topics: 7, scanned: 6, notScanned: 3, documents: 0, links: 7, linksNotCheckable: 2, findings: { error: 8, warning: 1, info: 2 }, review: 1 });
     expect(report.tool).toEqual({ name: 'CTPO', version: TOOL_VERSION });
     expect(report.scopes).toEqual(['announcements', 'gradebook']);
   });
@@ -95,7 +95,7 @@ describe('the HTML report', () => {
 
   it('opens with the summary line the job monitor shows, the totals and a chart by module', () => {
     expect(text('.lead')).toEqual(['Found 8 errors, 1 warning, and 2 notes in 6 of 7 topics. 3 items could not be scanned: check them by hand. 1 note needs a person to review it.']);
-    expect(text('.totals li')).toEqual(['8errors', '1warning', '2notes', '6 of 7topics scanned', '3not scanned', '7links checked']);
+    expect(text('.totals li')).toEqual(['8errors', '1warning', '2notes', '6 of 7topics scanned', '3not scanned', '7links checked', '2e-mail, phone and app links (not checkable)']);
     const rows = [...document.querySelectorAll('.chart tbody tr')].map((row) => [...row.children].map((cell) => plain(cell.textContent)).join('|'));
     expect(rows).toEqual(['Week <1>||4 errors and 1 note', 'Week 2 & more||2 errors', 'Project||2 errors and 1 warning']);
   });
@@ -133,7 +133,11 @@ describe('the HTML report', () => {
     expect(text('#topic-11 details summary')).toEqual(['HTML of the element']);
     const redirect = [...document.querySelectorAll('#topic-11 .finding')].find((item) => item.textContent?.includes('Permanent redirect'))!;
     const labels = Object.fromEntries([...redirect.querySelectorAll('dt')].map((dt) => [dt.textContent, plain(dt.nextElementSibling?.textContent)]));
-    expect(labels).toMatchObject({ Where: 'link “Old page”', 'Link goes to': 'https://example.com/old' });
+    // Where the author finds it: the element in words with its text or alt, how often, and the
+    // element and attribute as written in the HTML editor.
+    expect(labels).toMatchObject({ Where: 'image “Map <of> "campus"” and 3 times on the page img srcset', 'File loaded': 'https://example.com/old' });
+    expect(redirect.querySelector('dd code.check-id')?.textContent).toBe('img srcset');
+    expect(html).toContain('image “\u2068Map &lt;of&gt; &quot;campus&quot;\u2069” and 3 times on the page');
   });
 
   it('shows check ids only as small secondary text', () => {

@@ -46,7 +46,7 @@ export const FINDINGS: Finding[] = [
   { check: 'structure.date-order', severity: 'error', ...modulePlace(week1), url: null, message: msg('finding.structure.date-order', { kind: 'module', problems: msg('finding.structure.ends-before-start', { end: '2026-03-01', start: '2026-03-08' }) }) },
   { check: 'link.broken', severity: 'error', ...topic(week1, 11, '<script>alert("topic")</script>'), url: 'javascript:alert(1)', message: msg('finding.link.invalid-address', { address: 'Bad <img src=x onerror=alert(1)> link' }), element: 'a href', linkText: '=HYPERLINK("https://evil.example","Click")', subject: 'javascript:alert(1)' },
   { check: 'a11y.image-alt', severity: 'error', ...topic(week1, 11, '<script>alert("topic")</script>'), url: pageOf(11), message: msg('finding.a11y.axe', { help: 'Images must have alternative text', count: 2 }), element: '<img src="https://school.example.com/img/cell-diagram.png">', count: 2, subject: 'image-alt', helpUrl: 'https://dequeuniversity.com/rules/axe/4.10/image-alt' },
-  { check: 'link.redirect', severity: 'info', ...topic(week1, 11, '<script>alert("topic")</script>'), url: 'https://example.com/old', message: msg('finding.link.moved', { to: 'https://example.com/new' }), element: 'a href', linkText: 'Old page', subject: 'https://example.com/old' },
+  { check: 'link.redirect', severity: 'info', ...topic(week1, 11, '<script>alert("topic")</script>'), url: 'https://example.com/old', message: msg('finding.link.moved', { to: 'https://example.com/new' }), element: 'img srcset', linkText: 'Map <of> "campus"', count: 3, subject: 'https://example.com/old' },
   // The same broken link on three topics: listed once under Repeated problems.
   ...[topic(week1, 11, '<script>alert("topic")</script>'), topic(week2, 21, 'Reading list'), topic(project, 31, 'Brief')].map(
     (place): Finding => ({ check: 'link.broken', severity: 'error', ...place, url: DEAD, message: msg('finding.link.not-found', { status: 404 }), element: 'a href', linkText: 'Course syllabus', subject: DEAD }),
@@ -77,6 +77,7 @@ export function sampleReport(language?: Language): Report {
     notScanned: NOT_SCANNED,
     scanned: 6,
     links: 7,
+    linksNotCheckable: 2,
     startedAt: new Date('2026-03-01T10:00:00Z'),
     finishedAt: new Date('2026-03-01T10:02:05Z'),
   });
