@@ -18,6 +18,8 @@ export interface LinkOccurrence {
   text?: string;
   /** How many times the address occurs in the item, when more than once. */
   count?: number;
+  /** The PDF page or slide it is on, for a link inside a document. */
+  page?: number;
 }
 
 export interface ParsedTopic {

@@ -5,7 +5,8 @@
 import type { AxeRunner } from '../checks/axe-runner.ts';
 import { axeFindings, checkAccessibility } from '../checks/accessibility.ts';
 import { checkContent } from '../checks/content.ts';
-import type { Finding, NotScanned } from '../checks/finding.ts';
+import { checkDocument } from '../checks/documents.ts';
+import type { CheckedDocument, Finding, NotScanned } from '../checks/finding.ts';
 import { parseTopic, type LinkOccurrence } from '../checks/html.ts';
 import type { LinkChecker } from '../checks/link-checker.ts';
 import { probeFindings, staticLinkFindings } from '../checks/links.ts';
@@ -21,11 +22,15 @@ export interface CourseChecksOptions {
   orgUnitId: number;
   links: LinkChecker;
   axe: AxeRunner;
+  /** Told of every link of every item (the document source reads course files pages link to). */
+  onLink?: (link: LinkOccurrence, item: CourseItem) => void;
 }
 
 export class CourseChecks {
   readonly findings: Finding[] = [];
   readonly notScanned: NotScanned[] = [];
+  /** Documents read and checked. */
+  readonly documents: CheckedDocument[] = [];
   /** Topics fully checked. */
   scanned = 0;
   /** Link occurrences handed to the link checker. */
@@ -49,8 +54,10 @@ export class CourseChecks {
   async check(item: CourseItem, done?: () => void): Promise<void> {
     const { orgUnitId } = this.#options;
     if (item.links !== undefined) this.#addLinks(item.links, item);
+    if (item.document !== undefined && item.url !== null) this.#checkDocument(item, item.document, item.url);
     if (item.html === undefined) {
-      if (item.place.itemType === 'topic') this.scanned++;
+      // A document a page links to is part of that page's topic, not a topic of its own.
+      if (item.place.itemType === 'topic' && item.document?.linked !== true) this.scanned++;
       done?.();
       return;
     }
@@ -96,16 +103,32 @@ export class CourseChecks {
     if (this.#linkFailure !== undefined) throw this.#linkFailure;
   }
 
+  #checkDocument(item: CourseItem, document: NonNullable<CourseItem['document']>, url: string): void {
+    const { facts, linked } = document;
+    const { findings, links } = checkDocument(facts, item.place, url, this.#options.orgUnitId);
+    this.#push(findings, item);
+    this.#addLinks(links, item);
+    const pages = facts.type === 'pptx' ? facts.slides : facts.pages;
+    this.documents.push({ ...item.place, url, type: facts.type, title: facts.title, pages, linked });
+  }
+
+  /** Findings of an item; those found in a document name it. */
+  #push(findings: Finding[], item: CourseItem): void {
+    const document = item.document === undefined ? null : item.url;
+    this.findings.push(...(document === null ? findings : findings.map((found) => ({ ...found, document }))));
+  }
+
   #addLinks(occurrences: LinkOccurrence[], item: CourseItem): void {
-    const { origin, orgUnitId, links } = this.#options;
+    const { origin, orgUnitId, links, onLink } = this.#options;
     for (const link of occurrences) {
       this.links++;
-      this.findings.push(...staticLinkFindings(link, item.place, origin, orgUnitId));
+      this.#push(staticLinkFindings(link, item.place, origin, orgUnitId), item);
       const url = link.url;
       if (url === null) continue;
+      onLink?.(link, item);
       this.#linkWork.push(
         links.check(url).then(
-          (probe) => void this.findings.push(...probeFindings({ ...link, url }, probe, item.place)),
+          (probe) => void this.#push(probeFindings({ ...link, url }, probe, item.place), item),
           (error: unknown) => void (this.#linkFailure ??= error),
         ),
       );

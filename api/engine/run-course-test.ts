@@ -4,12 +4,14 @@
 import { BrightspaceSession, sitePolicy, siteOriginOf } from '../brightspace/session.ts';
 import { selectModules } from '../brightspace/toc.ts';
 import { AxeRunner } from '../checks/axe-runner.ts';
+import { DocumentRunner } from '../checks/document-runner.ts';
 import { DEFAULT_LINK_LIMITS, LinkChecker } from '../checks/link-checker.ts';
 import { checkStructure } from '../checks/structure.ts';
 import { GuardedHttpClient } from '../net/guarded-http.ts';
 import { buildReport } from '../report/build-report.ts';
 import type { Report } from '../report/model.ts';
 import type { SourceContext } from '../sources/course-items.ts';
+import { CourseDocuments } from '../sources/documents.ts';
 import { readTopicPages } from '../sources/topic-pages.ts';
 import { CourseChecks } from './course-checks.ts';
 import type { CourseTestInput, CourseTestPhase, CourseTestProgress } from './types.ts';
@@ -63,6 +65,7 @@ export async function runCourseTest(input: CourseTestInput, onProgress?: (p: Cou
   });
   const axe = new AxeRunner({ timeoutMs: options.axeTimeoutMs });
   axe.warmUp();
+  const documentRunner = new DocumentRunner({ limits: options.documentLimits });
   let session: BrightspaceSession | undefined;
 
   try {
@@ -87,7 +90,8 @@ export async function runCourseTest(input: CourseTestInput, onProgress?: (p: Cou
         if (inLinkPhase) progress('links', done, total);
       },
     });
-    const checks = new CourseChecks({ origin, orgUnitId, links: linkChecker, axe });
+    const documents = new CourseDocuments(documentRunner, origin, selected);
+    const checks = new CourseChecks({ origin, orgUnitId, links: linkChecker, axe, onLink: (link, item) => documents.noteLink(link, item) });
     checks.addFindings(checkStructure(selected, now));
     const context: SourceContext = {
       session: signedIn,
@@ -101,7 +105,9 @@ export async function runCourseTest(input: CourseTestInput, onProgress?: (p: Cou
       progress,
     };
 
-    await readTopicPages(context, selected, { concurrency: topicConcurrency });
+    await readTopicPages(context, selected, { concurrency: topicConcurrency, documents });
+    await documents.readLinked(context);
+    await documentRunner.close();
     await checks.accessibilityDone();
     signal?.throwIfAborted();
 
@@ -122,6 +128,7 @@ export async function runCourseTest(input: CourseTestInput, onProgress?: (p: Cou
       viewUrl: (topicId) => signedIn.topicViewUrl(orgUnitId, topicId),
       findings: checks.findings,
       notScanned: checks.notScanned,
+      documents: checks.documents,
       scanned: checks.scanned,
       links: checks.links,
       startedAt,
@@ -132,6 +139,7 @@ export async function runCourseTest(input: CourseTestInput, onProgress?: (p: Cou
   } finally {
     await session?.close();
     await axe.close();
+    await documentRunner.close();
     await siteHttp.close();
     await linkHttp.close();
   }
