@@ -20,10 +20,10 @@ export function placeholdersIn(text: string): string[] {
   return [...found];
 }
 
-/** The placeholder finding for the placeholder texts of an item (a page, a document). */
-export function placeholderFinding(found: string[], place: FindingPlace, url: string | null, details: Partial<Finding> = {}): Finding {
+/** The placeholder finding for the placeholder texts of an item: a page, or a document (a file to upload again). */
+export function placeholderFinding(found: string[], place: FindingPlace, url: string | null, details: Partial<Finding> = {}, inDocument = false): Finding {
   const examples = found.slice(0, 3).map((text) => `"${text}"`).join(', ');
-  return finding('content.placeholder', place, url, msg('finding.content.placeholder', { examples }), { count: found.length, ...details });
+  return finding('content.placeholder', place, url, msg(inDocument ? 'finding.doc.placeholder' : 'finding.content.placeholder', { examples }), { count: found.length, ...details });
 }
 
 export function checkContent(topic: ParsedTopic, place: FindingPlace, pageUrl: string | null): Finding[] {

@@ -87,7 +87,7 @@ export function checkDocument(facts: DocumentFacts, place: FindingPlace, documen
     for (const text of here) found.add(text);
   }
   if (found.size > 0) {
-    findings.push(placeholderFinding([...found], place, documentUrl, { subject: `content.placeholder:${documentUrl}`, ...(firstPage === undefined ? {} : { page: firstPage }) }));
+    findings.push(placeholderFinding([...found], place, documentUrl, { subject: `content.placeholder:${documentUrl}`, ...(firstPage === undefined ? {} : { page: firstPage }) }, true));
   }
 
   return { findings, links: documentLinks(facts, documentUrl, orgUnitId) };

@@ -95,8 +95,25 @@ function filterStyles(checks: string[]): string {
   return rules.join('\n');
 }
 
+function fileNameOf(url: string): string {
+  const last = url.split(/[?#]/)[0]!.split('/').pop() || url;
+  try {
+    return decodeURIComponent(last);
+  } catch {
+    return last;
+  }
+}
+
+/** Where in a document a finding is: the file (when it is not the finding's own address) and the page or slide. */
+function documentPlace(item: Finding): string {
+  const parts: string[] = [];
+  if (item.document !== undefined && item.document !== item.url) parts.push(`in ${linkTo(item.document)}`);
+  if (item.page !== undefined) parts.push(`${item.element?.startsWith('pptx') || item.check === 'doc.slide-no-title' ? 'slide' : 'page'} ${item.page}`);
+  return parts.length === 0 ? '' : `<p class="address">${parts.join(', ')}</p>`;
+}
+
 function renderFinding(item: Finding, checkIndex: Map<string, number>): string {
-  const address = item.url === null ? '' : `<p class="address">${linkTo(item.url)}</p>`;
+  const address = (item.url === null ? '' : `<p class="address">${linkTo(item.url)}</p>`) + documentPlace(item);
   return `<li class="finding" data-severity="${item.severity}" data-check-index="${checkIndex.get(item.check)}">
 <span class="badge ${item.severity}">${SEVERITY_LABEL[item.severity]}</span><span class="check">${escapeHtml(checkTitle(item.check))}</span> <code>${escapeHtml(item.check)}</code>
 <p>${escapeHtml(item.message)}</p>${address}</li>`;
@@ -166,6 +183,12 @@ ${checks.map((check, index) => `<label><input type="checkbox" id="show-check-${i
 ${report.notScanned.map((item) => `<tr><td>${escapeHtml(item.title || `Topic ${item.topicId ?? item.itemId ?? ''}`)}</td><td>${escapeHtml(item.reason)}</td></tr>`).join('\n')}
 </tbody></table></section>`;
 
+  const documents = report.documents.length === 0 ? '' : `<section aria-labelledby="documents-title">
+<h2 id="documents-title">Documents checked (${report.documents.length})</h2>
+<table><thead><tr><th scope="col">Document</th><th scope="col">Type</th><th scope="col">Pages</th><th scope="col">Topic</th></tr></thead><tbody>
+${report.documents.map((item) => `<tr><td>${linkTo(item.url, item.title ?? fileNameOf(item.url))}</td><td>${item.type.toUpperCase()}</td><td>${item.pages ?? ''}</td><td>${escapeHtml(item.topicTitle ?? item.itemTitle ?? '')}</td></tr>`).join('\n')}
+</tbody></table></section>`;
+
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -195,6 +218,7 @@ ${filterStyles(checks)}</style>
 ${SEVERITIES.map((severity) => `<li class="${severity}"><strong>${totals.findings[severity]}</strong>${SEVERITY_PLURAL[severity]}</li>`).join('\n')}
 <li><strong>${totals.scanned} / ${totals.topics}</strong>topics scanned</li>
 <li><strong>${totals.notScanned}</strong>topics not scanned</li>
+<li><strong>${totals.documents}</strong>documents checked</li>
 <li><strong>${totals.links}</strong>links checked</li>
 </ul>
 ${report.modules.length > 0 ? renderChart(report) : ''}
@@ -205,6 +229,7 @@ ${filters}
 ${report.findings.length === 0 ? '<p>No findings: every check passed on the topics CTPO could read.</p>' : ''}
 ${report.modules.map((module) => renderModule(module, report.findings, checkIndex)).join('\n')}
 </section>
+${documents}
 ${notScanned}
 </main>
 <footer>

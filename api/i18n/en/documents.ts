@@ -15,6 +15,7 @@ export const documents = {
     'This Word file has {words, number} words but no headings, so screen reader users cannot jump between its sections. Apply the Heading 1, Heading 2... styles to its section titles.',
   'finding.doc.slide-no-title':
     'Slide {slide, number} has no title, so screen reader users cannot find it in the list of slides. Type its title in the slide\'s title placeholder (a text box does not count); if the title must not show, move it off the slide.',
+  'finding.doc.placeholder': 'Placeholder text is still in this file: {examples}. Replace it with the real content and upload the file again.',
   'reason.document.password':
     'This {type, select, pdf {PDF} word {Word file} other {PowerPoint file}} is protected by a password, so CTPO could not open it. Check it by hand, or upload a copy without an opening password.',
   'reason.document.malformed':
