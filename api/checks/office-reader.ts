@@ -56,7 +56,8 @@ function openZip(bytes: Buffer, limits: DocumentLimits, kind: string): Promise<Z
                 if (streamError || !stream) return fail(new DocumentReadError('malformed', streamError?.message ?? 'unreadable part'));
                 const chunks: Buffer[] = [];
                 stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-                stream.on('error', (problem: Error) => fail(new DocumentReadError('malformed', problem.message)));
+                // yauzl stops a part that unpacks to more than it declared: a zip bomb, not a damaged file.
+                stream.on('error', (problem: Error) => fail(new DocumentReadError(/too many bytes/i.test(problem.message) ? 'too-large' : 'malformed', problem.message)));
                 stream.on('end', () => done(Buffer.concat(chunks).toString('utf8')));
               });
             });
