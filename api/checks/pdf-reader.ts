@@ -41,28 +41,6 @@ function cleanString(value: unknown): string | null {
   return trimmed === '' ? null : trimmed;
 }
 
-/**
- * The words a link's rectangle covers. A text item is often a whole line, so a word of it counts
- * when its middle lies inside the rectangle (glyph widths taken as equal).
- */
-function textInside(items: TextItem[], rect: number[]): string | undefined {
-  const [x1 = 0, y1 = 0, x2 = 0, y2 = 0] = rect;
-  const [left, right, bottom, top] = [Math.min(x1, x2), Math.max(x1, x2), Math.min(y1, y2), Math.max(y1, y2)];
-  const words: string[] = [];
-  for (const item of items) {
-    const x = item.transform[4] ?? 0;
-    const y = (item.transform[5] ?? 0) + item.height / 2;
-    if (y < bottom - 1 || y > top + 1 || x > right || x + item.width < left || item.str === '') continue;
-    const perChar = item.width / item.str.length;
-    for (const match of item.str.matchAll(/\S+/g)) {
-      const middle = x + (match.index + match[0].length / 2) * perChar;
-      if (middle >= left && middle <= right) words.push(match[0]);
-    }
-  }
-  const text = words.join(' ').trim();
-  return text === '' ? undefined : text.slice(0, 200);
-}
-
 export async function readPdf(bytes: Uint8Array, limits: DocumentLimits): Promise<PdfFacts> {
   const { getDocument } = await loadPdfJs();
   const task = getDocument({
@@ -116,12 +94,13 @@ export async function readPdf(bytes: Uint8Array, limits: DocumentLimits): Promis
           textChars += kept.length;
           text.push({ text: kept, page: number });
         }
-        const annotations = (await page.getAnnotations({ intent: 'display' })) as { subtype?: string; unsafeUrl?: string; url?: string; rect?: number[] }[];
+        // pdf.js gives each link the text it lies over (`overlaidText`), read from the page's content.
+        const annotations = (await page.getAnnotations({ intent: 'display' })) as { subtype?: string; unsafeUrl?: string; url?: string; overlaidText?: string }[];
         for (const annotation of annotations) {
           if (annotation.subtype !== 'Link' || links.length >= limits.maxLinks) continue;
           const raw = cleanString(annotation.unsafeUrl) ?? cleanString(annotation.url);
           if (raw === null) continue; // a jump within the document
-          const linkText = textInside(items, annotation.rect ?? []);
+          const linkText = cleanString(annotation.overlaidText)?.replace(/\s+/g, ' ').slice(0, 200);
           links.push({ raw, page: number, ...(linkText === undefined ? {} : { text: linkText }) });
         }
       } finally {
