@@ -106,9 +106,9 @@ export async function runCourseTest(input: CourseTestInput, onProgress?: (p: Cou
     };
 
     await readTopicPages(context, selected, { concurrency: topicConcurrency, documents });
-    await documents.readLinked(context);
-    await documentRunner.close();
     await checks.accessibilityDone();
+    await documents.readAll(context);
+    await documentRunner.close();
     signal?.throwIfAborted();
 
     inLinkPhase = true;

@@ -3,6 +3,9 @@
 // the session (within a size limit), read in the document worker, and handed to the checks; one
 // that cannot be read is listed as not scanned, with why. A linked document is reported on the first
 // page (in the course's order) that links to it, with its own address.
+//
+// Documents are read after the pages (readAll): reading a PDF is CPU work, and while the pages are
+// read, their accessibility checks and the first link answers need both cores.
 import type { SelectedModule } from '../brightspace/toc.ts';
 import type { DocumentFailure, DocumentType } from '../checks/document-facts.ts';
 import { documentTypeOf } from '../checks/document-facts.ts';
@@ -14,8 +17,8 @@ import { forEachLimited, type CourseItem, type SourceContext } from './course-it
 
 const TYPE_WORD: Record<DocumentType, 'pdf' | 'word' | 'powerpoint'> = { pdf: 'pdf', docx: 'word', pptx: 'powerpoint' };
 
-/** Linked documents downloaded at once. */
-const LINKED_CONCURRENCY = 4;
+/** Documents downloaded at once (one is read at a time; the next downloads meanwhile). */
+const DOWNLOAD_CONCURRENCY = 4;
 
 export function failureReason(type: DocumentType, failure: DocumentFailure, timeoutMs: number): Message {
   const word = TYPE_WORD[type];
@@ -42,6 +45,14 @@ function fileNameOf(url: URL): string {
   }
 }
 
+interface DocumentTopic {
+  place: FindingPlace;
+  topic: { TopicId: number; Title: string };
+  url: URL;
+  type: DocumentType;
+  done: () => void;
+}
+
 interface LinkedDocument {
   url: URL;
   type: DocumentType;
@@ -56,6 +67,7 @@ export class CourseDocuments {
   /** Addresses read (or being read) this run: each document once. */
   readonly #read = new Set<string>();
   readonly #linked = new Map<string, LinkedDocument>();
+  readonly #topics: DocumentTopic[] = [];
 
   constructor(runner: DocumentRunner, origin: URL, selected: SelectedModule[]) {
     this.#runner = runner;
@@ -63,9 +75,20 @@ export class CourseDocuments {
     for (const entry of selected) for (const topic of entry.topics) this.#topicRank.set(topic.TopicId, this.#topicRank.size);
   }
 
-  /** Reads a File topic that is a document; `done` is called once its checks have run. */
-  async readTopic(ctx: SourceContext, place: FindingPlace, topic: { TopicId: number; Title: string }, url: URL, type: DocumentType, done: () => void): Promise<void> {
+  /** Notes a File topic that is a document, to be read by readAll; `done` is called once its checks have run. */
+  addTopic(place: FindingPlace, topic: { TopicId: number; Title: string }, url: URL, type: DocumentType, done: () => void): void {
     this.#read.add(url.href);
+    this.#topics.push({ place, topic, url, type, done });
+  }
+
+  /** Reads the documents of the File topics, then those that items link to and are not topics of their own. */
+  async readAll(ctx: SourceContext): Promise<void> {
+    const topics = this.#topics.splice(0);
+    await forEachLimited(topics, DOWNLOAD_CONCURRENCY, ctx.signal, ({ place, topic, url, type, done }) => this.#readTopic(ctx, place, topic, url, type, done));
+    await this.#readLinked(ctx);
+  }
+
+  async #readTopic(ctx: SourceContext, place: FindingPlace, topic: { TopicId: number; Title: string }, url: URL, type: DocumentType, done: () => void): Promise<void> {
     const file = await ctx.session.getTopicFile(ctx.orgUnitId, topic.TopicId, this.#runner.limits.maxBytes);
     if (!file.ok) {
       ctx.notScanned({ ...place, title: topic.Title, reason: file.reason, url: url.href });
@@ -96,10 +119,9 @@ export class CourseDocuments {
     if (known === undefined || rank < known.rank) this.#linked.set(url.href, { url, type, place: item.place, rank });
   }
 
-  /** Reads the linked documents that were not read as topics of their own. */
-  async readLinked(ctx: SourceContext): Promise<void> {
-    const pending = [...this.#linked.values()].filter((linked) => !this.#read.has(linked.url.href));
-    await forEachLimited(pending, LINKED_CONCURRENCY, ctx.signal, async ({ url, type, place }) => {
+  async #readLinked(ctx: SourceContext): Promise<void> {
+    const pending = [...this.#linked.values()].filter((linked) => !this.#read.has(linked.url.href)).sort((a, b) => a.rank - b.rank);
+    await forEachLimited(pending, DOWNLOAD_CONCURRENCY, ctx.signal, async ({ url, type, place }) => {
       this.#read.add(url.href);
       const name = fileNameOf(url);
       const notScanned = (problem: Message) => ctx.notScanned({ ...place, title: name, reason: msg('reason.document.linked', { name, problem }), url: url.href });

@@ -16,7 +16,7 @@ import type { CourseDocuments } from './documents.ts';
 export interface TopicPagesOptions {
   /** Topics read from the site at once. */
   concurrency: number;
-  /** Reads File topics that are PDF, Word or PowerPoint files. */
+  /** Takes the File topics that are PDF, Word or PowerPoint files (read once the pages are). */
   documents: CourseDocuments;
 }
 
@@ -57,7 +57,7 @@ export async function readTopicPages(ctx: SourceContext, selected: SelectedModul
     }
 
     if (kind.kind === 'document') {
-      await options.documents.readTopic(ctx, place, topic, new URL(kind.path, origin), kind.type, topicDone);
+      options.documents.addTopic(place, topic, new URL(kind.path, origin), kind.type, topicDone);
       return;
     }
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { SelectedModule } from '../../../api/brightspace/toc.ts';
 import { modulePlace, topicPlace, type Finding } from '../../../api/checks/finding.ts';
 import { msg } from '../../../api/i18n/messages.ts';
-import { buildReport, TOOL_VERSION } from '../../../api/report/build-report.ts';
+import { buildReport, TOOL_VERSION, type ReportInput } from '../../../api/report/build-report.ts';
 import { renderHtmlReport } from '../../../api/report/render-html.ts';
 import { renderJsonReport } from '../../../api/report/render-json.ts';
 
@@ -33,20 +33,21 @@ const findings: Finding[] = [
   { check: 'structure.hidden', severity: 'warning', ...place(2, 21), url: null, message: msg('finding.structure.topic-hidden') },
 ];
 
-const report = buildReport({
+const reportInput: ReportInput = {
   client: 'Acme "Learning"',
   siteUrl: 'https://school.example.com/',
   orgUnitId: 6606,
   courseName: 'Biology <101>',
   selected,
-  viewUrl: (topicId) => `https://school.example.com/d2l/le/content/6606/viewContent/${topicId}/View`,
+  viewUrl: (topicId: number) => `https://school.example.com/d2l/le/content/6606/viewContent/${topicId}/View`,
   findings,
   notScanned: [{ ...place(2, 21), title: 'Quiz', reason: msg('reason.activity.quiz') }],
   scanned: 2,
   links: 7,
   startedAt: new Date('2026-03-01T10:00:00Z'),
   finishedAt: new Date('2026-03-01T10:02:05Z'),
-});
+};
+const report = buildReport(reportInput);
 
 describe('buildReport', () => {
   it('sorts findings by module, module-level first, then topic, severity and check', () => {
@@ -139,5 +140,32 @@ describe('renderHtmlReport', () => {
     expect(clean).toContain('No findings: every check passed on the topics CTPO could read.');
     expect(clean).not.toContain('Not scanned');
     expect(clean).not.toContain('id="show-error"');
+  });
+  it('lists the documents checked, and names the document and page of a finding inside one', () => {
+    const pdf = 'https://school.example.com/content/enforced/6606-BIO/week1/syllabus%20v2.pdf';
+    const slides = 'https://school.example.com/content/enforced/6606-BIO/week1/slides.pptx';
+    const withDocuments = buildReport({
+      ...reportInput,
+      findings: [
+        { check: 'link.broken', severity: 'error', ...place(1, 12), url: 'https://example.com/gone', message: msg('finding.link.not-found', { status: 404 }), element: 'pdf link', page: 3, document: pdf },
+        { check: 'doc.slide-no-title', severity: 'warning', ...place(1, 12), url: slides, message: msg('finding.doc.slide-no-title', { slide: 2 }), page: 2, document: slides },
+      ],
+      documents: [
+        { ...place(1, 12), url: slides, type: 'pptx', title: 'Week 1', pages: 4, linked: true },
+        { ...place(1, 11), url: pdf, type: 'pdf', title: null, pages: 12, linked: false },
+      ],
+    });
+    expect(withDocuments.totals.documents).toBe(2);
+    expect(withDocuments.documents.map((item) => item.topicId)).toEqual([11, 12]);
+    const html = renderHtmlReport(withDocuments);
+    expect(html).toContain('<li><strong>2</strong>documents checked</li>');
+    expect(html).toContain('<h2 id="documents-title">Documents checked (2)</h2>');
+    expect(html).toContain(`<td><a href="${pdf}" rel="noopener noreferrer" target="_blank">syllabus v2.pdf</a></td><td>PDF</td><td>12</td>`);
+    expect(html).toContain(`<p class="address">in <a href="${pdf}" rel="noopener noreferrer" target="_blank">${pdf}</a>, page 3</p>`);
+    expect(html).toContain('<p class="address">slide 2</p>');
+    // The same broken link on the page itself is another finding.
+    const linkOnPage: Finding = { check: 'link.broken', severity: 'error', ...place(1, 12), url: 'https://example.com/gone', message: msg('finding.link.not-found', { status: 404 }), element: 'a' };
+    const onPage = buildReport({ ...reportInput, findings: [linkOnPage] });
+    expect(onPage.findings[0]!.fingerprint).not.toBe(withDocuments.findings.find((f) => f.check === 'link.broken')!.fingerprint);
   });
 });
