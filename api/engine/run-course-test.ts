@@ -107,6 +107,8 @@ export async function runCourseTest(input: CourseTestInput, onProgress?: (p: Cou
 
     await readTopicPages(context, selected, { concurrency: topicConcurrency, documents });
     await checks.accessibilityDone();
+    // Every page is checked: the accessibility worker's memory goes before the document reader's comes.
+    await axe.close();
     await documents.readAll(context);
     await documentRunner.close();
     signal?.throwIfAborted();
