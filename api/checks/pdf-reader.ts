@@ -1,7 +1,7 @@
 // Reads what the document checks need from a PDF with pdf.js (pdfjs-dist, its legacy build for
 // Node): the title and language, whether it is tagged, the text of each page and its links. Runs in
 // the document worker (document-worker.ts), never on the thread that checks links.
-import { createRequire } from 'node:module';
+import { createRequire, enableCompileCache } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { DocumentReadError, type DocumentLimits, type DocumentLink, type DocumentText, type PdfFacts } from './document-facts.ts';
@@ -19,6 +19,9 @@ let pdfjs: Promise<PdfJs> | undefined;
 /** pdf.js, loaded on the first PDF; its worker code runs in this thread (no nested worker). */
 function loadPdfJs(): Promise<PdfJs> {
   pdfjs ??= (async () => {
+    // pdf.js is 3 MB of JavaScript compiled again by every run's reader; Node's compile cache (in the
+    // system's temporary folder) keeps the compiled code between runs and processes.
+    enableCompileCache();
     const worker: unknown = await import(PDF_WORKER_MODULE);
     (globalThis as { pdfjsWorker?: unknown }).pdfjsWorker = worker;
     return import('pdfjs-dist/legacy/build/pdf.mjs');
