@@ -1,5 +1,5 @@
 // Benchmark of the engine's hot path against linkinator, on the same pages from the same servers:
-//   npm run bench:engine [-- --rounds 3] [--instant]
+//   npm run bench:engine [-- --rounds 3] [--instant] [--no-documents]
 // A synthetic course (300 topics, 3300 link occurrences, 1300+ distinct addresses on 40 hosts, some
 // slow, some broken) is served on loopback by a child process. The engine and linkinator each run
 // in their own child process, in alternating order, so neither inherits the other's memory or
@@ -133,7 +133,7 @@ async function benchPdf(index: number, pages: number, links: string[]): Promise<
 
 // ---- the servers (child process) ----------------------------------------------------------------
 
-async function serve(instant: boolean): Promise<void> {
+async function serve(instant: boolean, withDocuments: boolean): Promise<void> {
   const next = random(20260301);
   const hosts: LinkHost[] = [];
   for (let i = 0; i < HOSTS; i++) hosts.push(await startLinkHost({ host: `127.0.0.${i + 2}` }));
@@ -225,7 +225,8 @@ ${items}
   const documentTopics: TopicModel[] = [];
   const documentFiles: string[] = [];
   let documentPages = 0;
-  for (let i = 0; i < PDFS + OFFICE_FILES; i++) {
+  // --no-documents serves the same course without them, to compare the link window with and without.
+  for (let i = 0; i < (withDocuments ? PDFS + OFFICE_FILES : 0); i++) {
     let name: string;
     let body: Buffer;
     if (i < PDFS) {
@@ -243,7 +244,7 @@ ${items}
     documentFiles.push(path);
     documentTopics.push({ id: 200_000 + i, title: name, kind: 'file', fileName: `documents/${name}`, contentType: 'application/octet-stream', body });
   }
-  modules.push({ id: 1000 + MODULES, title: 'Documents', topics: documentTopics });
+  if (withDocuments) modules.push({ id: 1000 + MODULES, title: 'Documents', topics: documentTopics });
   // What the Office fixtures link to (site-relative), so that every link in the course but the planted ones works.
   assets['/library/reading.html'] = { contentType: 'text/html', body: '<p>Reading</p>' };
   assets['/library/missing.html'] = { contentType: 'text/html', body: '<p>Here after all</p>' };
@@ -407,8 +408,8 @@ function median(values: number[]): number {
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 const megabytes = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
 
-async function conduct(rounds: number, instant: boolean): Promise<void> {
-  const server = spawn(process.execPath, [SCRIPT, '--serve', ...(instant ? ['--instant'] : [])], { stdio: ['pipe', 'pipe', 'inherit'] });
+async function conduct(rounds: number, instant: boolean, withDocuments: boolean): Promise<void> {
+  const server = spawn(process.execPath, [SCRIPT, '--serve', ...(instant ? ['--instant'] : []), ...(withDocuments ? [] : ['--no-documents'])], { stdio: ['pipe', 'pipe', 'inherit'] });
   const readLine = lines(server);
   const config = JSON.parse(await readLine()) as ServeConfig;
   const ask = async (command: string) => {
@@ -424,7 +425,9 @@ async function conduct(rounds: number, instant: boolean): Promise<void> {
   );
   console.log(`linkinator 8.1.0: its defaults (concurrency 100, HEAD then GET, no retries) with timeout ${LINKINATOR_TIMEOUT_MS} ms and the session cookie; recurse off`);
   console.log('engine: its defaults (512 requests overall, 10 per host, 8 topics at once, HEAD then GET, 2 retries, 15 s timeout), axe-core on every topic');
-  console.log(`documents: ${PDFS} PDFs (${config.documentPages} pages, 1-40 each) and ${OFFICE_FILES} Word and PowerPoint files as File topics; their links are addresses the pages already have`);
+  console.log(withDocuments
+    ? `documents: ${PDFS} PDFs (${config.documentPages} pages, 1-40 each) and ${OFFICE_FILES} Word and PowerPoint files as File topics; their links are addresses the pages already have`
+    : 'documents: none (--no-documents)');
   console.log('link window: from the first page request to the last link answer, as the servers saw them\n');
 
   const engine: (ToolResult & { windowMs: number })[] = [];
@@ -446,7 +449,7 @@ async function conduct(rounds: number, instant: boolean): Promise<void> {
     );
   }
   const alone: DocumentsResult[] = [];
-  for (let round = 0; round < rounds; round++) alone.push(await runChild<DocumentsResult>('--documents', config));
+  for (let round = 0; round < (withDocuments ? rounds : 0); round++) alone.push(await runChild<DocumentsResult>('--documents', config));
   server.stdin.end('quit\n');
   await new Promise((resolve) => server.once('close', resolve));
 
@@ -468,11 +471,11 @@ async function conduct(rounds: number, instant: boolean): Promise<void> {
   console.log(`linkinator: peak RSS ${megabytes(Math.max(...linkinator.map((r) => r.peakRssSampled)))} sampled every 20 ms, ${megabytes(Math.max(...linkinator.map((r) => r.maxRss)))} high-water mark`);
   console.log(`engine findings: ${JSON.stringify(engine[0]?.findings)}; topics ${engine[0]?.topics}, documents ${engine[0]?.documents}, links ${engine[0]?.links}`);
   const documentsWall = median(alone.map((r) => r.wallMs));
-  console.log(
+  if (alone.length > 0) console.log(
     `documents alone (median of ${rounds}): ${(alone[0]!.documents / (documentsWall / 1000)).toFixed(1)} documents/s, ${(alone[0]!.pages / (documentsWall / 1000)).toFixed(0)} PDF pages/s ` +
       `(${alone[0]!.documents} documents in ${seconds(documentsWall)}, ${alone[0]!.failed} not read, reader started cold)`,
   );
-  console.log(`documents alone: peak RSS ${megabytes(Math.max(...alone.map((r) => r.peakRssSampled)))} sampled every 20 ms, ${megabytes(Math.max(...alone.map((r) => r.maxRss)))} high-water mark`);
+  if (alone.length > 0) console.log(`documents alone: peak RSS ${megabytes(Math.max(...alone.map((r) => r.peakRssSampled)))} sampled every 20 ms, ${megabytes(Math.max(...alone.map((r) => r.maxRss)))} high-water mark`);
   console.log(
     `same broken links: ${bothSame ? 'yes' : 'NO'} (engine ${engine[0]?.broken.length}, linkinator ${linkinator[0]?.broken.length}, planted ${config.expectedBroken.length}; ` +
       `engine matches the plant: ${engineAgrees ? 'yes' : 'no'}, linkinator: ${linkinatorAgrees ? 'yes' : 'no'})`,
@@ -489,7 +492,7 @@ async function readStdin(): Promise<string> {
 
 const mode = process.argv[2];
 if (mode === '--serve') {
-  await serve(process.argv.includes('--instant'));
+  await serve(process.argv.includes('--instant'), !process.argv.includes('--no-documents'));
 } else if (mode === '--engine' || mode === '--linkinator' || mode === '--documents') {
   const config = JSON.parse(await readStdin()) as ServeConfig;
   const result = mode === '--engine' ? await runEngine(config) : mode === '--linkinator' ? await runLinkinator(config) : await runDocuments(config);
@@ -501,6 +504,6 @@ if (mode === '--serve') {
     console.error('bench:engine: --rounds must be a whole number of at least 1.');
     process.exitCode = 2;
   } else {
-    await conduct(rounds, process.argv.includes('--instant'));
+    await conduct(rounds, process.argv.includes('--instant'), !process.argv.includes('--no-documents'));
   }
 }
