@@ -5,7 +5,9 @@ import { BrightspaceSession, sitePolicy, siteOriginOf } from '../brightspace/ses
 import { selectModules } from '../brightspace/toc.ts';
 import { AxeRunner } from '../checks/axe-runner.ts';
 import { DocumentRunner } from '../checks/document-runner.ts';
+import { CourseIndex } from '../checks/internal-links.ts';
 import { DEFAULT_LINK_LIMITS, LinkChecker } from '../checks/link-checker.ts';
+import { CourseStylesheets, MAX_STYLESHEET_BYTES } from '../checks/stylesheets.ts';
 import { checkStructure } from '../checks/structure.ts';
 import { GuardedHttpClient } from '../net/guarded-http.ts';
 import { buildReport } from '../report/build-report.ts';
@@ -91,7 +93,13 @@ export async function runCourseTest(input: CourseTestInput, onProgress?: (p: Cou
       },
     });
     const documents = new CourseDocuments(documentRunner, origin, selected);
-    const checks = new CourseChecks({ origin, orgUnitId, links: linkChecker, axe, onLink: (link, item) => documents.noteLink(link, item) });
+    const index = new CourseIndex(toc);
+    const stylesheets = new CourseStylesheets({
+      read: (url) => signedIn.readSiteText(url, MAX_STYLESHEET_BYTES),
+      isOwn: (url) => url.origin === origin.origin,
+      orgUnitId,
+    });
+    const checks = new CourseChecks({ origin, orgUnitId, links: linkChecker, axe, index, stylesheets, onLink: (link, item) => documents.noteLink(link, item) });
     checks.addFindings(checkStructure(selected, now));
     const context: SourceContext = {
       session: signedIn,
@@ -99,6 +107,7 @@ export async function runCourseTest(input: CourseTestInput, onProgress?: (p: Cou
       orgUnitId,
       now,
       signal,
+      courseIndex: index,
       check: (item, done) => checks.check(item, done),
       addFindings: (findings) => checks.addFindings(findings),
       notScanned: (entry) => void checks.notScanned.push(entry),
@@ -133,6 +142,7 @@ export async function runCourseTest(input: CourseTestInput, onProgress?: (p: Cou
       documents: checks.documents,
       scanned: checks.scanned,
       links: checks.links,
+      linksNotCheckable: checks.linksNotCheckable,
       startedAt,
       finishedAt: new Date(),
     });

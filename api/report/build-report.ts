@@ -27,6 +27,8 @@ export interface ReportInput {
   /** Documents read and checked. */
   documents?: CheckedDocument[];
   links: number;
+  /** Links with schemes that are not the web's (mailto:, tel:, app links), never fetched. */
+  linksNotCheckable?: number;
   startedAt: Date;
   finishedAt: Date;
 }
@@ -107,6 +109,7 @@ export function buildReport(input: ReportInput): Report {
       notScanned: notScanned.length,
       documents: documents.length,
       links: input.links,
+      linksNotCheckable: input.linksNotCheckable ?? 0,
       findings: counts,
       review: input.findings.filter((item) => item.review === true).length,
     },

@@ -3,7 +3,8 @@
 import { documents } from './documents.ts';
 import { errors } from './errors.ts';
 import { findings } from './findings.ts';
+import { links } from './links.ts';
 import { report } from './report.ts';
 
-export const english = { ...errors, ...findings, ...documents, ...report } as const satisfies Record<string, string>;
+export const english = { ...errors, ...findings, ...links, ...documents, ...report } as const satisfies Record<string, string>;
 export type MessageId = keyof typeof english;
