@@ -123,7 +123,7 @@ describe('documents in a course', () => {
     const missing = site('/library/missing.html');
     const broken = report.findings.filter((finding) => finding.check === 'link.broken' && finding.url === missing);
     expect(broken.map(({ topicId, element, page, document }) => ({ topicId, element, page, document }))).toEqual([
-      { topicId: 11, element: 'a', page: undefined, document: undefined },
+      { topicId: 11, element: 'a href', page: undefined, document: undefined },
       { topicId: 11, element: 'pdf link', page: 2, document: site('/content/enforced/7300-BIO/week1/docs/linked.pdf') },
       { topicId: 11, element: 'pptx hyperlink', page: 2, document: site('/content/enforced/7300-BIO/week1/docs/slides.pptx') },
       { topicId: 13, element: 'pdf link', page: 2, document: site('/content/enforced/7300-BIO/week1/syllabus.pdf') },
