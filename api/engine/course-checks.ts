@@ -7,7 +7,8 @@
 import type { AxeRunner } from '../checks/axe-runner.ts';
 import { axeFindings, checkAccessibility } from '../checks/accessibility.ts';
 import { checkContent, sessionTokenFindings } from '../checks/content.ts';
-import type { Finding, NotScanned } from '../checks/finding.ts';
+import { checkDocument } from '../checks/documents.ts';
+import type { CheckedDocument, Finding, NotScanned } from '../checks/finding.ts';
 import { parseTopic, type LinkOccurrence } from '../checks/html.ts';
 import { internalLinkFindings, internalTargetOf, type CourseIndex, type InternalTarget } from '../checks/internal-links.ts';
 import type { LinkChecker } from '../checks/link-checker.ts';
@@ -25,6 +26,8 @@ export interface CourseChecksOptions {
   orgUnitId: number;
   links: LinkChecker;
   axe: AxeRunner;
+  /** Told of every link of every item (the document source reads course files pages link to). */
+  onLink?: (link: LinkOccurrence, item: CourseItem) => void;
   /** The course's items, for links to them; without it they are checked over HTTP only. */
   index?: CourseIndex;
   /** The course's own stylesheets; without it only the stylesheet addresses themselves are checked. */
@@ -40,6 +43,8 @@ interface PendingLink {
 export class CourseChecks {
   readonly findings: Finding[] = [];
   readonly notScanned: NotScanned[] = [];
+  /** Documents read and checked. */
+  readonly documents: CheckedDocument[] = [];
   /** Topics fully checked. */
   scanned = 0;
   /** Link occurrences handed to the link checker. */
@@ -66,10 +71,15 @@ export class CourseChecks {
 
   /** Checks an item; resolves once the next may be read. `done` follows when all its checks have run. */
   async check(item: CourseItem, done?: () => void): Promise<void> {
-    const { orgUnitId } = this.#options;
-    if (item.links !== undefined) this.#addLinks(item.links, item);
-    // A topic is counted once, by its page (or its link); its description is a part of it.
-    const countsAsTopic = item.place.itemType === 'topic' && item.html?.whole !== false;
+    const { orgUnitId, onLink } = this.#options;
+    if (item.links !== undefined) {
+      for (const link of item.links) onLink?.(link, item);
+      this.#addLinks(item.links, item);
+    }
+    if (item.document !== undefined && item.url !== null) this.#checkDocument(item, item.document, item.url);
+    // A topic is counted once, by its page, file or link; its description is a part of it, and a
+    // document a page links to is part of that page's topic, not a topic of its own.
+    const countsAsTopic = item.place.itemType === 'topic' && item.html?.whole !== false && item.document?.linked !== true;
     if (item.html === undefined) {
       if (countsAsTopic) this.scanned++;
       done?.();
@@ -88,6 +98,8 @@ export class CourseChecks {
     const page = new URL(baseUrl.href);
     page.hash = '';
     this.#push(fragmentFindings(page.href, parsed.ownFragments, parsed.anchorNames, item.place, true), item);
+    // Told now, while the item is being read, rather than once its stylesheets are.
+    for (const link of parsed.links) onLink?.(link, item);
     this.#track(this.#withStylesheets(parsed.links).then((links) => this.#addLinks(links, item)));
 
     // The accessibility checker runs in its own thread; reading the next items does not wait for it
@@ -135,11 +147,33 @@ export class CourseChecks {
     if (this.#linkFailure !== undefined) throw this.#linkFailure;
   }
 
-  /** Findings of an item; those of one part of it (a description) say so in their subject. */
+  #checkDocument(item: CourseItem, document: NonNullable<CourseItem['document']>, url: string): void {
+    const { facts, linked } = document;
+    const { findings, links } = checkDocument(facts, item.place, url, this.#options.orgUnitId);
+    this.#push(findings, item);
+    this.#addLinks(links, item);
+    const pages = facts.type === 'pptx' ? facts.slides : facts.pages;
+    this.documents.push({ ...item.place, url, type: facts.type, title: facts.title, pages, linked });
+  }
+
+  /**
+   * Findings of an item; those found in a document name it, and those of one part of an item (a
+   * topic's description) say so in their subject, so their fingerprints stay apart.
+   */
   #push(findings: Finding[], item: CourseItem): void {
+    const document = item.document === undefined ? null : item.url;
     const { part } = item;
-    if (part === undefined) this.findings.push(...findings);
-    else this.findings.push(...findings.map((found) => ({ ...found, subject: `${part}:${found.subject ?? found.url ?? ''}` })));
+    if (document === null && part === undefined) {
+      this.findings.push(...findings);
+      return;
+    }
+    for (const found of findings) {
+      this.findings.push({
+        ...found,
+        ...(document === null ? {} : { document }),
+        ...(part === undefined ? {} : { subject: `${part}:${found.subject ?? found.url ?? ''}` }),
+      });
+    }
   }
 
   #track(work: Promise<void>): void {

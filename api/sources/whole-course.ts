@@ -9,6 +9,7 @@ import { checkStructure } from '../checks/structure.ts';
 import type { CourseScope } from '../http/contract.ts';
 import { readActivities } from './activities.ts';
 import type { CheckedItem, SourceContext } from './course-items.ts';
+import type { CourseDocuments } from './documents.ts';
 import { checkDescriptions, readContentObjects, withContentDates } from './descriptions.ts';
 import { readTopicPages } from './topic-pages.ts';
 
@@ -18,6 +19,8 @@ export interface WholeCourseOptions {
   scopes: readonly CourseScope[];
   /** Requests to the site at once (topic pages and lists alike). */
   concurrency: number;
+  /** Takes the topics that are PDF, Word or PowerPoint files. */
+  documents: CourseDocuments;
 }
 
 export interface WholeCourse {
@@ -56,7 +59,7 @@ export async function readWholeCourse(ctx: SourceContext, options: WholeCourseOp
   ctx.progress('contents', total, total);
 
   await checkDescriptions(ctx, selected, objects, urls);
-  await readTopicPages(ctx, selected, { concurrency, handled: activities.handledTopics });
+  await readTopicPages(ctx, selected, { concurrency, documents: options.documents, handled: activities.handledTopics });
   // The links found so far are being checked meanwhile; the site itself is idle again.
   await activities.releaseConditions();
   return { selected, items: activities.items };

@@ -31,4 +31,6 @@ export const courseWide = {
   'finding.link.quicklink-missing': 'This topic opens {kind, select, assignment {assignment} quiz {quiz} discussion_forum {discussion forum} discussion_topic {discussion topic} other {item}} {id}, which no longer exists in this course: students who open the topic get an error. Point the topic at the right item, or remove it.',
   'finding.link.quicklink-hidden': 'This topic opens the {kind, select, assignment {assignment} quiz {quiz} discussion_forum {discussion forum} discussion_topic {discussion topic} other {item}} "{title}", which is hidden from students: they see a link to something they cannot open. Make the {kind, select, assignment {assignment} quiz {quiz} discussion_forum {discussion forum} discussion_topic {discussion topic} other {item}} visible, or hide the topic too.',
   'error.site.course-access-ended': "Brightspace refuses the course with org unit ID {orgUnitId}: its access window ended on {end}. Ask the site administrator to extend the course's end date, or to let this account open past courses, then run CTPO again.",
+  'report.notes.title': 'Notes on this run',
+  'fix.structure.release-condition-missing': 'Edit the release condition to depend on an item the course still has, or remove it.',
 } as const;

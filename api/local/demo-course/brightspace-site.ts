@@ -43,7 +43,8 @@ export interface SiteUser {
 
 export interface SiteFile {
   contentType: string;
-  body: string;
+  /** Text, or the bytes of a binary file (a PDF, a Word file). */
+  body: string | Buffer;
 }
 
 export interface CourseModel extends CourseToolsModel {
@@ -84,7 +85,7 @@ export type TopicModel = Dated & {
   gradeItemId?: number | null;
 } & (
     | { kind: 'html'; fileName: string; html: string }
-    | { kind: 'file'; fileName: string; contentType: string; body?: string }
+    | { kind: 'file'; fileName: string; contentType: string; body?: string | Buffer }
     | { kind: 'link'; url: string }
     /** A quicklink to a tool item: `target` is its id (the topic's id by default). */
     | { kind: 'quiz' | 'assignment' | 'discussion' | 'discussion-topic' | 'lti'; url?: string; target?: number }
@@ -296,8 +297,8 @@ export function createBrightspaceHandler(model: SiteModel) {
       record.status = res.statusCode;
     });
 
-    const send = (status: number, body: string, type = 'text/html; charset=utf-8', headers: Record<string, string> = {}) => {
-      res.writeHead(status, { 'content-type': type, ...headers });
+    const send = (status: number, body: string | Buffer, type = 'text/html; charset=utf-8', headers: Record<string, string> = {}) => {
+      res.writeHead(status, { 'content-type': type, 'content-length': String(Buffer.byteLength(body)), ...headers });
       res.end(req.method === 'HEAD' ? undefined : body);
     };
     const json = (status: number, body: unknown) => send(status, JSON.stringify(body), 'application/json; charset=utf-8');

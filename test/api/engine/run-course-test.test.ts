@@ -4,6 +4,7 @@ import { runCourseTest } from '../../../api/engine/run-course-test.ts';
 import type { CourseTestInput, CourseTestProgress } from '../../../api/engine/types.ts';
 import type { Report } from '../../../api/report/model.ts';
 import { renderHtmlReport } from '../../../api/report/render-html.ts';
+import { renderCsvReport } from '../../../api/report/render-csv.ts';
 import { renderJsonReport } from '../../../api/report/render-json.ts';
 import { startBrightspaceSite, type BrightspaceSite } from '../../fixtures/brightspace-site.ts';
 import { startLinkHost, type LinkHost } from '../../fixtures/link-host.ts';
@@ -109,7 +110,7 @@ describe('runCourseTest against the Brightspace-like site', () => {
 
   it('lists the topics it could not read, with the reason', () => {
     expect(report.notScanned.map(({ topicId, title, reason, itemType }) => ({ topicId, title, reason, itemType }))).toEqual([
-      { topicId: 204, title: 'Slides', reason: 'PDF file: CTPO reads HTML pages only. Check this file by hand.', itemType: 'topic' },
+      { topicId: 204, title: 'Slides', reason: 'This file could not be read as a PDF: it may be damaged, or be another kind of file with the wrong extension. Open it to check, then upload it again.', itemType: 'topic' },
       { topicId: 205, title: 'Week 1 quiz', reason: 'Quiz: its questions are not read by CTPO.', itemType: 'topic' },
       { topicId: 206, title: 'Handout', reason: 'Brightspace could not return this file (HTTP 404).', itemType: 'topic' },
     ]);
@@ -160,7 +161,7 @@ describe('runCourseTest against the Brightspace-like site', () => {
   });
 
   it('keeps the password and the session cookies out of the reports and the logs', () => {
-    const files = [renderHtmlReport(report), renderJsonReport(report), ...logged].join('\n');
+    const files = [renderHtmlReport(report), renderJsonReport(report), renderCsvReport(report), ...logged].join('\n');
     const cookies = site.issuedCookieValues();
     expect(cookies.length).toBeGreaterThanOrEqual(2);
     expect(files).not.toContain(SAMPLE_PASSWORD);

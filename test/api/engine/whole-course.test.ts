@@ -121,8 +121,8 @@ describe('a whole-course run', () => {
     ]);
     expect(report.items.findIndex((item) => item.moduleId === null)).toBeGreaterThan(report.items.findIndex((item) => item.moduleId !== null));
     const html = renderHtmlReport(report);
-    expect(html.indexOf('Course-wide items')).toBeGreaterThan(html.indexOf('Week 2: Rocks'));
-    expect(html).toContain(`Quiz: <a href="${site.origin}/d2l/lms/quizzing/user/quiz_summary.d2l?qi=603&amp;ou=7100"`);
+    expect(html.indexOf('id="course-wide"')).toBeGreaterThan(html.indexOf('Week 2: Rocks'));
+    expect(html).toContain(`<h3 id="item-quiz-603-title"><a href="${site.origin}/d2l/lms/quizzing/user/quiz_summary.d2l?qi=603&amp;ou=7100"`);
   });
 
   it('counts the quicklink topics whose activity it read as scanned, and says nothing was left out', () => {
