@@ -24,10 +24,22 @@ export const ENV = {
   userPoolClientId: 'CTPO_USER_POOL_CLIENT_ID',
   /** Comma-separated app origins allowed to call the API from another origin. */
   allowedOrigins: 'CTPO_ALLOWED_ORIGINS',
+  /**
+   * The Secrets Manager secret holding the current report-link signing key, JSON
+   * `{ "keyId": "...", "key": "..." }` (api/http/report-capability.ts); rotated every 30 days.
+   */
+  reportKeySecret: 'CTPO_REPORT_KEY_SECRET_ARN',
   /** Per run, in the task's container overrides: the job, and its encrypted credentials. */
   jobId: 'CTPO_JOB_ID',
   encryptedCredentials: 'CTPO_ENCRYPTED_CREDENTIALS',
 } as const;
+
+/**
+ * The header the API's functions read the caller's bearer token from on AWS. CloudFront signs each
+ * request to a function URL in the Authorization header itself, so its viewer-request function
+ * (infra/edge/api-gate.js) moves the viewer's token here first.
+ */
+export const EDGE_TOKEN_HEADER = 'x-ctpo-authorization';
 
 export type EnvName = (typeof ENV)[keyof typeof ENV];
 

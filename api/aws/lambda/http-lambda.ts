@@ -7,7 +7,7 @@ import { createCognitoTokenVerifier } from '../../http/access-token.ts';
 import type { ApiDeps } from '../../http/routes.ts';
 import type { ApiRequest, ApiResponse } from '../../http/types.ts';
 import type { JobRunner, JobStore } from '../../jobs/types.ts';
-import { ENV, requireEnv } from '../settings.ts';
+import { EDGE_TOKEN_HEADER, ENV, requireEnv } from '../settings.ts';
 import type { Environment } from '../settings.ts';
 
 export type Route = (request: ApiRequest, deps: ApiDeps) => Promise<ApiResponse>;
@@ -23,6 +23,12 @@ export function apiRequestOf(event: APIGatewayProxyEventV2): ApiRequest {
   for (const [name, value] of Object.entries(event.headers ?? {})) {
     if (value !== undefined) headers[name.toLowerCase()] = value;
   }
+  // Behind CloudFront the Authorization header carries CloudFront's own signature, and the caller's
+  // token arrives in EDGE_TOKEN_HEADER; only that one is the caller's.
+  delete headers.authorization;
+  const token = headers[EDGE_TOKEN_HEADER];
+  delete headers[EDGE_TOKEN_HEADER];
+  if (token !== undefined) headers.authorization = token;
   const request: ApiRequest = {
     method: event.requestContext.http.method.toUpperCase(),
     path: event.rawPath,
