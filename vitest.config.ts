@@ -33,8 +33,10 @@ export default defineConfig({
           name: 'infra',
           environment: 'node',
           include: ['test/infra/**/*.test.ts'],
-          // Synthesizing a stack takes seconds; bundling is skipped in tests (see test/infra).
-          testTimeout: 120_000,
+          // Synthesizing takes seconds, a full `cdk synth` (bundling included) a minute or more, and
+          // many times that on a busy machine: these limits only stop a hung process.
+          testTimeout: 600_000,
+          hookTimeout: 600_000,
         },
       },
     ],

@@ -2,11 +2,14 @@
 // The API's Lambda functions sit behind function URLs that only this distribution may call (origin
 // access control signs each request to them with SigV4, in the Authorization header), so:
 //   - the viewer's bearer token moves to `x-ctpo-authorization`, which the functions read;
+//   - the host the viewer used goes along in `x-ctpo-site-host`: the functions build report
+//     addresses on it (their settings cannot name the distribution, which names them);
 //   - the route table, wrong methods and CORS preflights are answered here, as the local server
 //     answers them, since no API Gateway stands in front any more.
 // DEV_ORIGINS is filled in at synth: empty unless the deployment trusts the developer origins.
 var DEV_ORIGINS = [];
 var TOKEN_HEADER = 'x-ctpo-authorization';
+var SITE_HOST_HEADER = 'x-ctpo-site-host';
 var JOB_STATUS_PREFIX = '/api/job-status/';
 
 function methodOf(uri) {
@@ -59,6 +62,8 @@ function handler(event) {
   }
   var headers = request.headers;
   delete headers[TOKEN_HEADER];
+  delete headers[SITE_HOST_HEADER];
+  if (headers.host !== undefined) headers[SITE_HOST_HEADER] = { value: headers.host.value };
   if (headers.authorization !== undefined) {
     headers[TOKEN_HEADER] = { value: headers.authorization.value };
     delete headers.authorization;

@@ -72,7 +72,7 @@ describe('deployment parameters', () => {
     [{ externalApiUrl: 'https://qa.example.com/?x=1' }, /no credentials, query/],
     [{ reportExpiryDays: '2.5' }, /whole number/],
     [{ reportExpiryDays: '3651' }, /1 to 3650/],
-    [{ devOrigins: 'yes' }, /devOrigins \(context\) \/ CTPO_DEV_ORIGINS: "yes" must be true or false/],
+    [{ devOrigins: 'yes' }, /devOrigins \(context\) \/ CTPO_DEV_ORIGINS \(environment\): "yes" must be true or false/],
   ])('refuses %j', (context, message) => {
     expect(problemsOf(context).join('\n')).toMatch(message);
   });

@@ -1,42 +1,11 @@
 // The reports behaviour's CloudFront Function, run in Node against capabilities signed by the
 // module the API uses: the edge must accept exactly what job-status hands out, and nothing else.
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { REPORT_KEY_STORE_PREFIX, signReportCapability } from '../../api/http/report-capability.ts';
-import { REPO_ROOT } from './support.ts';
-
-export const REPORT_GATE_FILE = join(REPO_ROOT, 'infra', 'edge', 'report-gate.js');
-
-interface Request {
-  method: string;
-  uri: string;
-  querystring: Record<string, { value: string }>;
-  headers: Record<string, { value: string }>;
-}
-interface Response {
-  statusCode: number;
-  headers: Record<string, { value: string }>;
-  body: { encoding: string; data: string };
-}
-
-/** Loads the function as CloudFront would, with `cloudfront`'s KeyValueStore helper backed by `store`. */
-export function loadEdgeFunction(file: string, store: Record<string, string>): (event: { request: Request }) => Promise<Request | Response> {
-  const source = readFileSync(file, 'utf8');
-  const body = source.replace(/^import cf from 'cloudfront';$/m, '');
-  expect(body).not.toBe(source);
-  const cf = {
-    kvs: () => ({
-      get: async (key: string) => {
-        if (!Object.hasOwn(store, key)) throw new Error(`KeyValueStore: no key ${key}`);
-        return store[key];
-      },
-    }),
-  };
-  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the function's own source, as CloudFront runs it
-  return new Function('cf', 'require', `${body}\nreturn handler;`)(cf, createRequire(import.meta.url)) as (event: { request: Request }) => Promise<Request | Response>;
-}
+import { REPORT_GATE_FILE } from '../../infra/lib/site.ts';
+import { loadCloudFrontFunction } from './edge-runtime.ts';
+import type { CfRequest as Request, CfResponse as Response } from './edge-runtime.ts';
 
 const FILENAME = 'acme-college-ou6606-20260512t101500z-k3j9x2m4q8w7z5t1';
 const K1 = { keyId: 'k1', key: 'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8s9T0u1V2w3X4y5Z6a7B8c9D0e1F2' };
@@ -52,7 +21,10 @@ describe('the report gate at the edge', () => {
   const gate = (store: Record<string, string>) => {
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(NOW);
-    return loadEdgeFunction(REPORT_GATE_FILE, store);
+    const source = readFileSync(REPORT_GATE_FILE, 'utf8');
+    // CloudFront wants the KeyValueStore module imported on the first line.
+    expect(source.split('\n')[0]).toBe("import cf from 'cloudfront';");
+    return loadCloudFrontFunction(source, store);
   };
   const capability = (key: { keyId: string; key: string }, expiresAt = new Date('2026-05-12T11:20:00Z'), filename = FILENAME) =>
     signReportCapability({ filename, expiresAt, ...key });
@@ -72,8 +44,8 @@ describe('the report gate at the edge', () => {
     expect(result.statusCode).toBe(403);
     expect(result.headers['content-type']!.value).toMatch(/^text\/html/);
     expect(result.headers['cache-control']!.value).toBe('no-store');
-    expect(result.body.data).toContain('This report link has expired');
-    expect(result.body.data).toContain('Open the report again from CTPO');
+    expect(result.body!.data).toContain('This report link has expired');
+    expect(result.body!.data).toContain('Open the report again from CTPO');
   });
 
   it('refuses a forged, altered or foreign link, and a bare file name, the same way', async () => {
@@ -94,7 +66,7 @@ describe('the report gate at the edge', () => {
     for (const uri of refused) {
       const result = (await handler({ request: request(uri) })) as Response;
       expect(result.statusCode, uri).toBe(403);
-      expect(result.body.data, uri).toContain('This report link is not valid');
+      expect(result.body!.data, uri).toContain('This report link is not valid');
     }
   });
 
