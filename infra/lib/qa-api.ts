@@ -38,6 +38,8 @@ export const LAMBDA_ENTRIES = {
   taskState: 'api/aws/lambda/task-state.ts',
 } as const;
 export const RUNNER_DOCKERFILE = 'infra/runner/Dockerfile';
+/** The runner task's memory: the engine and a headless Chromium, with room to spare. */
+export const RUNNER_MEMORY_MIB = 3072;
 
 export interface QaApiProps {
   userPool: cognito.IUserPool;
@@ -142,9 +144,11 @@ export class QaApi extends Construct {
       pendingWindow: Duration.days(7),
     });
 
+    // The engine stays under 800 MB; headless Chromium for the browser checks takes 500-650 MiB more
+    // (`npm run browser-memory`, docs/reliability.md). 3 GB keeps that peak under half the task.
     this.taskDefinition = new ecs.FargateTaskDefinition(this, 'Runner', {
       cpu: 1024,
-      memoryLimitMiB: 2048,
+      memoryLimitMiB: RUNNER_MEMORY_MIB,
       runtimePlatform: { operatingSystemFamily: ecs.OperatingSystemFamily.LINUX, cpuArchitecture: ecs.CpuArchitecture.X86_64 },
     });
     this.taskDefinition.addVolume({ name: 'tmp' });

@@ -144,7 +144,7 @@ describe('the QA API construct', () => {
       RequiresCompatibilities: string[];
       ContainerDefinitions: { Name: string; Environment: { Name: string; Value: unknown }[]; ReadonlyRootFilesystem: boolean; Image: unknown }[];
     };
-    expect(task).toMatchObject({ RequiresCompatibilities: ['FARGATE'], Cpu: '1024', Memory: '2048', NetworkMode: 'awsvpc' });
+    expect(task).toMatchObject({ RequiresCompatibilities: ['FARGATE'], Cpu: '1024', Memory: '3072', NetworkMode: 'awsvpc' });
     const [container] = task.ContainerDefinitions;
     expect(container).toMatchObject({ Name: 'runner', ReadonlyRootFilesystem: true, Essential: true });
     expect(JSON.stringify(container!.Image)).toContain('container-assets');
