@@ -1,5 +1,8 @@
 // Errors a person can act on: every failure the API or engine reports carries a stable code and a
-// plain message. The HTTP layer turns the code into a status; stack traces stay in the logs.
+// message for a person (api/i18n), shown in their language. The HTTP layer turns the code into a
+// status; stack traces stay in the logs.
+import { formatMessage, type Message } from './i18n/messages.ts';
+import type { Language } from './i18n/languages.ts';
 
 const statusByCode = {
   invalid_input: 400,
@@ -27,11 +30,19 @@ export type ErrorCode = keyof typeof statusByCode;
 
 export class AppError extends Error {
   readonly code: ErrorCode;
+  /** What to tell the person; `message` is its English text, for logs. */
+  readonly text: Message;
 
-  constructor(code: ErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
+  constructor(code: ErrorCode, text: Message, options?: { cause?: unknown }) {
+    super(formatMessage(text), options);
     this.name = 'AppError';
     this.code = code;
+    this.text = text;
+  }
+
+  /** The message in a person's language. */
+  messageIn(language: Language): string {
+    return formatMessage(this.text, language);
   }
 
   get status(): number {

@@ -41,7 +41,7 @@ export interface DynamoJobStoreOptions {
 
 type JobItem = JobRecord & { statusRank: number; [EXPIRES_AT]: number };
 
-const PATCH_FIELDS = ['status', 'startedAt', 'finishedAt', 'progress', 'reason', 'runnerRef'] as const;
+const PATCH_FIELDS = ['status', 'startedAt', 'finishedAt', 'progress', 'reason', 'runnerRef', 'courseName', 'summary'] as const;
 
 function isConditionFailure(error: unknown): boolean {
   return error instanceof Error && error.name === 'ConditionalCheckFailedException';

@@ -5,6 +5,7 @@ import type { ECSClient, RunTaskCommandOutput } from '@aws-sdk/client-ecs';
 import { RunTaskCommand } from '@aws-sdk/client-ecs';
 import type { KMSClient } from '@aws-sdk/client-kms';
 import { AppError } from '../errors.ts';
+import { formatMessage, msg, type Message } from '../i18n/messages.ts';
 import type { JobRecord, JobRunner, JobStore } from '../jobs/types.ts';
 import { encryptCredentials } from './credentials-cipher.ts';
 import { outcomeOfFailure, outcomeOfTask } from './ecs-task-status.ts';
@@ -33,8 +34,8 @@ const BUSY_ERRORS = new Set(['ThrottlingException', 'ServerException', 'LimitExc
 export function createEcsJobRunner(options: EcsJobRunnerOptions): JobRunner {
   const { store } = options;
 
-  const giveUp = async (job: JobRecord, reason: string, code: 'overloaded' | 'internal'): Promise<never> => {
-    await store.update(job.id, { status: 'FAILED', reason });
+  const giveUp = async (job: JobRecord, reason: Message, code: 'overloaded' | 'internal'): Promise<never> => {
+    await store.update(job.id, { status: 'FAILED', reason: formatMessage(reason, job.language) });
     throw new AppError(code, reason);
   };
 
@@ -45,7 +46,7 @@ export function createEcsJobRunner(options: EcsJobRunnerOptions): JobRunner {
         ciphertext = await encryptCredentials(options.kms, options.credentialsKeyId, job.id, credentials);
       } catch (error) {
         console.error(`job ${job.id}: encrypting the credentials failed`, errorName(error));
-        return giveUp(job, 'The run could not be prepared on AWS. Try again in a few minutes.', busyOrInternal(error));
+        return giveUp(job, msg('reason.aws.not-prepared'), busyOrInternal(error));
       }
 
       let answer: RunTaskCommandOutput;
@@ -81,7 +82,7 @@ export function createEcsJobRunner(options: EcsJobRunnerOptions): JobRunner {
         );
       } catch (error) {
         console.error(`job ${job.id}: RunTask failed`, errorName(error));
-        return giveUp(job, 'AWS could not start the test run. Try again in a few minutes.', busyOrInternal(error));
+        return giveUp(job, msg('reason.aws.not-started'), busyOrInternal(error));
       }
 
       // RunTask answers 200 with failures[] when it could not place the task.
@@ -90,7 +91,7 @@ export function createEcsJobRunner(options: EcsJobRunnerOptions): JobRunner {
       if (failure !== undefined || task?.taskArn === undefined) {
         const outcome = outcomeOfFailure(failure ?? { reason: 'no task started' });
         console.error(`job ${job.id}: RunTask refused`, failure?.reason, failure?.detail);
-        return giveUp(job, outcome.reason ?? 'AWS could not start the test run.', 'overloaded');
+        return giveUp(job, outcome.reason ?? msg('reason.aws.not-started'), 'overloaded');
       }
       const outcome = outcomeOfTask(task, options.containerName);
       await store.update(job.id, { runnerRef: task.taskArn, ...(outcome === undefined ? {} : { status: outcome.status }) });

@@ -2,6 +2,7 @@
 // than the job's, and a stopped task says how it ended only through the exit code of our container
 // (sidecars and ECS's own agents end with other codes) or, when it never started, its stop code.
 import type { JobStatus } from '../http/contract.ts';
+import { msg, type Message } from '../i18n/messages.ts';
 
 /** What both DescribeTasks and an "ECS Task State Change" event say about a task. */
 export interface EcsTaskView {
@@ -21,15 +22,13 @@ export interface EcsFailureView {
 export interface TaskOutcome {
   status: JobStatus;
   /** Why a job FAILED, for the person who started it. */
-  reason?: string;
+  reason?: Message;
 }
 
 /** Exit code of the task's main when the run itself failed; it has recorded the reason already. */
 export const EXIT_RUN_FAILED = 1;
 
-export const MISSING_TASK_REASON =
-  'AWS no longer has a record of this run and its result was never recorded. Start the run again.';
-const TRY_AGAIN = 'Start the run again; if it keeps failing, ask whoever runs CTPO to check its logs.';
+export const MISSING_TASK_REASON = msg('reason.aws.missing-task');
 
 function shorten(text: string | undefined): string {
   const trimmed = (text ?? '').trim().replace(/\s+/g, ' ');
@@ -41,24 +40,24 @@ function stoppedOutcome(task: EcsTaskView, containerName: string): TaskOutcome {
   const exitCode = container?.exitCode;
   if (exitCode === 0) return { status: 'SUCCEEDED' };
   if (typeof exitCode === 'number') {
-    if (exitCode === EXIT_RUN_FAILED) return { status: 'FAILED', reason: `The test run failed. ${TRY_AGAIN}` };
+    if (exitCode === EXIT_RUN_FAILED) return { status: 'FAILED', reason: msg('reason.aws.run-failed') };
     if (exitCode === 137 || /OutOfMemory/i.test(container?.reason ?? '')) {
-      return { status: 'FAILED', reason: `The test run ran out of memory or was stopped (exit code ${exitCode}). ${TRY_AGAIN}` };
+      return { status: 'FAILED', reason: msg('reason.aws.out-of-memory', { exitCode }) };
     }
-    return { status: 'FAILED', reason: `The test run stopped unexpectedly (exit code ${exitCode}). ${TRY_AGAIN}` };
+    return { status: 'FAILED', reason: msg('reason.aws.exit-code', { exitCode }) };
   }
   // No exit code: our container never ran, or ECS stopped the task around it.
   const detail = shorten(task.stoppedReason ?? container?.reason);
   switch (task.stopCode) {
     case 'TaskFailedToStart':
-      return { status: 'FAILED', reason: `The test run could not start on AWS${detail ? ` (${detail})` : ''}. ${TRY_AGAIN}` };
+      return { status: 'FAILED', reason: detail ? msg('reason.aws.failed-to-start-detail', { detail }) : msg('reason.aws.failed-to-start') };
     case 'SpotInterruption':
     case 'TerminationNotice':
-      return { status: 'FAILED', reason: 'AWS reclaimed the machine running this test. Start the run again.' };
+      return { status: 'FAILED', reason: msg('reason.aws.reclaimed') };
     case 'UserInitiated':
-      return { status: 'FAILED', reason: 'The test run was stopped by an administrator.' };
+      return { status: 'FAILED', reason: msg('reason.aws.stopped-by-admin') };
     default:
-      return { status: 'FAILED', reason: `The test run stopped before it finished${detail ? ` (${detail})` : ''}. ${TRY_AGAIN}` };
+      return { status: 'FAILED', reason: detail ? msg('reason.aws.stopped-early-detail', { detail }) : msg('reason.aws.stopped-early') };
   }
 }
 
@@ -91,5 +90,5 @@ export function outcomeOfTask(task: EcsTaskView, containerName: string): TaskOut
 export function outcomeOfFailure(failure: EcsFailureView): TaskOutcome {
   if (failure.reason === 'MISSING') return { status: 'FAILED', reason: MISSING_TASK_REASON };
   const detail = shorten([failure.reason, failure.detail].filter(Boolean).join(': '));
-  return { status: 'FAILED', reason: `AWS could not start the test run${detail ? ` (${detail})` : ''}. Try again in a few minutes.` };
+  return { status: 'FAILED', reason: detail ? msg('reason.aws.not-started-detail', { detail }) : msg('reason.aws.not-started') };
 }

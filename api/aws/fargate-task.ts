@@ -3,8 +3,9 @@
 // job SUCCEEDED). The password exists only in this process's memory.
 import type { KMSClient } from '@aws-sdk/client-kms';
 import { AppError } from '../errors.ts';
+import { formatMessage, msg } from '../i18n/messages.ts';
 import { isTerminal } from '../http/contract.ts';
-import { executeJob } from '../jobs/execute-job.ts';
+import { executeJob, runTimeoutReason } from '../jobs/execute-job.ts';
 import type { BrightspaceCredentials, JobStore, ReportStore } from '../jobs/types.ts';
 import { decryptCredentials } from './credentials-cipher.ts';
 import { EXIT_RUN_FAILED } from './ecs-task-status.ts';
@@ -14,9 +15,8 @@ import type { Environment } from './settings.ts';
 /** As on the local stack: a run that takes longer is stopped. */
 export const RUN_TIMEOUT_MS = 30 * 60_000;
 
-export const CREDENTIALS_UNREADABLE_REASON =
-  'The run could not read the Brightspace credentials it was given. Start the run again; if it keeps failing, ask whoever runs CTPO to check its logs.';
-export const STOPPED_REASON = 'The run was stopped on AWS before it finished. Start the run again.';
+export const CREDENTIALS_UNREADABLE_REASON = msg('reason.run.credentials-unreadable');
+export const STOPPED_REASON = msg('reason.run.stopped-on-aws');
 
 export interface FargateTaskInput {
   env: Environment;
@@ -50,17 +50,14 @@ export async function runFargateTask(input: FargateTaskInput): Promise<number> {
     credentials = await decryptCredentials(input.kms, requireEnv(input.env, ENV.credentialsKey), jobId, requireEnv(input.env, ENV.encryptedCredentials));
   } catch (error) {
     log(`job ${jobId}: decrypting the credentials failed: ${error instanceof Error ? error.name : 'unknown error'}`);
-    await input.jobs.update(jobId, { status: 'FAILED', reason: CREDENTIALS_UNREADABLE_REASON });
+    await input.jobs.update(jobId, { status: 'FAILED', reason: formatMessage(CREDENTIALS_UNREADABLE_REASON, job.language) });
     return EXIT_RUN_FAILED;
   }
 
   const timeoutMs = input.runTimeoutMs ?? RUN_TIMEOUT_MS;
   const timeout = new AbortController();
   const timer = setTimeout(() => {
-    const minutes = Math.max(1, Math.round(timeoutMs / 60_000));
-    timeout.abort(
-      new AppError('internal', `The run took longer than ${minutes} minute${minutes === 1 ? '' : 's'} and was stopped. Test fewer modules at a time, or try again later.`),
-    );
+    timeout.abort(new AppError('internal', runTimeoutReason(timeoutMs)));
   }, timeoutMs);
   try {
     const finished = await executeJob({

@@ -5,6 +5,7 @@
 import type { ECSClient } from '@aws-sdk/client-ecs';
 import { DescribeTasksCommand } from '@aws-sdk/client-ecs';
 import { isTerminal } from '../http/contract.ts';
+import { formatMessage } from '../i18n/messages.ts';
 import type { JobPatch, JobRecord, JobStore } from '../jobs/types.ts';
 import type { EcsTaskView, TaskOutcome } from './ecs-task-status.ts';
 import { outcomeOfFailure, outcomeOfTask } from './ecs-task-status.ts';
@@ -27,9 +28,10 @@ export function jobIdOfTask(detail: EcsTaskStateDetail, containerName: string): 
   return fromOverrides ?? detail.startedBy;
 }
 
-function patchOf(outcome: TaskOutcome, detail: EcsTaskStateDetail): JobPatch {
+async function patchOf(store: JobStore, jobId: string, outcome: TaskOutcome, detail: EcsTaskStateDetail): Promise<JobPatch> {
   const patch: JobPatch = { status: outcome.status };
-  if (outcome.reason !== undefined) patch.reason = outcome.reason;
+  // Written in the run's language, as every reason is.
+  if (outcome.reason !== undefined) patch.reason = formatMessage(outcome.reason, (await store.get(jobId))?.language);
   if (detail.taskArn !== undefined) patch.runnerRef = detail.taskArn;
   if (outcome.status === 'RUNNING' && detail.startedAt !== undefined) patch.startedAt = detail.startedAt;
   if (isTerminal(outcome.status) && detail.stoppedAt !== undefined) patch.finishedAt = detail.stoppedAt;
@@ -44,7 +46,7 @@ export async function applyTaskStateChange(store: JobStore, containerName: strin
   if (jobId === undefined) return { ignored: 'the task names no job' };
   const outcome = outcomeOfTask(detail, containerName);
   if (outcome === undefined) return { ignored: `unknown task status ${String(detail.lastStatus)}` };
-  const job = await store.update(jobId, patchOf(outcome, detail));
+  const job = await store.update(jobId, await patchOf(store, jobId, outcome, detail));
   return job === undefined ? { ignored: `no job ${jobId}` } : { job };
 }
 
@@ -72,7 +74,7 @@ export async function refreshQuietJob(store: JobStore, job: JobRecord, options: 
   else if (failure !== undefined) outcome = outcomeOfFailure(failure);
   if (outcome === undefined) return job;
   const detail: EcsTaskStateDetail = task === undefined ? {} : { startedAt: task.startedAt?.toISOString(), stoppedAt: task.stoppedAt?.toISOString() };
-  return (await store.update(job.id, patchOf(outcome, detail))) ?? job;
+  return (await store.update(job.id, await patchOf(store, job.id, outcome, detail))) ?? job;
 }
 
 /** A job store whose reads bring a quiet running job up to date from ECS first (job-status). */

@@ -3,7 +3,8 @@
 // The password is used once and dropped; the session cookies stay in memory, sent only to the
 // site's own origin, and appear in no error, log or report.
 import { AppError, isAppError } from '../errors.ts';
-import type { TocResponse } from '../http/contract.ts';
+import { msg, type Message } from '../i18n/messages.ts';
+import type { TocResponse } from './types.ts';
 import type { AddressPolicy } from '../net/address-guard.ts';
 import { assertAllowedUrl } from '../net/address-guard.ts';
 import { headerValue, NetworkFailure, type GuardedHttpClient, type HttpRequest, type HttpResponse } from '../net/guarded-http.ts';
@@ -24,12 +25,12 @@ export function sitePolicy(allowPrivateTargets: boolean): AddressPolicy {
 /** The site's origin from what the user typed (a path such as /d2l/home is dropped). */
 export function siteOriginOf(siteUrl: string, allowPrivateTargets: boolean): URL {
   if (typeof siteUrl !== 'string' || siteUrl.trim() === '') {
-    throw new AppError('invalid_input', 'The Client Site URL is missing. Use the form https://school.brightspace.com.');
+    throw new AppError('invalid_input', msg('error.site.url-missing'));
   }
   return new URL(assertAllowedUrl(siteUrl, sitePolicy(allowPrivateTargets)).origin);
 }
 
-export type TopicFile = { ok: true; html: string } | { ok: false; reason: string };
+export type TopicFile = { ok: true; html: string } | { ok: false; reason: Message };
 
 export interface OpenSessionInput {
   origin: URL;
@@ -89,14 +90,14 @@ export class BrightspaceSession {
     }
     if (response === undefined) throw new Error('unreachable: at least one parameter is tried');
     if (response.status === 404) {
-      throw new AppError('course_not_found', `This Brightspace site has no course with org unit ID ${orgUnitId}. Check the Org Unit ID.`);
+      throw new AppError('course_not_found', msg('error.site.course-not-found', { orgUnitId: String(orgUnitId) }));
     }
     if (response.status === 403) {
-      throw new AppError('course_forbidden', `This Brightspace account cannot open the course with org unit ID ${orgUnitId}. Use an account enrolled in the course, or ask for access.`);
+      throw new AppError('course_forbidden', msg('error.site.course-forbidden', { orgUnitId: String(orgUnitId) }));
     }
-    this.#assertOk(response, 'the table of contents');
-    const toc = normalizeToc(this.#json(response, 'the table of contents'));
-    if (toc === null) throw new AppError('site_error', `The table of contents from ${this.origin.host} is not in the form Brightspace uses.`);
+    this.#assertOk(response, msg('error.site.what.toc'));
+    const toc = normalizeToc(this.#json(response, msg('error.site.what.toc')));
+    if (toc === null) throw new AppError('site_error', msg('error.site.toc-shape', { host: this.origin.host }));
     return toc;
   }
 
@@ -105,7 +106,7 @@ export class BrightspaceSession {
     try {
       const response = await this.#call({ url: new URL(`/d2l/api/lp/${this.#versions.lp}/courses/${orgUnitId}`, this.origin), readBodyLimit: 1024 * 1024 });
       if (response.status !== 200) return undefined;
-      const body = this.#json(response, 'the course');
+      const body = this.#json(response, msg('error.site.what.course'));
       const name = (body as { Name?: unknown } | null)?.Name;
       return typeof name === 'string' ? name : undefined;
     } catch {
@@ -125,17 +126,17 @@ export class BrightspaceSession {
     } catch (error) {
       if (this.#signal?.aborted) throw this.#signal.reason;
       if (error instanceof AppError && error.cause instanceof NetworkFailure && error.cause.kind === 'too-large') {
-        return { ok: false, reason: 'The file is larger than 5 MB; CTPO does not read files that big.' };
+        return { ok: false, reason: msg('reason.topic.too-large', { megabytes: MAX_TOPIC_BYTES / 1024 / 1024 }) };
       }
-      if (error instanceof AppError && error.code === 'site_unreachable') return { ok: false, reason: `The file could not be read: ${error.message}` };
+      if (error instanceof AppError && error.code === 'site_unreachable') return { ok: false, reason: msg('reason.topic.unreadable', { problem: error.text }) };
       throw error;
     }
     if (response.status !== 200) {
-      return { ok: false, reason: `Brightspace could not return this file (HTTP ${response.status}).` };
+      return { ok: false, reason: msg('reason.topic.http', { status: response.status }) };
     }
     const type = headerValue(response.headers, 'content-type') ?? '';
     if (type !== '' && !/html|text\/plain/i.test(type)) {
-      return { ok: false, reason: `The file is not an HTML page (${type.split(';')[0]}).` };
+      return { ok: false, reason: msg('reason.topic.not-html', { type: type.split(';')[0]! }) };
     }
     return { ok: true, html: response.body ?? '' };
   }
@@ -156,7 +157,7 @@ export class BrightspaceSession {
   async #discoverVersions(): Promise<void> {
     const response = await this.#call({ url: new URL('/d2l/api/versions/', this.origin), readBodyLimit: 1024 * 1024 });
     if (response.status >= 500) {
-      throw new AppError('site_error', `${this.origin.host} answered with an error (HTTP ${response.status}). Try again later.`);
+      throw new AppError('site_error', msg('error.site.http-error', { host: this.origin.host, status: response.status }));
     }
     let versions: ApiVersions | null = null;
     if (response.status === 200) {
@@ -167,7 +168,7 @@ export class BrightspaceSession {
       }
     }
     if (versions === null) {
-      throw new AppError('site_error', `${this.origin.host} does not answer like a Brightspace site. Check the Client Site URL (for example https://school.brightspace.com).`);
+      throw new AppError('site_error', msg('error.site.not-brightspace', { host: this.origin.host }));
     }
     this.#versions = versions;
   }
@@ -178,11 +179,11 @@ export class BrightspaceSession {
       readBodyLimit: 2 * 1024 * 1024,
     });
     if (leftTo) throw ssoOnly();
-    this.#assertOk(page, 'the sign-in page');
+    this.#assertOk(page, msg('error.site.what.sign-in-page'));
     const login = readLoginPage(page.body ?? '');
     if (!login.hasPasswordForm) {
       if (login.hasSsoButton) throw ssoOnly();
-      throw new AppError('site_error', `${this.origin.host} shows no Brightspace sign-in form. Check the Client Site URL.`);
+      throw new AppError('site_error', msg('error.site.no-sign-in-form', { host: this.origin.host }));
     }
 
     const form = new URLSearchParams({
@@ -205,20 +206,20 @@ export class BrightspaceSession {
     if (REDIRECTS.has(answer.status) && location !== undefined) {
       const target = new URL(location, this.origin);
       if (/twofactor/i.test(target.pathname)) {
-        throw new AppError('two_factor_required', 'This Brightspace account asks for a two-step verification code at sign-in, which CTPO cannot enter. Use an account without two-step verification.');
+        throw new AppError('two_factor_required', msg('error.site.two-factor'));
       }
       if (target.origin !== this.origin.origin) throw ssoOnly();
       if (/login(failed|error)/i.test(target.search) || target.pathname.toLowerCase() === '/d2l/login') throw wrongCredentials();
     } else if (answer.status >= 500) {
-      throw new AppError('site_error', `${this.origin.host} answered the sign-in with an error (HTTP ${answer.status}). Try again later.`);
+      throw new AppError('site_error', msg('error.site.sign-in-http-error', { host: this.origin.host, status: answer.status }));
     } else if (answer.status >= 400 || /login(failed|error)/i.test(answer.body ?? '')) {
       throw wrongCredentials();
     }
 
     const whoami = await this.#call({ url: new URL(`/d2l/api/lp/${this.#versions.lp}/users/whoami`, this.origin), readBodyLimit: 1024 * 1024 });
     if (whoami.status === 401 || whoami.status === 403) throw wrongCredentials();
-    this.#assertOk(whoami, 'the signed-in user');
-    const identity = this.#json(whoami, 'the signed-in user') as { Identifier?: unknown } | null;
+    this.#assertOk(whoami, msg('error.site.what.whoami'));
+    const identity = this.#json(whoami, msg('error.site.what.whoami')) as { Identifier?: unknown } | null;
     if (identity === null || identity.Identifier === undefined) throw wrongCredentials();
   }
 
@@ -247,7 +248,7 @@ export class BrightspaceSession {
       if (!REDIRECTS.has(response.status) || location === undefined) return { response, leftTo: null };
       const next = new URL(location, current.url);
       if (next.origin !== this.origin.origin) return { response, leftTo: next };
-      if (hop >= 5) throw new AppError('site_error', `${this.origin.host} keeps redirecting. Try again later.`);
+      if (hop >= 5) throw new AppError('site_error', msg('error.site.redirect-loop', { host: this.origin.host }));
       current = { ...request, url: next, method: 'GET', body: undefined };
     }
   }
@@ -256,36 +257,30 @@ export class BrightspaceSession {
     if (this.#signal?.aborted) return this.#signal.reason;
     if (isAppError(error)) return error;
     if (error instanceof NetworkFailure) {
-      if (error.kind === 'too-large') return new AppError('site_error', error.message, { cause: error });
-      return new AppError('site_unreachable', `${error.message} Check the Client Site URL, or try again later.`, { cause: error });
+      if (error.kind === 'too-large') return new AppError('site_error', error.text, { cause: error });
+      return new AppError('site_unreachable', msg('error.site.unreachable', { problem: error.text }), { cause: error });
     }
-    return new AppError('site_unreachable', `The request to ${this.origin.host} failed. Check the Client Site URL, or try again later.`);
+    return new AppError('site_unreachable', msg('error.site.request-failed', { host: this.origin.host }));
   }
 
-  #assertOk(response: HttpResponse, what: string): void {
+  #assertOk(response: HttpResponse, what: Message): void {
     if (response.status === 200) return;
-    throw new AppError('site_error', `${this.origin.host} did not return ${what} (HTTP ${response.status}). Try again later.`);
+    throw new AppError('site_error', msg('error.site.did-not-return', { host: this.origin.host, what, status: response.status }));
   }
 
-  #json(response: HttpResponse, what: string): unknown {
+  #json(response: HttpResponse, what: Message): unknown {
     try {
       return JSON.parse(response.body ?? '');
     } catch {
-      throw new AppError('site_error', `${this.origin.host} returned ${what} in a form CTPO cannot read.`);
+      throw new AppError('site_error', msg('error.site.unreadable-answer', { host: this.origin.host, what }));
     }
   }
 }
 
 function ssoOnly(): AppError {
-  return new AppError(
-    'sso_only',
-    "This Brightspace site signs people in through the institution's own login page (single sign-on), which CTPO cannot use. Use a Brightspace account that has its own password; the site's administrator can create one.",
-  );
+  return new AppError('sso_only', msg('error.site.sso-only'));
 }
 
 function loginFailed(siteOffersSso: boolean): AppError {
-  const hint = siteOffersSso
-    ? ' This site also offers single sign-on: CTPO can only use a Brightspace account with its own password.'
-    : '';
-  return new AppError('login_failed', `Brightspace did not accept this user name and password. Check them and try again.${hint}`);
+  return new AppError('login_failed', msg(siteOffersSso ? 'error.site.login-failed-sso' : 'error.site.login-failed'));
 }

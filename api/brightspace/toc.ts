@@ -1,7 +1,8 @@
 // The table of contents as Brightspace returns it (content/toc), made safe to walk: fields vary by
 // version and role, so every field is checked before use and unknown fields are kept.
-import type { TocModule, TocResponse, TocTopic } from '../http/contract.ts';
 import { AppError } from '../errors.ts';
+import { msg, type Message } from '../i18n/messages.ts';
+import type { TocModule, TocResponse, TocTopic } from './types.ts';
 
 function toId(value: unknown): number | null {
   if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return value;
@@ -79,10 +80,7 @@ export function selectModules(toc: TocResponse, selection: number[] | 'all'): Se
   if (wanted) {
     const missing = [...wanted].filter((id) => !found.has(id));
     if (missing.length > 0) {
-      throw new AppError(
-        'invalid_input',
-        `${missing.length === 1 ? 'Module' : 'Modules'} ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not in this course's table of contents. Load the modules again and pick from the list.`,
-      );
+      throw new AppError('invalid_input', msg('error.input.modules-not-in-course', { count: missing.length, ids: missing.join(', ') }));
     }
   }
   if (result.length === 0) return [];
@@ -94,22 +92,22 @@ export function selectModules(toc: TocResponse, selection: number[] | 'all'): Se
 export type TopicKind =
   | { kind: 'html'; path: string }
   | { kind: 'link'; url: string }
-  | { kind: 'unreadable'; reason: string; url: string | null };
+  | { kind: 'unreadable'; reason: Message; url: string | null };
 
-const ACTIVITY_NAMES: Record<number, string> = {
-  3: 'Assignment: its instructions are not read by CTPO.',
-  4: 'Quiz: its questions are not read by CTPO.',
-  5: 'Discussion forum: its posts are not read by CTPO.',
-  6: 'Discussion topic: its posts are not read by CTPO.',
-  7: 'External learning tool (LTI): its content lives outside Brightspace.',
-  9: 'Calendar item: not read by CTPO.',
-  10: 'Checklist: not read by CTPO.',
-  11: 'Self assessment: not read by CTPO.',
-  12: 'Survey: its questions are not read by CTPO.',
-  14: 'Course link: not read by CTPO.',
-  25: 'Learning object repository item: not read by CTPO.',
-  27: 'External learning tool (LTI): its content lives outside Brightspace.',
-  28: 'Link to an org unit: not read by CTPO.',
+const ACTIVITY_NAMES: Record<number, Message> = {
+  3: msg('reason.activity.assignment'),
+  4: msg('reason.activity.quiz'),
+  5: msg('reason.activity.forum'),
+  6: msg('reason.activity.discussion-topic'),
+  7: msg('reason.activity.lti'),
+  9: msg('reason.activity.calendar'),
+  10: msg('reason.activity.checklist'),
+  11: msg('reason.activity.self-assessment'),
+  12: msg('reason.activity.survey'),
+  14: msg('reason.activity.course-link'),
+  25: msg('reason.activity.lor'),
+  27: msg('reason.activity.lti'),
+  28: msg('reason.activity.org-unit'),
 };
 
 const MEDIA = /\.(mp4|m4v|mov|webm|avi|wmv|mp3|m4a|wav|ogg|aac)$/i;
@@ -128,26 +126,26 @@ export function classifyTopic(topic: TocTopic): TopicKind {
 
   if (activity !== null && activity in ACTIVITY_NAMES) return { kind: 'unreadable', reason: ACTIVITY_NAMES[activity]!, url };
   if ((activity !== null && activity >= 20 && activity <= 26) || typeIdentifier.includes('scorm')) {
-    return { kind: 'unreadable', reason: 'SCORM package: its content is not read by CTPO.', url };
+    return { kind: 'unreadable', reason: msg('reason.activity.scorm'), url };
   }
   if (typeIdentifier === 'lti') return { kind: 'unreadable', reason: ACTIVITY_NAMES[7]!, url };
-  if (typeIdentifier === 'contentservice') return { kind: 'unreadable', reason: 'Media from the content service: CTPO does not read audio or video.', url };
+  if (typeIdentifier === 'contentservice') return { kind: 'unreadable', reason: msg('reason.activity.content-service'), url };
 
   const isLink = activity === 2 || (activity === null && (typeIdentifier === 'link' || topicType === 3));
   if (isLink) {
-    if (url === null) return { kind: 'unreadable', reason: 'This link topic has no address.', url: null };
-    if (/\/d2l\/common\/dialogs\/quicklink\//i.test(url)) return { kind: 'unreadable', reason: 'Quicklink to a course tool: the tool itself is not read by CTPO.', url };
+    if (url === null) return { kind: 'unreadable', reason: msg('reason.topic.link-without-address'), url: null };
+    if (/\/d2l\/common\/dialogs\/quicklink\//i.test(url)) return { kind: 'unreadable', reason: msg('reason.topic.quicklink'), url };
     return { kind: 'link', url };
   }
   const isFile = activity === 1 || (activity === null && (typeIdentifier === 'file' || topicType === 1));
   if (isFile) {
-    if (url === null) return { kind: 'unreadable', reason: 'This file topic has no file.', url: null };
+    if (url === null) return { kind: 'unreadable', reason: msg('reason.topic.file-without-file'), url: null };
     const extension = extensionOf(url);
     if (extension === 'html' || extension === 'htm') return { kind: 'html', path: url };
-    if (MEDIA.test(`.${extension}`)) return { kind: 'unreadable', reason: `${extension.toUpperCase()} media file: CTPO does not read audio or video. Check its captions by hand.`, url };
-    if (extension !== '') return { kind: 'unreadable', reason: `${extension.toUpperCase()} file: CTPO reads HTML pages only. Check this file by hand.`, url };
-    return { kind: 'unreadable', reason: 'File of unknown type: CTPO reads HTML pages only. Check this file by hand.', url };
+    if (MEDIA.test(`.${extension}`)) return { kind: 'unreadable', reason: msg('reason.topic.media-file', { type: extension.toUpperCase() }), url };
+    if (extension !== '') return { kind: 'unreadable', reason: msg('reason.topic.other-file', { type: extension.toUpperCase() }), url };
+    return { kind: 'unreadable', reason: msg('reason.topic.unknown-file'), url };
   }
-  const label = typeof topic.TypeIdentifier === 'string' && topic.TypeIdentifier !== '' ? ` (${topic.TypeIdentifier})` : '';
-  return { kind: 'unreadable', reason: `This kind of topic${label} is not read by CTPO.`, url };
+  const label = typeof topic.TypeIdentifier === 'string' ? topic.TypeIdentifier.slice(0, 60) : '';
+  return { kind: 'unreadable', reason: label === '' ? msg('reason.topic.unknown-kind') : msg('reason.topic.unknown-kind-named', { kind: label }), url };
 }

@@ -1,8 +1,9 @@
 // Accessibility checks. axe-core's rules run on each HTML topic (axe-runner.ts) and come back as
 // `a11y.<rule id>`; three checks of our own cover what axe does not judge in a fragment: alt text
 // that is a file name, generic link text, and videos without captions.
-import type { Finding, Severity } from '../engine/types.ts';
-import { finding, type FindingPlace } from './catalogue.ts';
+import { msg } from '../i18n/messages.ts';
+import { finding } from './catalogue.ts';
+import type { Finding, FindingPlace, Severity } from './finding.ts';
 import type { AxeViolation } from './axe-rules.ts';
 import { accessibleText, isElement, resolveAddress, type HtmlElement, type ParsedTopic } from './html.ts';
 
@@ -12,17 +13,20 @@ export function severityOfImpact(impact: string | null): Severity {
   return 'info';
 }
 
-export function axeFindings(violations: AxeViolation[], place: FindingPlace, pageUrl: string): Finding[] {
+export function axeFindings(violations: AxeViolation[], place: FindingPlace, pageUrl: string | null): Finding[] {
   return violations.map((violation) => {
-    const elements = violation.count === 1 ? '1 element' : `${violation.count} elements`;
-    const example = violation.examples[0] ? `, e.g. ${violation.examples[0]}` : '';
-    return {
+    const example = violation.examples[0];
+    const found: Finding = {
       check: `a11y.${violation.id}`,
       severity: severityOfImpact(violation.impact),
       ...place,
       url: pageUrl,
-      message: `${violation.help.replace(/\.$/, '')} (${elements}${example}).`,
+      message: msg('finding.a11y.axe', { help: violation.help.replace(/\.$/, ''), count: violation.count }),
+      count: violation.count,
+      subject: violation.id,
     };
+    if (example !== undefined) found.element = example;
+    return found;
   });
 }
 
@@ -68,27 +72,26 @@ function hasCaptions(video: HtmlElement): boolean {
 }
 
 export function checkAccessibility(topic: ParsedTopic, place: FindingPlace, pageUrl: URL, orgUnitId: number): Finding[] {
+  // The images, links and videos concerned are named by their address (url) and their HTML.
   const findings: Finding[] = [];
   const fileNames = topic.images.filter(isFileNameAlt);
   if (fileNames.length > 0) {
     const first = fileNames[0]!.attribs.alt!.trim();
-    const count = fileNames.length === 1 ? 'An image has' : `${fileNames.length} images have`;
     findings.push(finding('a11y.alt-filename', place, resolveAddress(fileNames[0]!.attribs.src ?? '', pageUrl, orgUnitId) ?? null,
-      `${count} a file name as alt text (e.g. "${first}"). Describe what the image shows instead.`));
+      msg('finding.a11y.alt-filename', { count: fileNames.length, alt: first }), { count: fileNames.length, linkText: first, element: 'img alt' }));
   }
   const generic = topic.anchors.filter(isGenericLinkText);
   if (generic.length > 0) {
     const first = accessibleText(generic[0]!);
-    const count = generic.length === 1 ? 'A link says' : `${generic.length} links say`;
     findings.push(finding('a11y.link-text-generic', place, resolveAddress(generic[0]!.attribs.href ?? '', pageUrl, orgUnitId) ?? null,
-      `${count} only "${first}". Link text should say where the link goes, as it is read out on its own.`));
+      msg('finding.a11y.link-text-generic', { count: generic.length, text: first }), { count: generic.length, linkText: first, element: 'a' }));
   }
   for (const video of topic.videos) {
     if (hasCaptions(video)) continue;
     const sourceElement = video.children.find((child): child is HtmlElement => isElement(child) && child.name === 'source' && Boolean(child.attribs.src));
     const source = video.attribs.src ?? sourceElement?.attribs.src ?? '';
-    findings.push(finding('media.no-captions', place, resolveAddress(source, pageUrl, orgUnitId) ?? null,
-      'This video has no captions track. Add captions so students who cannot hear it can follow.'));
+    const address = resolveAddress(source, pageUrl, orgUnitId) ?? null;
+    findings.push(finding('media.no-captions', place, address, msg('finding.media.no-captions'), { element: 'video', subject: address ?? source }));
   }
   return findings;
 }

@@ -1,10 +1,15 @@
 // Hands topics to the axe worker one at a time. A topic that takes too long, or a worker that
 // dies, fails only that topic: the next one gets a fresh worker.
 import { Worker } from 'node:worker_threads';
+import { AppError } from '../errors.ts';
+import { msg } from '../i18n/messages.ts';
 import type { AxeViolation } from './axe-rules.ts';
 import type { AxeAnswer } from './axe-worker.ts';
 
-export class AxeTimeout extends Error {}
+/** The accessibility checks of one item did not finish in time. */
+export class AxeTimeout extends AppError {}
+
+const closedError = () => new AppError('internal', msg('reason.a11y.closed'));
 
 interface Job {
   html: string;
@@ -30,7 +35,7 @@ export class AxeRunner {
   }
 
   run(html: string): Promise<AxeViolation[]> {
-    if (this.#closed) return Promise.reject(new Error('The accessibility checker is closed.'));
+    if (this.#closed) return Promise.reject(closedError());
     return new Promise((resolve, reject) => {
       this.#queue.push({ html, resolve, reject });
       this.#pump();
@@ -39,7 +44,7 @@ export class AxeRunner {
 
   async close(): Promise<void> {
     this.#closed = true;
-    for (const job of this.#queue.splice(0)) job.reject(new Error('The accessibility checker is closed.'));
+    for (const job of this.#queue.splice(0)) job.reject(closedError());
     const worker = this.#worker;
     this.#worker = null;
     if (worker) await worker.terminate();
@@ -78,13 +83,13 @@ export class AxeRunner {
     };
     const onMessage = (answer: AxeAnswer) => {
       if (answer.id !== id) return;
-      if ('error' in answer) finish(() => job.reject(new Error(answer.error)), false);
+      if ('error' in answer) finish(() => job.reject(new AppError('internal', msg('reason.a11y.error', { problem: answer.error }))), false);
       else finish(() => job.resolve(answer.violations), false);
     };
-    const onError = (error: Error) => finish(() => job.reject(error), true);
-    const onExit = () => finish(() => job.reject(new Error('The accessibility checker stopped.')), true);
+    const onError = (error: Error) => finish(() => job.reject(new AppError('internal', msg('reason.a11y.error', { problem: error.message }))), true);
+    const onExit = () => finish(() => job.reject(new AppError('internal', msg('reason.a11y.stopped'))), true);
     const timer = setTimeout(
-      () => finish(() => job.reject(new AxeTimeout(`Accessibility checks did not finish within ${Math.round(this.#timeoutMs / 1000)} s.`)), true),
+      () => finish(() => job.reject(new AxeTimeout('internal', msg('reason.a11y.timeout', { seconds: Math.round(this.#timeoutMs / 1000) }))), true),
       this.#timeoutMs,
     );
     worker.ref();

@@ -1,45 +1,61 @@
-// The catalogue of checks (docs/design.md, "The engine"): every finding's id, its severity and the
-// short name the report shows. Accessibility findings from axe-core are `a11y.<axe rule id>` and
-// take their severity from axe's impact.
-import type { Finding, Severity } from '../engine/types.ts';
+// The catalogue of checks (DESIGN.md, "The engine"): every finding's id and its severity. Each
+// check's short title is the message `check.<id>` (api/i18n/en/report.ts). Accessibility findings
+// from axe-core are `a11y.<axe rule id>` and take their severity from axe's impact.
+import { formatMessage, isMessage, msg, type Message, type MessageId } from '../i18n/messages.ts';
+import type { Language } from '../i18n/languages.ts';
+import type { Finding, FindingPlace, Severity } from './finding.ts';
 
 export const CHECKS = {
-  'structure.broken': { severity: 'error', title: 'Broken topic' },
-  'structure.hidden': { severity: 'warning', title: 'Hidden from students' },
-  'structure.empty-module': { severity: 'warning', title: 'Empty module' },
-  'structure.date-order': { severity: 'error', title: 'Dates out of order' },
-  'structure.past-date': { severity: 'warning', title: 'Date already passed' },
-  'structure.duplicate-title': { severity: 'warning', title: 'Duplicate title' },
-  'link.broken': { severity: 'error', title: 'Broken link' },
-  'link.unreachable': { severity: 'error', title: 'Unreachable link' },
-  'link.redirect': { severity: 'info', title: 'Permanent redirect' },
-  'link.insecure': { severity: 'warning', title: 'Insecure (http) link' },
-  'link.cross-course': { severity: 'error', title: 'Link into another course' },
-  'link.unverifiable': { severity: 'info', title: 'Link could not be verified' },
-  'a11y.alt-filename': { severity: 'error', title: 'File name used as alt text' },
-  'a11y.link-text-generic': { severity: 'warning', title: 'Generic link text' },
-  'media.no-captions': { severity: 'error', title: 'Video without captions' },
-  'content.placeholder': { severity: 'error', title: 'Placeholder text' },
-  'content.empty': { severity: 'warning', title: 'Empty page' },
-} as const satisfies Record<string, { severity: Severity; title: string }>;
+  'structure.broken': 'error',
+  'structure.hidden': 'warning',
+  'structure.empty-module': 'warning',
+  'structure.date-order': 'error',
+  'structure.past-date': 'warning',
+  'structure.duplicate-title': 'warning',
+  'structure.date-outside-course': 'warning',
+  'link.broken': 'error',
+  'link.unreachable': 'error',
+  'link.redirect': 'info',
+  'link.insecure': 'warning',
+  'link.cross-course': 'error',
+  'link.unverifiable': 'info',
+  'link.fragment-missing': 'warning',
+  'link.internal-missing': 'error',
+  'link.internal-hidden': 'warning',
+  'link.mailto-invalid': 'warning',
+  'a11y.alt-filename': 'error',
+  'a11y.link-text-generic': 'warning',
+  'media.no-captions': 'error',
+  'doc.pdf-untagged': 'error',
+  'doc.pdf-scanned': 'error',
+  'doc.no-title': 'warning',
+  'doc.no-language': 'warning',
+  'doc.image-no-alt': 'error',
+  'doc.no-headings': 'warning',
+  'doc.slide-no-title': 'warning',
+  'grades.missing-item': 'error',
+  'grades.weights-not-100': 'error',
+  'grades.unassociated-item': 'info',
+  'content.placeholder': 'error',
+  'content.empty': 'warning',
+  'content.session-token': 'error',
+} as const satisfies Record<string, Severity>;
 
 export type CheckId = keyof typeof CHECKS;
 
-/** Where a finding belongs: a module, or a topic in it. */
-export interface FindingPlace {
-  moduleId: number;
-  moduleTitle: string;
-  topicId: number | null;
-  topicTitle: string | null;
+export function isCheckId(check: string): check is CheckId {
+  return check in CHECKS;
 }
 
-export function finding(check: CheckId, place: FindingPlace, url: string | null, message: string): Finding {
-  return { check, severity: CHECKS[check].severity, ...place, url, message };
+/** A finding of a catalogued check, with its catalogue severity. */
+export function finding(check: CheckId, place: FindingPlace, url: string | null, message: Message, details: Partial<Finding> = {}): Finding {
+  return { check, severity: CHECKS[check], ...place, url, message, ...details };
 }
 
-/** The short name of any check id, axe rules included. */
-export function checkTitle(check: string): string {
-  if (check in CHECKS) return CHECKS[check as CheckId].title;
-  if (check.startsWith('a11y.')) return `Accessibility: ${check.slice('a11y.'.length)}`;
+/** The short name of any check id, axe rules included, in a language. */
+export function checkTitle(check: string, language?: Language): string {
+  const own = msg(`check.${check}` as MessageId);
+  if (isMessage(own)) return formatMessage(own, language);
+  if (check.startsWith('a11y.')) return formatMessage(msg('check.a11y-rule', { rule: check.slice('a11y.'.length) }), language);
   return check;
 }

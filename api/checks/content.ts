@@ -1,7 +1,8 @@
 // Content checks: text a course builder left in by mistake, and pages with nothing on them.
-import { finding, type FindingPlace } from './catalogue.ts';
+import { msg } from '../i18n/messages.ts';
+import { finding } from './catalogue.ts';
+import type { Finding, FindingPlace } from './finding.ts';
 import type { ParsedTopic } from './html.ts';
-import type { Finding } from '../engine/types.ts';
 
 // Upper-case markers only: "todo" is a Spanish word and "tbd" can be part of prose in lower case.
 const PLACEHOLDERS: RegExp[] = [
@@ -10,7 +11,7 @@ const PLACEHOLDERS: RegExp[] = [
   /\[\s*(?:insert|add|enter|placeholder|your)\b[^\]]{0,80}\]/gi,
 ];
 
-export function checkContent(topic: ParsedTopic, place: FindingPlace, pageUrl: string): Finding[] {
+export function checkContent(topic: ParsedTopic, place: FindingPlace, pageUrl: string | null): Finding[] {
   const findings: Finding[] = [];
   const found = new Set<string>();
   for (const pattern of PLACEHOLDERS) {
@@ -18,10 +19,10 @@ export function checkContent(topic: ParsedTopic, place: FindingPlace, pageUrl: s
   }
   if (found.size > 0) {
     const examples = [...found].slice(0, 3).map((text) => `"${text}"`).join(', ');
-    findings.push(finding('content.placeholder', place, pageUrl, `Placeholder text is still on the page: ${examples}. Replace it with the real content.`));
+    findings.push(finding('content.placeholder', place, pageUrl, msg('finding.content.placeholder', { examples }), { count: found.size }));
   }
   if (topic.text.replace(/[\s\u00a0\u200b]/g, '') === '' && !topic.hasMedia) {
-    findings.push(finding('content.empty', place, pageUrl, 'The page has no text, images or media: students will see a blank page.'));
+    findings.push(finding('content.empty', place, pageUrl, msg('finding.content.empty')));
   }
   return findings;
 }

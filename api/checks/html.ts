@@ -14,6 +14,10 @@ export interface LinkOccurrence {
   element: string;
   /** Loaded by the page itself (image, frame, media, style) rather than followed by a click. */
   embedded: boolean;
+  /** The link text or image alt the author sees in the editor, when there is one. */
+  text?: string;
+  /** How many times the address occurs in the item, when more than once. */
+  count?: number;
 }
 
 export interface ParsedTopic {

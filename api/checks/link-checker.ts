@@ -3,6 +3,7 @@
 // guard, Retry-After honoured, jittered retries for 5xx, 429 and timeouts, a time limit on every
 // request. The Brightspace site's own addresses are checked with the session.
 import { isAppError } from '../errors.ts';
+import { msg } from '../i18n/messages.ts';
 import { headerValue, NetworkFailure, type GuardedHttpClient, type HttpResponse } from '../net/guarded-http.ts';
 import type { LinkProbe } from './links.ts';
 
@@ -138,8 +139,8 @@ export class LinkChecker {
         if (this.#options.signal?.aborted) throw this.#options.signal.reason;
         if (isAppError(error)) {
           const detail = error.code === 'address_not_allowed'
-            ? 'This address leads to a private or local network, which CTPO does not visit. Check it by hand.'
-            : `This address redirects somewhere CTPO cannot check (${error.message.replace(/\.$/, '')}). Check it by hand.`;
+            ? msg('finding.link.private-network')
+            : msg('finding.link.redirect-uncheckable', { problem: error.text });
           return { outcome: 'unverifiable', status: null, movedTo: null, detail };
         }
         if (error instanceof NetworkFailure) {
@@ -149,10 +150,10 @@ export class LinkChecker {
             continue;
           }
           if (error.kind === 'redirects') {
-            return { outcome: 'broken', status: null, movedTo: null, detail: 'This address redirects in a loop and never reaches a page.' };
+            return { outcome: 'broken', status: null, movedTo: null, detail: msg('finding.link.redirect-loop') };
           }
-          const tries = attempt > 0 ? ` (tried ${attempt + 1} times)` : '';
-          return { outcome: 'unreachable', status: null, movedTo: null, detail: `${error.message.replace(/\.$/, '')}${tries}.` };
+          const detail = attempt > 0 ? msg('finding.link.unreachable-tried', { problem: error.text, tries: attempt + 1 }) : error.text;
+          return { outcome: 'unreachable', status: null, movedTo: null, detail };
         }
         throw error;
       }
@@ -174,22 +175,21 @@ export class LinkChecker {
           continue;
         }
         if (status === 429) {
-          return { outcome: 'unverifiable', status, movedTo: null, detail: 'The site limits automated checks (HTTP 429), also when tried again later; CTPO could not verify this link. Check it by hand.' };
+          return { outcome: 'unverifiable', status, movedTo: null, detail: msg('finding.link.rate-limited') };
         }
-        return { outcome: 'broken', status, movedTo: null, detail: `The server fails with an error (HTTP ${status}), also when tried again.` };
+        return { outcome: 'broken', status, movedTo: null, detail: msg('finding.link.server-error', { status }) };
       }
       if (UNVERIFIABLE_STATUSES.has(status) || (status === 403 && headerValue(response.headers, 'cf-mitigated'))) {
-        return { outcome: 'unverifiable', status, movedTo: null, detail: `The site refuses automated checks (HTTP ${status}); it may still work for students. Check it by hand.` };
+        return { outcome: 'unverifiable', status, movedTo: null, detail: msg('finding.link.refuses-checks', { status }) };
       }
       const site = this.#options.siteOrigin;
       if (site && response.url.origin === site.origin && /^\/d2l\/login/i.test(response.url.pathname) && !/^\/d2l\/login/i.test(url.pathname)) {
-        return { outcome: 'unverifiable', status, movedTo: null, detail: 'Brightspace asks for a sign-in to open this, even with the tester\'s session. Check that students can open it.' };
+        return { outcome: 'unverifiable', status, movedTo: null, detail: msg('finding.link.needs-sign-in') };
       }
       if (status >= 400) {
-        const what = status === 404 || status === 410 ? 'The page does not exist' : 'The server refuses this address';
-        return { outcome: 'broken', status, movedTo: null, detail: `${what} (HTTP ${status}).` };
+        return { outcome: 'broken', status, movedTo: null, detail: msg(status === 404 || status === 410 ? 'finding.link.not-found' : 'finding.link.refused', { status }) };
       }
-      return { outcome: 'ok', status, movedTo, detail: 'OK' };
+      return { outcome: 'ok', status, movedTo, detail: msg('finding.link.ok') };
     }
   }
 

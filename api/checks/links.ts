@@ -1,7 +1,8 @@
 // Link checks: what a link's probe result means for the course (broken, unreachable, redirected,
 // unverifiable), and what needs no request at all (insecure http, links into another course).
-import type { Finding } from '../engine/types.ts';
-import { finding, type FindingPlace } from './catalogue.ts';
+import { msg, type Message } from '../i18n/messages.ts';
+import { finding } from './catalogue.ts';
+import type { Finding, FindingPlace } from './finding.ts';
 import type { LinkOccurrence } from './html.ts';
 
 export type LinkOutcome = 'ok' | 'broken' | 'unreachable' | 'unverifiable';
@@ -14,7 +15,7 @@ export interface LinkProbe {
   /** Where a permanent redirect leads, when the address answered with one first. */
   movedTo: string | null;
   /** A sentence for the report: what happened. */
-  detail: string;
+  detail: Message;
 }
 
 // Where Brightspace puts an org unit id in its own addresses.
@@ -50,35 +51,39 @@ export function orgUnitOf(url: URL, siteOrigin: URL): number | null {
 /** Findings that need no request: an address into another course, plain http on an https course. */
 export function staticLinkFindings(link: LinkOccurrence, place: FindingPlace, siteOrigin: URL, orgUnitId: number): Finding[] {
   if (link.url === null) {
-    return [finding('link.broken', place, link.raw, `"${link.raw}" is not a valid web address, so it cannot work. Correct it.`)];
+    return [finding('link.broken', place, link.raw, msg('finding.link.invalid-address', { address: link.raw }), linkDetails(link))];
   }
   const url = new URL(link.url);
   const findings: Finding[] = [];
   const other = orgUnitOf(url, siteOrigin);
   if (other !== null && other !== orgUnitId) {
-    findings.push(finding('link.cross-course', place, link.url,
-      `This link points into another course or org unit (${other}), which students of this course usually cannot open. Point it at this course's own copy.`));
+    findings.push(finding('link.cross-course', place, link.url, msg('finding.link.cross-course', { orgUnitId: String(other) }), linkDetails(link)));
   }
   if (url.protocol === 'http:' && siteOrigin.protocol === 'https:') {
-    findings.push(finding('link.insecure', place, link.url, link.embedded
-      ? 'This is loaded over plain http on an https page: browsers block it, so students will not see it. Use its https address.'
-      : 'This link uses plain http: browsers warn students and the connection is not private. Use its https address.'));
+    findings.push(finding('link.insecure', place, link.url, msg(link.embedded ? 'finding.link.insecure-embedded' : 'finding.link.insecure'), linkDetails(link)));
   }
   return findings;
 }
 
 /** Findings from the probe of one address, for one place it appears. */
 export function probeFindings(link: LinkOccurrence & { url: string }, probe: LinkProbe, place: FindingPlace): Finding[] {
+  const details = linkDetails(link);
   switch (probe.outcome) {
     case 'broken':
-      return [finding('link.broken', place, link.url, probe.detail)];
+      return [finding('link.broken', place, link.url, probe.detail, details)];
     case 'unreachable':
-      return [finding('link.unreachable', place, link.url, probe.detail)];
+      return [finding('link.unreachable', place, link.url, probe.detail, details)];
     case 'unverifiable':
-      return [finding('link.unverifiable', place, link.url, probe.detail)];
+      return [finding('link.unverifiable', place, link.url, probe.detail, details)];
     case 'ok':
-      return probe.movedTo === null
-        ? []
-        : [finding('link.redirect', place, link.url, `This address has moved permanently to ${probe.movedTo}. Update the link.`)];
+      return probe.movedTo === null ? [] : [finding('link.redirect', place, link.url, msg('finding.link.moved', { to: probe.movedTo }), details)];
   }
+}
+
+/** Where the author finds a link: its element, the text or alt they see, how often it occurs. */
+export function linkDetails(link: LinkOccurrence): Partial<Finding> {
+  const details: Partial<Finding> = { element: link.element, subject: link.url ?? link.raw };
+  if (link.text !== undefined && link.text !== '') details.linkText = link.text;
+  if (link.count !== undefined && link.count > 1) details.count = link.count;
+  return details;
 }

@@ -1,11 +1,12 @@
 // Structure checks over the table of contents alone: broken and hidden items, empty modules, dates
 // that contradict each other or have passed, and siblings students cannot tell apart.
 import type { SelectedModule } from '../brightspace/toc.ts';
-import type { Finding } from '../engine/types.ts';
-import type { TocModule, TocTopic } from '../http/contract.ts';
-import { finding, type FindingPlace } from './catalogue.ts';
+import type { TocModule, TocTopic } from '../brightspace/types.ts';
+import { msg, type Message } from '../i18n/messages.ts';
+import { finding } from './catalogue.ts';
+import { modulePlace, topicPlace, type Finding, type FindingPlace } from './finding.ts';
 
-interface Dates {
+export interface Dates {
   start: Date | null;
   end: Date | null;
   due: Date | null;
@@ -22,7 +23,7 @@ function dateField(item: TocModule | TocTopic, ...names: string[]): Date | null 
   return null;
 }
 
-function datesOf(item: TocModule | TocTopic): Dates {
+export function datesOf(item: TocModule | TocTopic): Dates {
   return {
     start: dateField(item, 'StartDateTime', 'StartDate', 'ModuleStartDate'),
     end: dateField(item, 'EndDateTime', 'EndDate', 'ModuleEndDate'),
@@ -34,23 +35,34 @@ function day(date: Date): string {
   return date.toISOString().slice(0, 10);
 }
 
-function dateFindings(item: TocModule | TocTopic, place: FindingPlace, what: string, now: Date): Finding[] {
-  const { start, end, due } = datesOf(item);
+/** The dates of any item (a module, a topic, an assignment...), checked against each other and today. */
+export function dateFindings(dates: Dates, place: FindingPlace, now: Date): Finding[] {
+  const { start, end, due } = dates;
   const findings: Finding[] = [];
-  const problems: string[] = [];
-  if (start && end && end < start) problems.push(`ends (${day(end)}) before it starts (${day(start)})`);
-  if (due && end && due > end) problems.push(`is due (${day(due)}) after it closes (${day(end)})`);
-  if (due && start && due < start) problems.push(`is due (${day(due)}) before it opens (${day(start)})`);
+  const problems: Message[] = [];
+  if (start && end && end < start) problems.push(msg('finding.structure.ends-before-start', { end: day(end), start: day(start) }));
+  if (due && end && due > end) problems.push(msg('finding.structure.due-after-end', { due: day(due), end: day(end) }));
+  if (due && start && due < start) problems.push(msg('finding.structure.due-before-start', { due: day(due), start: day(start) }));
   if (problems.length > 0) {
-    findings.push(finding('structure.date-order', place, null, `This ${what} ${problems.join(' and ')}. Fix the dates in its restrictions.`));
+    findings.push(finding('structure.date-order', place, null, msg('finding.structure.date-order', { kind: kindOf(place), problems: listOf(problems) }), { subject: 'dates' }));
   }
-  const passed: string[] = [];
-  if (end && end < now) passed.push(`closed on ${day(end)}`);
-  if (due && due < now) passed.push(`was due on ${day(due)}`);
+  const passed: Message[] = [];
+  if (end && end < now) passed.push(msg('finding.structure.closed-on', { end: day(end) }));
+  if (due && due < now) passed.push(msg('finding.structure.was-due-on', { due: day(due) }));
   if (passed.length > 0) {
-    findings.push(finding('structure.past-date', place, null, `This ${what} ${passed.join(' and ')}, which has already passed. Update the dates for this offering.`));
+    findings.push(finding('structure.past-date', place, null, msg('finding.structure.past-date', { kind: kindOf(place), problems: listOf(passed) }), { subject: 'dates' }));
   }
   return findings;
+}
+
+/** The item's kind as a message select value (ICU keys take no hyphen). */
+function kindOf(place: FindingPlace): string {
+  return place.itemType.replaceAll('-', '_');
+}
+
+/** "a", "a and b", as one message. */
+function listOf(parts: Message[]): Message {
+  return parts.slice(1).reduce((joined, next) => msg('finding.structure.and', { first: joined, second: next }), parts[0]!);
 }
 
 function normalTitle(title: string): string {
@@ -64,57 +76,54 @@ export function checkStructure(selected: SelectedModule[], now: Date): Finding[]
 
   for (const entry of selected) {
     const { module } = entry;
-    const modulePlace: FindingPlace = { moduleId: module.ModuleId, moduleTitle: module.Title, topicId: null, topicTitle: null };
+    const ownPlace = modulePlace(module);
     const parentHidden = entry.parentModuleId !== null && hiddenModules.has(entry.parentModuleId);
     if (module.IsHidden === true || parentHidden) hiddenModules.add(module.ModuleId);
     // Reported once, on the outermost hidden module: what is inside it is hidden with it.
     if (module.IsHidden === true && !parentHidden) {
-      findings.push(finding('structure.hidden', modulePlace, null, 'This module is hidden: students will not see it or anything in it.'));
+      findings.push(finding('structure.hidden', ownPlace, null, msg('finding.structure.module-hidden')));
     }
     if (entry.topics.length === 0 && entry.children.length === 0) {
-      findings.push(finding('structure.empty-module', modulePlace, null, 'This module has no topics: add its content or remove it.'));
+      findings.push(finding('structure.empty-module', ownPlace, null, msg('finding.structure.empty-module')));
     }
-    findings.push(...dateFindings(module, modulePlace, 'module', now));
+    findings.push(...dateFindings(datesOf(module), ownPlace, now));
 
     const siblings: { title: string; place: FindingPlace }[] = [
-      ...entry.children.filter((child) => selectedIds.has(child.ModuleId)).map((child) => ({
-        title: child.Title,
-        place: { moduleId: child.ModuleId, moduleTitle: child.Title, topicId: null, topicTitle: null },
-      })),
-      ...entry.topics.map((topic) => ({ title: topic.Title, place: { ...modulePlace, topicId: topic.TopicId, topicTitle: topic.Title } })),
+      ...entry.children.filter((child) => selectedIds.has(child.ModuleId)).map((child) => ({ title: child.Title, place: modulePlace(child) })),
+      ...entry.topics.map((topic) => ({ title: topic.Title, place: topicPlace(module, topic) })),
     ];
-    findings.push(...duplicateFindings(siblings, `"${module.Title}"`));
+    findings.push(...duplicateFindings(siblings, msg('finding.structure.in-module', { module: module.Title })));
 
     for (const topic of entry.topics) {
-      const place: FindingPlace = { ...modulePlace, topicId: topic.TopicId, topicTitle: topic.Title };
+      const place = topicPlace(module, topic);
       if (topic.IsBroken === true) {
-        findings.push(finding('structure.broken', place, null, 'Brightspace marks this topic as broken: its file or the item it points to is missing. Fix or replace it.'));
+        findings.push(finding('structure.broken', place, null, msg('finding.structure.broken')));
       }
       if (topic.IsHidden === true && !hiddenModules.has(module.ModuleId)) {
-        findings.push(finding('structure.hidden', place, null, 'This topic is hidden: students will not see it.'));
+        findings.push(finding('structure.hidden', place, null, msg('finding.structure.topic-hidden')));
       }
-      findings.push(...dateFindings(topic, place, 'topic', now));
+      findings.push(...dateFindings(datesOf(topic), place, now));
     }
   }
 
   const roots = selected.filter((entry) => entry.parentModuleId === null);
   findings.push(
     ...duplicateFindings(
-      roots.map((entry) => ({ title: entry.module.Title, place: { moduleId: entry.module.ModuleId, moduleTitle: entry.module.Title, topicId: null, topicTitle: null } })),
-      'the course',
+      roots.map((entry) => ({ title: entry.module.Title, place: modulePlace(entry.module) })),
+      msg('finding.structure.in-course'),
     ),
   );
   return findings;
 }
 
-function duplicateFindings(items: { title: string; place: FindingPlace }[], where: string): Finding[] {
+function duplicateFindings(items: { title: string; place: FindingPlace }[], where: Message): Finding[] {
   const firstByTitle = new Map<string, string>();
   const findings: Finding[] = [];
   for (const item of items) {
     const key = normalTitle(item.title);
     if (key === '') continue;
     if (firstByTitle.has(key)) {
-      findings.push(finding('structure.duplicate-title', item.place, null, `Another item in ${where} is also called "${item.title.trim()}": students cannot tell them apart. Give each a distinct title.`));
+      findings.push(finding('structure.duplicate-title', item.place, null, msg('finding.structure.duplicate-title', { where, title: item.title.trim() }), { subject: key }));
     } else {
       firstByTitle.set(key, item.title);
     }

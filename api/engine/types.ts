@@ -1,7 +1,8 @@
 // The engine's input, progress and output. `runCourseTest` (run-course-test.ts) is the one entry
 // point every runner uses; `loadTableOfContents` (load-table-of-contents.ts) serves POST /api/toc.
-import type { RunPhase } from '../http/contract.ts';
+import type { CourseScope, RunPhase } from '../http/contract.ts';
 import type { LinkCheckLimits } from '../checks/link-checker.ts';
+import type { Language } from '../i18n/languages.ts';
 import type { Resolver } from '../net/address-guard.ts';
 
 export interface CourseTestInput {
@@ -14,6 +15,10 @@ export interface CourseTestInput {
   modules: number[] | 'all';
   /** The client label shown in the report. */
   client: string;
+  /** Course-wide items to read besides the modules (none when absent). */
+  scopes?: CourseScope[];
+  /** The report's language (English when absent). */
+  language?: Language;
   /** The address guard's local-use switch: lets loopback and private addresses through. */
   allowPrivateTargets: boolean;
   signal?: AbortSignal;
@@ -43,56 +48,4 @@ export interface CourseTestProgress {
   phase: CourseTestPhase;
   done: number;
   total: number;
-}
-
-export type Severity = 'error' | 'warning' | 'info';
-
-export interface Finding {
-  /** A check id from the catalogue, e.g. `link.broken`, `a11y.image-alt`. */
-  check: string;
-  severity: Severity;
-  moduleId: number;
-  moduleTitle: string;
-  topicId: number | null;
-  topicTitle: string | null;
-  /** The link, media or topic address the finding is about, when there is one. */
-  url: string | null;
-  message: string;
-}
-
-export interface NotScanned {
-  topicId: number;
-  title: string;
-  reason: string;
-}
-
-/** The report model; its JSON twin is this object as written. */
-export interface Report {
-  schemaVersion: 1;
-  tool: { name: 'CTPO'; version: string };
-  client: string;
-  siteUrl: string;
-  orgUnitId: number;
-  courseName?: string;
-  modules: ReportModule[];
-  startedAt: string;
-  finishedAt: string;
-  totals: {
-    topics: number;
-    scanned: number;
-    notScanned: number;
-    links: number;
-    findings: Record<Severity, number>;
-  };
-  findings: Finding[];
-  notScanned: NotScanned[];
-}
-
-/** The tested modules in table-of-contents order, flattened with their depth. */
-export interface ReportModule {
-  moduleId: number;
-  title: string;
-  depth: number;
-  parentModuleId: number | null;
-  topics: { topicId: number; title: string; viewUrl: string }[];
 }

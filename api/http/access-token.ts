@@ -7,6 +7,7 @@ import { SimpleJwksCache } from 'aws-jwt-verify/jwk';
 import { SimpleFetcher } from 'aws-jwt-verify/https';
 import type { Jwks } from 'aws-jwt-verify/jwk';
 import { AppError } from '../errors.ts';
+import { msg } from '../i18n/messages.ts';
 
 export interface Caller {
   /** The token's `sub`: jobs are owned by it. */
@@ -19,9 +20,9 @@ export interface TokenVerifier {
   verify(accessToken: string): Promise<Caller>;
 }
 
-const MISSING = 'Sign in to use CTPO: the request carries no access token.';
-const EXPIRED = 'Your session has expired. Sign in again.';
-const INVALID = 'Your access token is not valid. Sign in again.';
+const MISSING = msg('error.auth.missing');
+const EXPIRED = msg('error.auth.expired');
+const INVALID = msg('error.auth.invalid');
 
 // A JWT is three base64url parts; anything else is refused before any cryptography runs.
 const BEARER = /^Bearer +([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*) *$/;

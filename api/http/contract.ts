@@ -15,29 +15,25 @@ export interface TocRequest {
   CLIENT_URL: string;
   USER_NAME: string;
   PASSWORD: string;
+  /** The language of error messages: one of our 23 tags (else Accept-Language, else English). */
+  LANGUAGE?: string;
 }
 
-/** Brightspace's own table-of-contents shape, passed through (unknown fields kept). */
-export interface TocModule {
-  ModuleId: number;
-  Title: string;
-  Modules?: TocModule[];
-  Topics?: TocTopic[];
-  [field: string]: unknown;
-}
-export interface TocTopic {
-  TopicId: number;
-  Title: string;
-  [field: string]: unknown;
-}
-export interface TocResponse {
-  Modules: TocModule[];
-}
+/** The answer of POST /api/toc is Brightspace's own table-of-contents shape, passed through. */
+export type { TocModule, TocResponse, TocTopic } from '../brightspace/types.ts';
+
+/** Course-wide items a run can read besides the selected modules (run-tests SCOPES). */
+export const COURSE_SCOPES = ['assignments', 'quizzes', 'discussions', 'announcements', 'overview', 'gradebook'] as const;
+export type CourseScope = (typeof COURSE_SCOPES)[number];
 
 /** POST /api/run-tests */
 export interface RunTestsRequest extends TocRequest {
   CLIENT_NAME: string;
   MODULES: number[];
+  /** Course-wide items to read besides the modules; absent: the modules only. */
+  SCOPES?: string[];
+  /** The language of the report and of every message about the run: one of our 23 tags. */
+  LANGUAGE?: string;
 }
 export interface RunTestsResponse {
   message: string;
@@ -55,11 +51,24 @@ export interface JobProgress {
   phase?: RunPhase;
 }
 
+/** What a finished run found, counted as the report counts it. */
+export interface JobSummary {
+  findings: { error: number; warning: number; info: number; review: number };
+  topics: number;
+  scanned: number;
+  notScanned: number;
+  documents: number;
+  links: number;
+  /** Against the previous run of the same course; absent for a first run. */
+  comparison?: { new: number; fixed: number; dismissed: number };
+}
+
 /** GET /api/job-status/{jobArn} */
 export interface JobStatusResponse {
   status: JobStatus;
   outputUrl?: string;
   progress?: JobProgress;
+  summary?: JobSummary;
   startedAt?: string;
   updatedAt?: string;
   reason?: string;

@@ -1,5 +1,6 @@
 // The QA API as one handler: CORS preflight, routing and method checks around the three routes.
 import { AppError } from '../errors.ts';
+import { msg } from '../i18n/messages.ts';
 import { errorResponse } from './respond.ts';
 import { JOB_STATUS_PREFIX, handleJobStatus, handleRunTests, handleToc } from './routes.ts';
 import type { ApiDeps } from './routes.ts';
@@ -20,7 +21,7 @@ function routeOf(path: string): Route | undefined {
 function preflight(request: ApiRequest, deps: ApiDeps, route: Route): ApiResponse {
   const origin = request.headers.origin;
   if (origin === undefined || !deps.allowedOrigins.includes(origin)) {
-    return errorResponse(request, deps.allowedOrigins, new AppError('forbidden', 'This site is not allowed to call the CTPO API.'));
+    return errorResponse(request, deps.allowedOrigins, new AppError('forbidden', msg('error.api.origin-not-allowed')));
   }
   return {
     status: 204,
@@ -28,7 +29,7 @@ function preflight(request: ApiRequest, deps: ApiDeps, route: Route): ApiRespons
       'access-control-allow-origin': origin,
       'access-control-allow-credentials': 'true',
       'access-control-allow-methods': `${route.method}, OPTIONS`,
-      'access-control-allow-headers': 'authorization, content-type, accept',
+      'access-control-allow-headers': 'authorization, content-type, accept, accept-language',
       'access-control-max-age': '600',
       'cache-control': 'no-store',
       vary: 'Origin',
@@ -41,14 +42,14 @@ export function createApi(deps: ApiDeps): ApiHandler {
   return async (request) => {
     const route = routeOf(request.path);
     if (route === undefined) {
-      return errorResponse(request, deps.allowedOrigins, new AppError('not_found', `There is no API route ${request.path.slice(0, 200)}.`));
+      return errorResponse(request, deps.allowedOrigins, new AppError('not_found', msg('error.api.no-route', { path: request.path.slice(0, 200) })));
     }
     if (request.method === 'OPTIONS') return preflight(request, deps, route);
     if (request.method !== route.method) {
       const response = errorResponse(
         request,
         deps.allowedOrigins,
-        new AppError('method_not_allowed', `${request.path.startsWith(JOB_STATUS_PREFIX) ? '/api/job-status' : request.path} accepts ${route.method} only.`),
+        new AppError('method_not_allowed', msg('error.api.method', { path: request.path.startsWith(JOB_STATUS_PREFIX) ? '/api/job-status' : request.path, method: route.method })),
       );
       response.headers.allow = `${route.method}, OPTIONS`;
       return response;

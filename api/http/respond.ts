@@ -2,12 +2,14 @@
 // and every failure as `{ message, code }` with the status of its code. Unexpected errors become a
 // plain 500 whose details stay in the log.
 import { AppError, isAppError } from '../errors.ts';
+import { DEFAULT_LANGUAGE, type Language } from '../i18n/languages.ts';
+import { msg } from '../i18n/messages.ts';
 import type { ErrorResponse } from './contract.ts';
 import type { ApiRequest, ApiResponse } from './types.ts';
 
 export type Log = (line: string) => void;
 
-const INTERNAL_MESSAGE = 'Something went wrong on the CTPO server. Try again; if it keeps happening, contact the CTPO team.';
+const INTERNAL_MESSAGE = msg('error.internal');
 
 const baseHeaders = {
   'content-type': 'application/json; charset=utf-8',
@@ -48,7 +50,7 @@ export function errorResponse(
   request: ApiRequest,
   allowedOrigins: readonly string[],
   error: unknown,
-  context: { log?: Log; secrets?: readonly string[] } = {},
+  context: { log?: Log; secrets?: readonly string[]; language?: Language } = {},
 ): ApiResponse {
   const known = isAppError(error) ? error : undefined;
   const appError = known ?? new AppError('internal', INTERNAL_MESSAGE);
@@ -58,7 +60,7 @@ export function errorResponse(
     const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
     context.log?.(redact(`${request.method} ${request.path} failed: ${detail}`, context.secrets ?? []));
   }
-  const body: ErrorResponse = { message: appError.message, code: appError.code };
+  const body: ErrorResponse = { message: appError.messageIn(context.language ?? DEFAULT_LANGUAGE), code: appError.code };
   const extra: Record<string, string> = {};
   if (appError.code === 'unauthorized') extra['www-authenticate'] = 'Bearer';
   if (appError.code === 'overloaded' || appError.code === 'too_many_runs') extra['retry-after'] = '60';

@@ -3,6 +3,7 @@
 // calling it directly; createApi (create-api.ts) routes among them for the local server.
 import { randomUUID } from 'node:crypto';
 import { AppError } from '../errors.ts';
+import { formatMessage, msg } from '../i18n/messages.ts';
 import type { LoadTableOfContentsInput } from '../engine/load-table-of-contents.ts';
 import { assertAllowedDestination } from '../net/address-guard.ts';
 import type { Resolver } from '../net/address-guard.ts';
@@ -14,7 +15,8 @@ import { reportFilename } from './report-filename.ts';
 import { errorResponse, jsonResponse } from './respond.ts';
 import type { Log } from './respond.ts';
 import type { ApiRequest, ApiResponse } from './types.ts';
-import { parseJobId, parseRunTestsRequest, parseTocRequest, readJsonBody } from './validate-request.ts';
+import { languageOfBody, parseJobId, parseRunTestsRequest, parseTocRequest, readJsonBody } from './validate-request.ts';
+import { DEFAULT_LANGUAGE, languageOfAcceptHeader, type Language } from '../i18n/languages.ts';
 
 export interface ApiDeps {
   verifier: TokenVerifier;
@@ -44,6 +46,14 @@ async function authenticate(request: ApiRequest, deps: ApiDeps): Promise<Caller>
   return deps.verifier.verify(bearerTokenOf(request.headers.authorization));
 }
 
+/**
+ * The language a route answers in: the body's LANGUAGE when it names one of ours, else the best
+ * of Accept-Language (the app sends its chosen language there), else English.
+ */
+export function languageOfRequest(request: ApiRequest): Language {
+  return languageOfBody(request.body) ?? languageOfAcceptHeader(request.headers['accept-language']) ?? DEFAULT_LANGUAGE;
+}
+
 async function withErrors(
   request: ApiRequest,
   deps: ApiDeps,
@@ -54,7 +64,7 @@ async function withErrors(
   try {
     return await work(secrets);
   } catch (error) {
-    return errorResponse(request, deps.allowedOrigins, error, { log: deps.log, secrets });
+    return errorResponse(request, deps.allowedOrigins, error, { log: deps.log, secrets, language: languageOfRequest(request) });
   }
 }
 
@@ -75,7 +85,7 @@ export function handleToc(request: ApiRequest, deps: ApiDeps): Promise<ApiRespon
       toc = await deps.loadTableOfContents({ ...input, allowPrivateTargets: deps.allowPrivateTargets, signal });
     } catch (error) {
       if (isAbort(error) && timeout.aborted) {
-        throw new AppError('site_unreachable', 'The Brightspace site did not answer in time. Check the Client Site URL and try again.', { cause: error });
+        throw new AppError('site_unreachable', msg('error.site.toc-timeout'), { cause: error });
       }
       throw error;
     }
@@ -94,10 +104,7 @@ export function handleRunTests(request: ApiRequest, deps: ApiDeps): Promise<ApiR
 
     const active = await deps.jobs.countActive(caller.sub);
     if (active >= deps.maxActiveRunsPerUser) {
-      throw new AppError(
-        'too_many_runs',
-        `You already have ${active} test run${active === 1 ? '' : 's'} in progress. Wait for one to finish, then start this one.`,
-      );
+      throw new AppError('too_many_runs', msg('error.runs.too-many', { count: active }));
     }
     if (deps.runner.hasCapacity?.() === false) throw overloaded();
 
@@ -111,6 +118,8 @@ export function handleRunTests(request: ApiRequest, deps: ApiDeps): Promise<ApiR
       siteUrl: input.siteUrl,
       orgUnitId: input.orgUnitId,
       modules: input.modules,
+      ...(input.scopes === undefined ? {} : { scopes: input.scopes }),
+      ...(input.language === undefined ? {} : { language: input.language }),
       filename: reportFilename({ client: input.client, orgUnitId: input.orgUnitId, at: now }),
       createdAt: at,
       updatedAt: at,
@@ -122,14 +131,14 @@ export function handleRunTests(request: ApiRequest, deps: ApiDeps): Promise<ApiR
       const busy = error instanceof AppError && error.code === 'overloaded';
       await deps.jobs.update(job.id, {
         status: 'FAILED',
-        reason: busy ? 'CTPO was too busy to start this run. Start it again in a few minutes.' : 'The run could not be started. Start it again.',
+        reason: formatMessage(msg(busy ? 'reason.run.busy' : 'reason.run.not-started'), job.language),
       });
       throw busy ? overloaded() : error;
     }
 
     const count = input.modules.length;
     const body: RunTestsResponse = {
-      message: `Test run started for ${input.client}: ${count} module${count === 1 ? '' : 's'} of course ${input.orgUnitId}.`,
+      message: formatMessage(msg('api.run-started', { client: input.client, count, orgUnitId: String(input.orgUnitId) }), job.language),
       taskArn: job.id,
       filename: job.filename,
     };
@@ -144,29 +153,32 @@ async function checkSiteDestination(siteUrl: string, deps: ApiDeps): Promise<voi
   } catch (error) {
     if (error instanceof AppError) throw error;
     // DNS had no answer: the address is mistyped, or the site is gone.
-    throw new AppError('site_unreachable', `${url.hostname} could not be found. Check the Client Site URL.`, { cause: error });
+    throw new AppError('site_unreachable', msg('error.site.not-found', { host: url.hostname }), { cause: error });
   }
 }
 
 function overloaded(): AppError {
-  return new AppError('overloaded', 'CTPO is busy with other test runs right now. Try again in a few minutes.');
+  return new AppError('overloaded', msg('error.runs.busy'));
 }
 
 /** GET /api/job-status/{jobArn}: where the caller's job is; the report address once it succeeded. */
 export function handleJobStatus(request: ApiRequest, deps: ApiDeps): Promise<ApiResponse> {
   return withErrors(request, deps, async () => {
     const caller = await authenticate(request, deps);
-    if (!request.path.startsWith(JOB_STATUS_PREFIX)) throw new AppError('not_found', 'There is no such API route.');
+    if (!request.path.startsWith(JOB_STATUS_PREFIX)) throw new AppError('not_found', msg('error.api.no-such-route'));
     const id = parseJobId(request.path.slice(JOB_STATUS_PREFIX.length));
     const job = await deps.jobs.get(id);
-    if (job === undefined) throw new AppError('not_found', 'There is no job with this identifier.');
-    if (job.owner !== caller.sub) throw new AppError('forbidden', 'This job was started by another user: only they can follow it.');
+    if (job === undefined) throw new AppError('not_found', msg('error.job.not-found'));
+    if (job.owner !== caller.sub) throw new AppError('forbidden', msg('error.job.not-yours'));
 
     const body: JobStatusResponse = { status: job.status, updatedAt: job.updatedAt };
     if (job.progress !== undefined) body.progress = job.progress;
     if (job.startedAt !== undefined) body.startedAt = job.startedAt;
-    if (job.status === 'FAILED') body.reason = job.reason ?? 'The run failed.';
-    if (job.status === 'SUCCEEDED') body.outputUrl = deps.outputUrl;
+    if (job.status === 'FAILED') body.reason = job.reason ?? formatMessage(msg('reason.run.failed'), job.language);
+    if (job.status === 'SUCCEEDED') {
+      body.outputUrl = deps.outputUrl;
+      if (job.summary !== undefined) body.summary = job.summary;
+    }
     return jsonResponse(request, deps.allowedOrigins, 200, body);
   });
 }

@@ -2,6 +2,7 @@
 // task): RUNNING with progress, the engine, both reports stored, DEPROVISIONING, then SUCCEEDED;
 // or FAILED with a reason the user can act on. The password lives only in this call's memory.
 import { isAppError } from '../errors.ts';
+import { formatMessage, msg, type Message } from '../i18n/messages.ts';
 import { runCourseTest } from '../engine/run-course-test.ts';
 import type { CourseTestProgress } from '../engine/types.ts';
 import { redact } from '../http/respond.ts';
@@ -10,8 +11,13 @@ import { renderHtmlReport } from '../report/render-html.ts';
 import { renderJsonReport } from '../report/render-json.ts';
 import type { BrightspaceCredentials, JobRecord, JobStore, ReportStore } from './types.ts';
 
-export const UNEXPECTED_FAILURE_REASON =
-  'The run stopped because of an unexpected error in CTPO. Start the run again; if it fails again, contact the CTPO team.';
+export const UNEXPECTED_FAILURE_REASON = msg('reason.run.unexpected');
+
+/** Why a run that went over its time limit was stopped. */
+export function runTimeoutReason(ms: number): Message {
+  const minutes = Math.round(ms / 60_000);
+  return minutes >= 1 ? msg('reason.run.timeout-minutes', { minutes }) : msg('reason.run.timeout-seconds', { seconds: Math.max(1, Math.round(ms / 1000)) });
+}
 
 export interface ExecuteJobInput {
   job: JobRecord;
@@ -94,7 +100,7 @@ export async function executeJob(input: ExecuteJobInput): Promise<JobRecord | un
     }
     // An AppError's message is written for the user (and never carries the password), anything
     // else is a bug whose details belong in the log only.
-    const reason = known === undefined ? UNEXPECTED_FAILURE_REASON : redact(known.message, [credentials.password]);
+    const reason = redact(formatMessage(known === undefined ? UNEXPECTED_FAILURE_REASON : known.text, job.language), [credentials.password]);
     return jobs.update(job.id, { status: 'FAILED', reason });
   }
 }

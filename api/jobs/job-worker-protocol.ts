@@ -1,4 +1,5 @@
 // The messages between the worker pool (main thread) and a job's worker thread.
+import type { Message } from '../i18n/messages.ts';
 import type { BrightspaceCredentials, JobPatch, JobRecord } from './types.ts';
 
 export interface JobWorkerData {
@@ -15,4 +16,4 @@ export type WorkerToMain = { type: 'update'; requestId: number; patch: JobPatch 
 export type MainToWorker =
   | { type: 'updated'; requestId: number; record: JobRecord | undefined }
   /** Stop the run: the reason becomes the job's reason. */
-  | { type: 'stop'; reason: string };
+  | { type: 'stop'; reason: Message };

@@ -4,13 +4,15 @@
 // updates here, so stopping a worker can never leave the database locked.
 import { Worker } from 'node:worker_threads';
 import { AppError } from '../errors.ts';
+import { formatMessage, msg, type Message } from '../i18n/messages.ts';
+import { runTimeoutReason } from './execute-job.ts';
 import type { Log } from '../http/respond.ts';
 import type { JobPatch, BrightspaceCredentials, JobRecord, JobRunner, JobStore } from './types.ts';
 import type { JobWorkerData, MainToWorker, WorkerToMain } from './job-worker-protocol.ts';
 
-export const CRASH_REASON = 'The run stopped unexpectedly. Start the run again; if it stops again, contact the CTPO team.';
-export const SHUTDOWN_REASON = 'The server was stopped during this run. Start the run again.';
-export const SHUTDOWN_QUEUED_REASON = 'The server was stopped before this run could start. Start the run again.';
+export const CRASH_REASON = msg('reason.run.crashed');
+export const SHUTDOWN_REASON = msg('reason.run.server-stopped');
+export const SHUTDOWN_QUEUED_REASON = msg('reason.run.server-stopped-queued');
 
 export interface LocalJobRunnerOptions {
   jobs: JobStore;
@@ -49,16 +51,10 @@ interface Queued {
 interface Running {
   job: JobRecord;
   worker: Worker;
-  stop(reason: string): void;
+  stop(reason: Message): void;
   done: Promise<void>;
 }
 
-function timeoutReason(ms: number): string {
-  const minutes = Math.round(ms / 60_000);
-  const seconds = Math.max(1, Math.round(ms / 1000));
-  const span = minutes >= 1 ? `${minutes} minute${minutes === 1 ? '' : 's'}` : `${seconds} second${seconds === 1 ? '' : 's'}`;
-  return `The run took longer than ${span} and was stopped. Test fewer modules at a time, or try again later.`;
-}
 
 export function createLocalJobRunner(options: LocalJobRunnerOptions): LocalJobRunner {
   const concurrency = options.concurrency ?? 2;
@@ -97,16 +93,16 @@ export function createLocalJobRunner(options: LocalJobRunnerOptions): LocalJobRu
       progressIntervalMs: options.progressIntervalMs,
     };
     const worker = new Worker(workerEntry, { workerData: data, name: `ctpo-job-${job.id}` });
-    let stopping: string | undefined;
+    let stopping: Message | undefined;
     let killTimer: NodeJS.Timeout | undefined;
-    const stop = (reason: string): void => {
+    const stop = (reason: Message): void => {
       if (stopping !== undefined) return;
       stopping = reason;
       const message: MainToWorker = { type: 'stop', reason };
       worker.postMessage(message);
       killTimer = setTimeout(() => void worker.terminate(), stopGraceMs);
     };
-    const runTimer = setTimeout(() => stop(timeoutReason(runTimeoutMs)), runTimeoutMs);
+    const runTimer = setTimeout(() => stop(runTimeoutReason(runTimeoutMs)), runTimeoutMs);
 
     worker.on('message', (message: WorkerToMain) => {
       if (message.type !== 'update') return;
@@ -125,7 +121,7 @@ export function createLocalJobRunner(options: LocalJobRunnerOptions): LocalJobRu
         if (killTimer !== undefined) clearTimeout(killTimer);
         void (async () => {
           // A clean end wrote its own terminal status; whatever is still active here was cut off.
-          await safeUpdate(job.id, { status: 'FAILED', reason: stopping ?? CRASH_REASON });
+          await safeUpdate(job.id, { status: 'FAILED', reason: formatMessage(stopping ?? CRASH_REASON, job.language) });
           running.delete(entry);
           pump();
           settleIdle();
@@ -146,8 +142,8 @@ export function createLocalJobRunner(options: LocalJobRunnerOptions): LocalJobRu
 
   return {
     async submit(job, credentials) {
-      if (closed) throw new AppError('overloaded', 'CTPO is shutting down. Start the run again once it is back.');
-      if (!this.hasCapacity()) throw new AppError('overloaded', 'CTPO is busy with other test runs right now. Try again in a few minutes.');
+      if (closed) throw new AppError('overloaded', msg('error.runs.shutting-down'));
+      if (!this.hasCapacity()) throw new AppError('overloaded', msg('error.runs.busy'));
       queue.push({ job, credentials });
       await safeUpdate(job.id, { status: 'PENDING' });
       pump();
@@ -169,7 +165,7 @@ export function createLocalJobRunner(options: LocalJobRunnerOptions): LocalJobRu
     async close() {
       closed = true;
       const waiting = queue.splice(0);
-      await Promise.all(waiting.map(({ job }) => safeUpdate(job.id, { status: 'FAILED', reason: SHUTDOWN_QUEUED_REASON })));
+      await Promise.all(waiting.map(({ job }) => safeUpdate(job.id, { status: 'FAILED', reason: formatMessage(SHUTDOWN_QUEUED_REASON, job.language) })));
       const active = [...running];
       for (const entry of active) entry.stop(SHUTDOWN_REASON);
       await Promise.all(active.map((entry) => entry.done));

@@ -3,11 +3,12 @@
 // break them: a terminal job never changes again, and a status never moves backwards.
 import { DatabaseSync } from 'node:sqlite';
 import { JOB_STATUSES, RUN_PHASES, isTerminal } from '../http/contract.ts';
-import type { JobStatus } from '../http/contract.ts';
+import type { JobStatus, JobSummary } from '../http/contract.ts';
+import { languageOf } from '../i18n/languages.ts';
 import type { JobPatch, JobRecord, JobStore } from './types.ts';
 
-// 2: progress_phase.
-const SCHEMA_VERSION = 2;
+// 2: progress_phase. 3: scopes, language, course_name, summary.
+const SCHEMA_VERSION = 3;
 
 const statusList = JOB_STATUSES.map((status) => `'${status}'`).join(', ');
 // The lifecycle order, as SQL: PROVISIONING 0 ... SUCCEEDED/FAILED 4.
@@ -23,7 +24,11 @@ CREATE TABLE IF NOT EXISTS jobs (
   site_url TEXT NOT NULL,
   org_unit_id INTEGER NOT NULL,
   modules TEXT NOT NULL,
+  scopes TEXT,
+  language TEXT,
   filename TEXT NOT NULL UNIQUE,
+  course_name TEXT,
+  summary TEXT,
   created_at TEXT NOT NULL,
   updated_at TEXT NOT NULL,
   started_at TEXT,
@@ -54,7 +59,11 @@ interface JobRow {
   site_url: string;
   org_unit_id: number;
   modules: string;
+  scopes: string | null;
+  language: string | null;
   filename: string;
+  course_name: string | null;
+  summary: string | null;
   created_at: string;
   updated_at: string;
   started_at: string | null;
@@ -79,6 +88,11 @@ function toRecord(row: JobRow): JobRecord {
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
+  if (row.scopes !== null) record.scopes = JSON.parse(row.scopes) as string[];
+  const language = languageOf(row.language);
+  if (language !== undefined) record.language = language;
+  if (row.course_name !== null) record.courseName = row.course_name;
+  if (row.summary !== null) record.summary = JSON.parse(row.summary) as JobSummary;
   if (row.started_at !== null) record.startedAt = row.started_at;
   if (row.finished_at !== null) record.finishedAt = row.finished_at;
   if (row.progress_done !== null && row.progress_total !== null) {
@@ -113,15 +127,20 @@ export function openSqliteJobStore(options: SqliteJobStoreOptions): SqliteJobSto
     throw new Error(`The job database ${options.path} was written by a newer version of CTPO (schema ${version}).`);
   }
   db.exec(schema);
-  // A database from schema 1 keeps its jobs and gains the phase column.
-  if (version === 1) db.exec('ALTER TABLE jobs ADD COLUMN progress_phase TEXT');
+  // An older database keeps its jobs and gains the newer columns.
+  if (version >= 1 && version < 2) db.exec('ALTER TABLE jobs ADD COLUMN progress_phase TEXT');
+  if (version >= 1 && version < 3) {
+    for (const column of ['scopes', 'language', 'course_name', 'summary']) db.exec(`ALTER TABLE jobs ADD COLUMN ${column} TEXT`);
+  }
   db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
 
   const insert = db.prepare(`
-    INSERT INTO jobs (id, owner, status, client, site_url, org_unit_id, modules, filename, created_at,
-      updated_at, started_at, finished_at, progress_done, progress_total, progress_phase, reason, runner_ref)
-    VALUES (:id, :owner, :status, :client, :siteUrl, :orgUnitId, :modules, :filename, :createdAt,
-      :updatedAt, :startedAt, :finishedAt, :progressDone, :progressTotal, :progressPhase, :reason, :runnerRef)`);
+    INSERT INTO jobs (id, owner, status, client, site_url, org_unit_id, modules, scopes, language, filename,
+      course_name, summary, created_at, updated_at, started_at, finished_at, progress_done, progress_total,
+      progress_phase, reason, runner_ref)
+    VALUES (:id, :owner, :status, :client, :siteUrl, :orgUnitId, :modules, :scopes, :language, :filename,
+      :courseName, :summary, :createdAt, :updatedAt, :startedAt, :finishedAt, :progressDone, :progressTotal,
+      :progressPhase, :reason, :runnerRef)`);
   const selectOne = db.prepare('SELECT * FROM jobs WHERE id = ?');
   // COALESCE keeps a column when the patch leaves it out (null parameter).
   const patchOne = db.prepare(`
@@ -134,6 +153,8 @@ export function openSqliteJobStore(options: SqliteJobStoreOptions): SqliteJobSto
       progress_phase = CASE WHEN :progressTotal IS NULL THEN progress_phase ELSE :progressPhase END,
       reason = COALESCE(:reason, reason),
       runner_ref = COALESCE(:runnerRef, runner_ref),
+      course_name = COALESCE(:courseName, course_name),
+      summary = COALESCE(:summary, summary),
       updated_at = :updatedAt
     WHERE id = :id`);
   const countActiveOf = db.prepare(
@@ -150,7 +171,11 @@ export function openSqliteJobStore(options: SqliteJobStoreOptions): SqliteJobSto
         siteUrl: job.siteUrl,
         orgUnitId: job.orgUnitId,
         modules: JSON.stringify(job.modules),
+        scopes: job.scopes === undefined ? null : JSON.stringify(job.scopes),
+        language: job.language ?? null,
         filename: job.filename,
+        courseName: job.courseName ?? null,
+        summary: job.summary === undefined ? null : JSON.stringify(job.summary),
         createdAt: job.createdAt,
         updatedAt: job.updatedAt,
         startedAt: job.startedAt ?? null,
@@ -181,6 +206,8 @@ export function openSqliteJobStore(options: SqliteJobStoreOptions): SqliteJobSto
         progressPhase: patch.progress?.phase ?? null,
         reason: patch.reason ?? null,
         runnerRef: patch.runnerRef ?? null,
+        courseName: patch.courseName ?? null,
+        summary: patch.summary === undefined ? null : JSON.stringify(patch.summary),
         updatedAt: at,
       });
       const row = selectOne.get(id) as JobRow | undefined;

@@ -1,6 +1,7 @@
 // The job record and the two edges every runtime implements: where jobs are kept (SQLite locally,
 // DynamoDB on AWS) and how a run is started (the local worker pool, an ECS Fargate task).
-import type { JobProgress, JobStatus } from '../http/contract.ts';
+import type { JobProgress, JobStatus, JobSummary } from '../http/contract.ts';
+import type { Language } from '../i18n/languages.ts';
 
 export interface JobRecord {
   /** The identifier returned to the app as `taskArn`; opaque to it. */
@@ -12,8 +13,16 @@ export interface JobRecord {
   siteUrl: string;
   orgUnitId: number;
   modules: number[];
+  /** Course-wide items read besides the modules (run-tests SCOPES); absent: none. */
+  scopes?: string[];
+  /** The run's language: its report and its failure reason are written in it. Absent: English. */
+  language?: Language;
   /** Report base name: readable, unique, unguessable, safe as a file name (no extension). */
   filename: string;
+  /** The course's name, once the run has read it. */
+  courseName?: string;
+  /** What the run found, once it SUCCEEDED. */
+  summary?: JobSummary;
   createdAt: string;
   updatedAt: string;
   startedAt?: string;
@@ -25,7 +34,7 @@ export interface JobRecord {
   runnerRef?: string;
 }
 
-export type JobPatch = Partial<Pick<JobRecord, 'status' | 'startedAt' | 'finishedAt' | 'progress' | 'reason' | 'runnerRef'>>;
+export type JobPatch = Partial<Pick<JobRecord, 'status' | 'startedAt' | 'finishedAt' | 'progress' | 'reason' | 'runnerRef' | 'courseName' | 'summary'>>;
 
 export interface JobStore {
   create(job: JobRecord): Promise<void>;

@@ -4,6 +4,7 @@
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
 import { AppError } from '../errors.ts';
+import { msg } from '../i18n/messages.ts';
 
 export interface AddressPolicy {
   /** The local-use switch (`--allow-private-targets`, `CTPO_ALLOW_PRIVATE_TARGETS=1`). */
@@ -115,10 +116,7 @@ export function isBlockedAddress(address: string): boolean {
 }
 
 function notAllowed(host: string): AppError {
-  return new AppError(
-    'address_not_allowed',
-    `${host} is a private, local or reserved network address. CTPO only visits public websites.`,
-  );
+  return new AppError('address_not_allowed', msg('error.address.not-allowed', { host }));
 }
 
 /**
@@ -131,20 +129,17 @@ export function assertAllowedUrl(raw: string, policy: AddressPolicy): URL {
   try {
     url = new URL(raw.trim());
   } catch {
-    throw new AppError('invalid_input', 'This is not a valid web address. Use the form https://example.com/.');
+    throw new AppError('invalid_input', msg('error.address.invalid'));
   }
   const schemes = policy.allowHttp ? ['https:', 'http:'] : ['https:'];
   if (!schemes.includes(url.protocol)) {
-    throw new AppError(
-      'invalid_input',
-      policy.allowHttp ? 'Only http and https web addresses can be checked.' : 'The address must start with https://.',
-    );
+    throw new AppError('invalid_input', msg(policy.allowHttp ? 'error.address.http-or-https' : 'error.address.https-only'));
   }
   if (url.username !== '' || url.password !== '') {
-    throw new AppError('invalid_input', 'Web addresses with a user name or password in them are not allowed.');
+    throw new AppError('invalid_input', msg('error.address.credentials'));
   }
   if (url.hostname === '') {
-    throw new AppError('invalid_input', 'This web address has no host name.');
+    throw new AppError('invalid_input', msg('error.address.no-host'));
   }
   if (policy.allowPrivateTargets) return url;
 

@@ -10,6 +10,7 @@ import http, { type IncomingHttpHeaders, type IncomingMessage } from 'node:http'
 import https from 'node:https';
 import type { LookupFunction, Socket } from 'node:net';
 import { AppError, isAppError } from '../errors.ts';
+import { formatMessage, msg, type Message } from '../i18n/messages.ts';
 import { assertAllowedUrl, isBlockedAddress, systemResolver, type AddressPolicy, type Resolver } from './address-guard.ts';
 
 export type { IncomingHttpHeaders };
@@ -19,11 +20,14 @@ export type NetworkFailureKind = 'timeout' | 'dns' | 'refused' | 'reset' | 'tls'
 /** A request that got no HTTP answer; `kind` says why in terms a report can use. */
 export class NetworkFailure extends Error {
   readonly kind: NetworkFailureKind;
+  /** What happened, for a person; `message` is its English text. */
+  readonly text: Message;
 
-  constructor(kind: NetworkFailureKind, message: string, options?: { cause?: unknown }) {
-    super(message, options);
+  constructor(kind: NetworkFailureKind, text: Message, options?: { cause?: unknown }) {
+    super(formatMessage(text), options);
     this.name = 'NetworkFailure';
     this.kind = kind;
+    this.text = text;
   }
 }
 
@@ -85,7 +89,7 @@ export function headerValue(headers: IncomingHttpHeaders, name: string): string 
 }
 
 function notAllowed(host: string): AppError {
-  return new AppError('address_not_allowed', `${host} is a private, local or reserved network address. CTPO only visits public websites.`);
+  return new AppError('address_not_allowed', msg('error.address.not-allowed', { host }));
 }
 
 /** Walks an error's causes (and AggregateError members) for the guard's refusal. */
@@ -110,21 +114,21 @@ function errorCode(error: unknown): string {
 function classifyFailure(error: unknown, host: string): NetworkFailure {
   const code = errorCode(error);
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NODATA' || code === 'EAI_NONAME') {
-    return new NetworkFailure('dns', `The name ${host.replace(/:\d+$/, '')} does not exist in DNS.`, { cause: error });
+    return new NetworkFailure('dns', msg('error.network.dns', { host: host.replace(/:\d+$/, '') }), { cause: error });
   }
-  if (code === 'ECONNREFUSED') return new NetworkFailure('refused', `${host} refused the connection.`, { cause: error });
-  if (code === 'ETIMEDOUT') return new NetworkFailure('timeout', `${host} did not answer in time.`, { cause: error });
+  if (code === 'ECONNREFUSED') return new NetworkFailure('refused', msg('error.network.refused', { host }), { cause: error });
+  if (code === 'ETIMEDOUT') return new NetworkFailure('timeout', msg('error.network.timeout', { host }), { cause: error });
   if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'ECONNABORTED') {
-    return new NetworkFailure('reset', `${host} closed the connection.`, { cause: error });
+    return new NetworkFailure('reset', msg('error.network.reset', { host }), { cause: error });
   }
   if (code.startsWith('ERR_TLS') || code.startsWith('ERR_SSL') || code.includes('CERT') || code === 'UNABLE_TO_VERIFY_LEAF_SIGNATURE') {
-    return new NetworkFailure('tls', `${host} has a certificate problem (${code}).`, { cause: error });
+    return new NetworkFailure('tls', msg('error.network.tls', { host, code }), { cause: error });
   }
-  return new NetworkFailure('other', `The request to ${host} failed${code ? ` (${code})` : ''}.`, { cause: error });
+  return new NetworkFailure('other', code ? msg('error.network.other-code', { host, code }) : msg('error.network.other', { host }), { cause: error });
 }
 
-function seconds(ms: number): string {
-  return ms < 10_000 ? `${Number((ms / 1000).toFixed(1))} s` : `${Math.round(ms / 1000)} s`;
+function seconds(ms: number): number {
+  return ms < 10_000 ? Number((ms / 1000).toFixed(1)) : Math.round(ms / 1000);
 }
 
 function charsetOf(contentType: string | undefined): string {
@@ -240,7 +244,7 @@ export class GuardedHttpClient {
         agent: url.protocol === 'https:' ? this.#httpsAgent : this.#httpAgent,
       });
       const timer = setTimeout(() => {
-        req.destroy(new NetworkFailure('timeout', `${url.host} did not answer within ${seconds(timeoutMs)}.`));
+        req.destroy(new NetworkFailure('timeout', msg('error.network.timeout-after', { host: url.host, seconds: seconds(timeoutMs) })));
       }, timeoutMs);
       const onAbort = () => req.destroy(signal?.reason);
       signal?.addEventListener('abort', onAbort, { once: true });
@@ -286,13 +290,13 @@ export class GuardedHttpClient {
       if (!REDIRECT_STATUSES.has(response.status) || location === undefined) return { response, redirects };
       redirects.push({ url, status: response.status });
       if (redirects.length > maxRedirects) {
-        throw new NetworkFailure('redirects', `${url.host} redirected more than ${maxRedirects} times.`);
+        throw new NetworkFailure('redirects', msg('error.network.too-many-redirects', { host: url.host, max: maxRedirects }));
       }
       let next: URL;
       try {
         next = new URL(location, url);
       } catch {
-        throw new NetworkFailure('other', `${url.host} redirected to an address that is not valid.`);
+        throw new NetworkFailure('other', msg('error.network.bad-redirect', { host: url.host }));
       }
       url = assertAllowedUrl(next.href, this.policy);
       if (response.status === 303 || ((response.status === 301 || response.status === 302) && method === 'POST')) {
@@ -316,7 +320,7 @@ function readBody(res: IncomingMessage, limit: number, host: string): Promise<Bu
       size += chunk.length;
       if (size > limit) {
         res.destroy();
-        reject(new NetworkFailure('too-large', `The answer from ${host} is larger than ${Math.round(limit / 1024 / 1024)} MB.`));
+        reject(new NetworkFailure('too-large', msg('error.network.too-large', { host, megabytes: Math.round(limit / 1024 / 1024) })));
         return;
       }
       chunks.push(chunk);

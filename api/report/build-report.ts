@@ -1,8 +1,14 @@
 // The report model: the tested modules in table-of-contents order, findings sorted the way a course
-// builder works through them (module, topic, severity), and the totals.
+// builder works through them (module, topic, severity), every message written in the run's
+// language, each finding's fingerprint, and the totals.
+import { createHash } from 'node:crypto';
 import packageJson from '../../package.json' with { type: 'json' };
 import type { SelectedModule } from '../brightspace/toc.ts';
-import type { Finding, NotScanned, Report, Severity } from '../engine/types.ts';
+import type { Finding, NotScanned, Severity } from '../checks/finding.ts';
+import type { CourseScope } from '../http/contract.ts';
+import { DEFAULT_LANGUAGE, type Language } from '../i18n/languages.ts';
+import { formatMessage } from '../i18n/messages.ts';
+import { REPORT_SCHEMA_VERSION, type Report, type ReportFinding } from './model.ts';
 
 export const TOOL_VERSION: string = packageJson.version;
 
@@ -11,11 +17,14 @@ export interface ReportInput {
   siteUrl: string;
   orgUnitId: number;
   courseName?: string;
+  language?: Language;
+  scopes?: CourseScope[];
   selected: SelectedModule[];
   viewUrl: (topicId: number) => string;
   findings: Finding[];
   notScanned: NotScanned[];
   scanned: number;
+  documents?: number;
   links: number;
   startedAt: Date;
   finishedAt: Date;
@@ -23,7 +32,18 @@ export interface ReportInput {
 
 const SEVERITY_ORDER: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
 
+/**
+ * A finding's identity across runs: its check, the item it is in, and what it concerns there (the
+ * link, the element, the rule), never its wording or its position on the page.
+ */
+export function fingerprintOf(finding: Finding): string {
+  const item = `${finding.itemType}:${finding.itemId ?? finding.topicId ?? finding.moduleId ?? ''}`;
+  const subject = finding.subject ?? finding.url ?? '';
+  return createHash('sha256').update(JSON.stringify([finding.check, item, subject])).digest('hex').slice(0, 20);
+}
+
 export function buildReport(input: ReportInput): Report {
+  const language = input.language ?? DEFAULT_LANGUAGE;
   const moduleOrder = new Map(input.selected.map((entry, index) => [entry.module.ModuleId, index]));
   const topicOrder = new Map<number, number>();
   const topicRank = new Map<number, number>();
@@ -33,30 +53,39 @@ export function buildReport(input: ReportInput): Report {
       topicRank.set(topic.TopicId, topicRank.size);
     });
   }
+  // Course-wide items (no module) come after the modules, as the report shows them.
+  const rankOfModule = (id: number | null) => (id === null ? Number.MAX_SAFE_INTEGER : (moduleOrder.get(id) ?? Number.MAX_SAFE_INTEGER - 1));
+  const rankOfTopic = (id: number | null) => (id === null ? -1 : (topicOrder.get(id) ?? 0));
 
-  const findings = [...input.findings].sort(
-    (a, b) =>
-      (moduleOrder.get(a.moduleId) ?? Number.MAX_SAFE_INTEGER) - (moduleOrder.get(b.moduleId) ?? Number.MAX_SAFE_INTEGER) ||
-      (a.topicId === null ? -1 : (topicOrder.get(a.topicId) ?? 0)) - (b.topicId === null ? -1 : (topicOrder.get(b.topicId) ?? 0)) ||
-      SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] ||
-      a.check.localeCompare(b.check) ||
-      (a.url ?? '').localeCompare(b.url ?? '') ||
-      a.message.localeCompare(b.message),
-  );
-  const notScanned = [...input.notScanned].sort(
-    (a, b) => (topicRank.get(a.topicId) ?? Number.MAX_SAFE_INTEGER) - (topicRank.get(b.topicId) ?? Number.MAX_SAFE_INTEGER),
-  );
+  const findings: ReportFinding[] = [...input.findings]
+    .sort(
+      (a, b) =>
+        rankOfModule(a.moduleId) - rankOfModule(b.moduleId) ||
+        rankOfTopic(a.topicId) - rankOfTopic(b.topicId) ||
+        a.itemType.localeCompare(b.itemType) ||
+        (a.itemId ?? 0) - (b.itemId ?? 0) ||
+        SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] ||
+        a.check.localeCompare(b.check) ||
+        (a.url ?? '').localeCompare(b.url ?? '') ||
+        (a.subject ?? '').localeCompare(b.subject ?? ''),
+    )
+    .map((finding) => ({ ...finding, message: formatMessage(finding.message, language), fingerprint: fingerprintOf(finding) }));
+  const notScanned = [...input.notScanned]
+    .sort((a, b) => (topicRank.get(a.topicId ?? -1) ?? Number.MAX_SAFE_INTEGER) - (topicRank.get(b.topicId ?? -1) ?? Number.MAX_SAFE_INTEGER))
+    .map((item) => ({ ...item, reason: formatMessage(item.reason, language) }));
   const counts: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
   for (const item of findings) counts[item.severity]++;
   const topics = input.selected.reduce((sum, entry) => sum + entry.topics.length, 0);
 
   return {
-    schemaVersion: 1,
+    schemaVersion: REPORT_SCHEMA_VERSION,
     tool: { name: 'CTPO', version: TOOL_VERSION },
     client: input.client,
     siteUrl: input.siteUrl,
     orgUnitId: input.orgUnitId,
     ...(input.courseName !== undefined ? { courseName: input.courseName } : {}),
+    language,
+    scopes: input.scopes ?? [],
     modules: input.selected.map((entry) => ({
       moduleId: entry.module.ModuleId,
       title: entry.module.Title,
@@ -66,7 +95,15 @@ export function buildReport(input: ReportInput): Report {
     })),
     startedAt: input.startedAt.toISOString(),
     finishedAt: input.finishedAt.toISOString(),
-    totals: { topics, scanned: input.scanned, notScanned: notScanned.length, links: input.links, findings: counts },
+    totals: {
+      topics,
+      scanned: input.scanned,
+      notScanned: notScanned.length,
+      documents: input.documents ?? 0,
+      links: input.links,
+      findings: counts,
+      review: input.findings.filter((item) => item.review === true).length,
+    },
     findings,
     notScanned,
   };

@@ -3,7 +3,8 @@
 // http(s) addresses become links. The filters are plain CSS (checkboxes and :has()), so they work
 // where scripts are blocked.
 import { checkTitle } from '../checks/catalogue.ts';
-import type { Finding, Report, ReportModule, Severity } from '../engine/types.ts';
+import type { Severity } from '../checks/finding.ts';
+import type { Report, ReportFinding as Finding, ReportModule } from './model.ts';
 
 const SEVERITIES: Severity[] = ['error', 'warning', 'info'];
 const SEVERITY_LABEL: Record<Severity, string> = { error: 'Error', warning: 'Warning', info: 'Note' };
@@ -162,7 +163,7 @@ ${checks.map((check, index) => `<label><input type="checkbox" id="show-check-${i
 <h2 id="not-scanned-title">Not scanned (${report.notScanned.length})</h2>
 <p>CTPO could not read these topics, so they were not checked. Look at them by hand.</p>
 <table><thead><tr><th scope="col">Topic</th><th scope="col">Why</th></tr></thead><tbody>
-${report.notScanned.map((item) => `<tr><td>${escapeHtml(item.title || `Topic ${item.topicId}`)}</td><td>${escapeHtml(item.reason)}</td></tr>`).join('\n')}
+${report.notScanned.map((item) => `<tr><td>${escapeHtml(item.title || `Topic ${item.topicId ?? item.itemId ?? ''}`)}</td><td>${escapeHtml(item.reason)}</td></tr>`).join('\n')}
 </tbody></table></section>`;
 
   return `<!doctype html>

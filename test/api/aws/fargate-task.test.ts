@@ -4,6 +4,7 @@
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { formatMessage } from '../../../api/i18n/messages.ts';
 import { encryptCredentials } from '../../../api/aws/credentials-cipher.ts';
 import { createDynamoJobStore } from '../../../api/aws/dynamo-job-store.ts';
 import { CREDENTIALS_UNREADABLE_REASON, runFargateTask } from '../../../api/aws/fargate-task.ts';
@@ -112,7 +113,7 @@ describe('the Fargate task', () => {
   it('refuses credentials encrypted for another job', async () => {
     await jobs.create(aJob('job-2'));
     expect(await run(await envFor('job-2', PASSWORD, 'job-1'))).toBe(1);
-    expect(await jobs.get('job-2')).toMatchObject({ status: 'FAILED', reason: CREDENTIALS_UNREADABLE_REASON });
+    expect(await jobs.get('job-2')).toMatchObject({ status: 'FAILED', reason: formatMessage(CREDENTIALS_UNREADABLE_REASON) });
     expect(logs.join('\n')).toMatch(/decrypting the credentials failed: InvalidCiphertextException/);
   });
 
@@ -139,6 +140,6 @@ describe('the Fargate task', () => {
       log: (line) => logs.push(line),
     });
     expect(code).toBe(1);
-    expect(await jobs.get('job-slow')).toMatchObject({ status: 'FAILED', reason: expect.stringMatching(/took longer than 1 minute and was stopped/) });
+    expect(await jobs.get('job-slow')).toMatchObject({ status: 'FAILED', reason: expect.stringMatching(/took longer than 1 second and was stopped/) });
   });
 });

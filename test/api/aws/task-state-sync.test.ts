@@ -1,6 +1,7 @@
 import { DescribeTasksCommand, ECSClient } from '@aws-sdk/client-ecs';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { formatMessage } from '../../../api/i18n/messages.ts';
 import { createDynamoJobStore } from '../../../api/aws/dynamo-job-store.ts';
 import { MISSING_TASK_REASON } from '../../../api/aws/ecs-task-status.ts';
 import { applyTaskStateChange, withEcsRefresh } from '../../../api/aws/task-state-sync.ts';
@@ -121,7 +122,7 @@ describe('reading a job that has gone quiet', () => {
     await store.create(aJob('j1', { status: 'RUNNING', runnerRef: TASK_ARN }));
     clock = new Date('2026-05-01T13:00:00.000Z');
     ecsMock.on(DescribeTasksCommand).resolves({ tasks: [], failures: [{ arn: TASK_ARN, reason: 'MISSING' }] });
-    expect(await reading.get('j1')).toMatchObject({ status: 'FAILED', reason: MISSING_TASK_REASON });
+    expect(await reading.get('j1')).toMatchObject({ status: 'FAILED', reason: formatMessage(MISSING_TASK_REASON) });
   });
 
   it('answers with what the store knows when ECS cannot be reached', async () => {

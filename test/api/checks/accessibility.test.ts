@@ -1,10 +1,12 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import { topicPlace } from '../../../api/checks/finding.ts';
+import { formatMessage } from '../../../api/i18n/messages.ts';
 import { axeFindings, checkAccessibility, severityOfImpact } from '../../../api/checks/accessibility.ts';
 import { AxeRunner } from '../../../api/checks/axe-runner.ts';
 import { parseTopic } from '../../../api/checks/html.ts';
 
 const PAGE = new URL('https://school.example.com/content/enforced/5-A/page.html');
-const PLACE = { moduleId: 1, moduleTitle: 'M', topicId: 2, topicTitle: 'T' };
+const PLACE = topicPlace({ ModuleId: 1, Title: 'M' }, { TopicId: 2, Title: 'T' });
 const check = (html: string) => checkAccessibility(parseTopic(html, PAGE, 5), PLACE, PAGE, 5);
 
 describe('a11y.alt-filename', () => {
@@ -29,7 +31,7 @@ describe('a11y.alt-filename', () => {
   it('counts the images and quotes the first', () => {
     const [found] = check('<img src="a.png" alt="a.png"><img src="b.png" alt="b.png">');
     expect(found).toMatchObject({ severity: 'error', url: 'https://school.example.com/content/enforced/5-A/a.png' });
-    expect(found?.message).toBe('2 images have a file name as alt text (e.g. "a.png"). Describe what the image shows instead.');
+    expect(formatMessage(found!.message)).toBe('2 images have a file name as alt text (e.g. "a.png"). Describe what the image shows instead.');
   });
 });
 
@@ -71,7 +73,9 @@ describe('axe-core rules (a11y.<rule id>)', () => {
       <img src="chart.png"><a href="/next"></a><button></button><ul><div>not a list item</div></ul></body></html>`);
     expect(violations.map((v) => v.id).sort()).toEqual(['button-name', 'image-alt', 'link-name', 'list']);
     const findings = axeFindings(violations, PLACE, PAGE.href);
-    expect(findings.find((f) => f.check === 'a11y.image-alt')).toMatchObject({ severity: 'error', message: 'Images must have alternative text (1 element, e.g. <img src="chart.png">).' });
+    const imageAlt = findings.find((f) => f.check === 'a11y.image-alt');
+    expect(imageAlt).toMatchObject({ severity: 'error', element: '<img src="chart.png">', count: 1 });
+    expect(formatMessage(imageAlt!.message)).toBe('Images must have alternative text (1 element).');
   }, 30_000);
 
   it('passes an accessible fragment and leaves page-level and browser-only rules out', async () => {

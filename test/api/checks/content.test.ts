@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { topicPlace } from '../../../api/checks/finding.ts';
+import { formatMessage } from '../../../api/i18n/messages.ts';
 import { checkContent } from '../../../api/checks/content.ts';
 import { parseTopic } from '../../../api/checks/html.ts';
 
-const PLACE = { moduleId: 1, moduleTitle: 'M', topicId: 2, topicTitle: 'T' };
+const PLACE = topicPlace({ ModuleId: 1, Title: 'M' }, { TopicId: 2, Title: 'T' });
 const check = (html: string) => checkContent(parseTopic(html, new URL('https://school.example.com/content/enforced/5-A/page.html'), 5), PLACE, 'https://school.example.com/page');
 
 describe('content.placeholder', () => {
@@ -16,7 +18,7 @@ describe('content.placeholder', () => {
     const findings = check(html);
     expect(findings).toHaveLength(1);
     expect(findings[0]).toMatchObject({ check: 'content.placeholder', severity: 'error' });
-    expect(findings[0]?.message).toBe(`Placeholder text is still on the page: ${quoted}. Replace it with the real content.`);
+    expect(formatMessage(findings[0]!.message)).toBe(`Placeholder text is still on the page: ${quoted}. Replace it with the real content.`);
   });
 
   it.each([

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatMessage } from '../../../api/i18n/messages.ts';
 import { LinkChecker, retryAfterMs } from '../../../api/checks/link-checker.ts';
 import type { Resolver } from '../../../api/net/address-guard.ts';
 import { GuardedHttpClient } from '../../../api/net/guarded-http.ts';
@@ -42,8 +43,8 @@ describe('LinkChecker', () => {
       ['ok', 200, null],
       ['broken', null, null],
     ]);
-    expect(results[3]?.detail).toBe('The server fails with an error (HTTP 500), also when tried again.');
-    expect(results[9]?.detail).toBe('This address redirects in a loop and never reaches a page.');
+    expect(formatMessage(results[3]!.detail)).toBe('The server fails with an error (HTTP 500), also when tried again.');
+    expect(formatMessage(results[9]!.detail)).toBe('This address redirects in a loop and never reaches a page.');
   });
 
   it('checks an address once however often it is asked for', async () => {
@@ -81,7 +82,7 @@ describe('LinkChecker', () => {
       async (checker) => {
         const hung = await checker.check(`${web.origin}/hang/c`);
         expect(hung).toMatchObject({ outcome: 'unreachable', status: null });
-        expect(hung.detail).toMatch(/did not answer within 0\.2 s \(tried 2 times\)\.$/);
+        expect(formatMessage(hung.detail)).toMatch(/did not answer within 0\.2 s\. CTPO tried 2 times\.$/);
         expect(web.hits('/hang/c')).toBe(2);
       },
       { timeoutMs: 200, limits: { retries: 1 } },
@@ -98,8 +99,12 @@ describe('LinkChecker', () => {
     await new Promise<void>((resolve) => closed.close(() => resolve()));
     await withChecker(
       async (checker) => {
-        expect(await checker.check(`http://127.0.0.1:${port}/x`)).toMatchObject({ outcome: 'unreachable', detail: `127.0.0.1:${port} refused the connection.` });
-        expect(await checker.check('https://no-such-host.example/x')).toMatchObject({ outcome: 'unreachable', detail: 'The name no-such-host.example does not exist in DNS.' });
+        const refused = await checker.check(`http://127.0.0.1:${port}/x`);
+        expect(refused.outcome).toBe('unreachable');
+        expect(formatMessage(refused.detail)).toBe(`127.0.0.1:${port} refused the connection.`);
+        const missing = await checker.check('https://no-such-host.example/x');
+        expect(missing.outcome).toBe('unreachable');
+        expect(formatMessage(missing.detail)).toBe('The name no-such-host.example does not exist in DNS.');
       },
       { resolve: noName },
     );
@@ -112,7 +117,7 @@ describe('LinkChecker', () => {
       async (checker) => {
         const result = await checker.check(`http://intranet.example.com:${port}/ok/private`);
         expect(result).toMatchObject({ outcome: 'unverifiable', status: null });
-        expect(result.detail).toContain('private or local network');
+        expect(formatMessage(result.detail)).toContain('private or local network');
         expect(web.hits('/ok/private')).toBe(0);
       },
       { strict: true, resolve: toLoopback },

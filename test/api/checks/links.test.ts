@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { topicPlace } from '../../../api/checks/finding.ts';
+import { formatMessage, msg } from '../../../api/i18n/messages.ts';
 import { orgUnitOf, probeFindings, staticLinkFindings } from '../../../api/checks/links.ts';
 
 const SITE = new URL('https://school.brightspace.com');
-const PLACE = { moduleId: 1, moduleTitle: 'M', topicId: 2, topicTitle: 'T' };
+const PLACE = topicPlace({ ModuleId: 1, Title: 'M' }, { TopicId: 2, Title: 'T' });
 const link = (url: string | null, embedded = false, raw = url ?? '') => ({ raw, url, element: embedded ? 'img' : 'a', embedded });
 
 describe('orgUnitOf', () => {
@@ -38,28 +40,28 @@ describe('staticLinkFindings', () => {
   it('link.insecure: http on an https course, worded for links and for embedded content', () => {
     const [anchor] = staticLinkFindings(link('http://example.com/page'), PLACE, SITE, 6606);
     expect(anchor).toMatchObject({ check: 'link.insecure', severity: 'warning' });
-    expect(anchor?.message).toContain('This link uses plain http');
+    expect(formatMessage(anchor!.message)).toContain('This link uses plain http');
     const [image] = staticLinkFindings(link('http://example.com/a.png', true), PLACE, SITE, 6606);
-    expect(image?.message).toContain('browsers block it');
+    expect(formatMessage(image!.message)).toContain('browsers block it');
     expect(staticLinkFindings(link('https://example.com/page'), PLACE, SITE, 6606)).toEqual([]);
     expect(staticLinkFindings(link('http://example.com/page'), PLACE, new URL('http://localhost:8444'), 6606)).toEqual([]);
   });
 
   it('link.broken: an address that is not valid at all', () => {
-    expect(staticLinkFindings(link(null, false, 'https://exa mple.com'), PLACE, SITE, 6606)).toEqual([
-      { check: 'link.broken', severity: 'error', ...PLACE, url: 'https://exa mple.com', message: '"https://exa mple.com" is not a valid web address, so it cannot work. Correct it.' },
-    ]);
+    const findings = staticLinkFindings(link(null, false, 'https://exa mple.com'), PLACE, SITE, 6606);
+    expect(findings).toMatchObject([{ check: 'link.broken', severity: 'error', ...PLACE, url: 'https://exa mple.com' }]);
+    expect(formatMessage(findings[0]!.message)).toBe('"https://exa mple.com" is not a valid web address, so it cannot work. Correct it.');
   });
 });
 
 describe('probeFindings', () => {
   const url = 'https://example.com/a';
   it('turns each outcome into its check, and a clean answer into none', () => {
-    const probe = (outcome: 'ok' | 'broken' | 'unreachable' | 'unverifiable', movedTo: string | null = null) => ({ outcome, status: null, movedTo, detail: 'Detail.' });
+    const probe = (outcome: 'ok' | 'broken' | 'unreachable' | 'unverifiable', movedTo: string | null = null) => ({ outcome, status: null, movedTo, detail: msg('finding.link.ok') });
     expect(probeFindings(link(url) as { raw: string; url: string; element: string; embedded: boolean }, probe('broken'), PLACE).map((f) => f.check)).toEqual(['link.broken']);
     expect(probeFindings({ ...link(url), url }, probe('unreachable'), PLACE).map((f) => f.check)).toEqual(['link.unreachable']);
     expect(probeFindings({ ...link(url), url }, probe('unverifiable'), PLACE).map((f) => [f.check, f.severity])).toEqual([['link.unverifiable', 'info']]);
-    expect(probeFindings({ ...link(url), url }, probe('ok', 'https://example.com/b'), PLACE).map((f) => [f.check, f.message])).toEqual([
+    expect(probeFindings({ ...link(url), url }, probe('ok', 'https://example.com/b'), PLACE).map((f) => [f.check, formatMessage(f.message)])).toEqual([
       ['link.redirect', 'This address has moved permanently to https://example.com/b. Update the link.'],
     ]);
     expect(probeFindings({ ...link(url), url }, probe('ok'), PLACE)).toEqual([]);

@@ -37,6 +37,19 @@ describe('the run-tests request', () => {
     expect(parseRunTestsRequest({ ...valid, ORG_UNIT_ID: 6606 }, strict).orgUnitId).toBe(6606);
   });
 
+  it('takes the optional SCOPES and LANGUAGE, and refuses values that are not ours', () => {
+    expect(parseRunTestsRequest({ ...valid, SCOPES: ['quizzes', 'gradebook', 'quizzes'], LANGUAGE: 'fr-fr' }, strict)).toMatchObject({
+      scopes: ['quizzes', 'gradebook'],
+      language: 'fr-FR',
+    });
+    expect(parseRunTestsRequest({ ...valid, SCOPES: [] }, strict).scopes).toEqual([]);
+    expect(parseRunTestsRequest(valid, strict)).not.toHaveProperty('scopes');
+    expect(errorOf(() => parseRunTestsRequest({ ...valid, SCOPES: ['grades'] }, strict)).message).toContain('SCOPES must be a list');
+    expect(errorOf(() => parseRunTestsRequest({ ...valid, SCOPES: 'all' }, strict)).code).toBe('invalid_input');
+    expect(errorOf(() => parseRunTestsRequest({ ...valid, LANGUAGE: 'xx' }, strict)).message).toContain('LANGUAGE must be one of ar, cy');
+    expect(parseTocRequest({ ...valid, LANGUAGE: 'ar' }, strict).language).toBe('ar');
+  });
+
   it.each([
     ['a missing field', { ...valid, USER_NAME: undefined }, 'USER_NAME is required'],
     ['a blank field', { ...valid, CLIENT_NAME: '   ' }, 'CLIENT_NAME must not be empty'],

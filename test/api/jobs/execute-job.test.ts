@@ -79,7 +79,7 @@ describe('a course test run in a worker thread', () => {
     const html = readFileSync(join(dir, 'reports', `${done.filename}.html`), 'utf8');
     const json = JSON.parse(readFileSync(join(dir, 'reports', `${done.filename}.json`), 'utf8')) as { schemaVersion: number; client: string; orgUnitId: number; findings: { check: string }[] };
     expect(html).toContain('Acme College');
-    expect(json).toMatchObject({ schemaVersion: 1, client: 'Acme College', orgUnitId: 6606 });
+    expect(json).toMatchObject({ schemaVersion: 2, client: 'Acme College', orgUnitId: 6606 });
     expect(json.findings.map((finding) => finding.check)).toContain('content.placeholder');
 
     for (const file of readdirSync(dir, { recursive: true }) as string[]) {

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { formatMessage } from '../../../api/i18n/messages.ts';
 import { CRASH_REASON, SHUTDOWN_QUEUED_REASON, SHUTDOWN_REASON, createLocalJobRunner } from '../../../api/jobs/local-job-runner.ts';
 import type { LocalJobRunner, LocalJobRunnerOptions } from '../../../api/jobs/local-job-runner.ts';
 import { openSqliteJobStore } from '../../../api/jobs/sqlite-job-store.ts';
@@ -109,7 +110,7 @@ describe('the local worker pool', () => {
     await submit(pool, aJob(3, 'sleep-20'));
     await pool.idle();
     expect(await store.get('job-001')).toMatchObject({ status: 'FAILED', reason: 'Sign-in to Brightspace failed: check the user name and password.' });
-    expect(await store.get('job-002')).toMatchObject({ status: 'FAILED', reason: CRASH_REASON });
+    expect(await store.get('job-002')).toMatchObject({ status: 'FAILED', reason: formatMessage(CRASH_REASON) });
     expect(await store.get('job-003')).toMatchObject({ status: 'SUCCEEDED' });
     expect(logged.join('\n')).toContain('scripted crash');
     expect(logged.join('\n')).not.toContain('secret-pw-123');
@@ -135,8 +136,8 @@ describe('the local worker pool', () => {
     await submit(pool, aJob(2, 'sleep-10'));
     await new Promise((resolve) => setTimeout(resolve, 200));
     await pool.close();
-    expect(await store.get('job-001')).toMatchObject({ status: 'FAILED', reason: SHUTDOWN_REASON });
-    expect(await store.get('job-002')).toMatchObject({ status: 'FAILED', reason: SHUTDOWN_QUEUED_REASON });
+    expect(await store.get('job-001')).toMatchObject({ status: 'FAILED', reason: formatMessage(SHUTDOWN_REASON) });
+    expect(await store.get('job-002')).toMatchObject({ status: 'FAILED', reason: formatMessage(SHUTDOWN_QUEUED_REASON) });
     const late = aJob(3, 'sleep-10');
     await store.create(late);
     await expect(pool.submit(late, { username: 'qa', password: 'pw' })).rejects.toMatchObject({ code: 'overloaded' });

@@ -3,6 +3,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { formatMessage } from '../../../api/i18n/messages.ts';
 import { RESTART_REASON, failInterruptedJobs } from '../../../api/jobs/fail-interrupted-jobs.ts';
 import { openSqliteJobStore } from '../../../api/jobs/sqlite-job-store.ts';
 import type { SqliteJobStore } from '../../../api/jobs/sqlite-job-store.ts';
@@ -58,7 +59,7 @@ describe('the SQLite job store', () => {
     store = openSqliteJobStore({ path: join(dir, 'jobs.sqlite'), now: () => clock });
     expect(await failInterruptedJobs(store)).toBe(3);
     for (const id of ['queued', 'mid-run', 'new']) {
-      expect(await store.get(id)).toMatchObject({ status: 'FAILED', reason: RESTART_REASON });
+      expect(await store.get(id)).toMatchObject({ status: 'FAILED', reason: formatMessage(RESTART_REASON) });
     }
     expect(await store.get('mid-run')).toMatchObject({ progress: { done: 3, total: 10 } });
     expect(await store.get('done')).toMatchObject({ status: 'SUCCEEDED' });

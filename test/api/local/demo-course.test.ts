@@ -2,7 +2,7 @@
 // family, leaves the clean topics alone, lists what it cannot scan, and never leaves this machine.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCourseTest } from '../../../api/engine/run-course-test.ts';
-import type { Report } from '../../../api/engine/types.ts';
+import type { Report } from '../../../api/report/model.ts';
 import { BrightspaceSession } from '../../../api/brightspace/session.ts';
 import { DEMO_MODULES, DEMO_ORG_UNIT, DEMO_PASSWORD, DEMO_USER, startDemoCourse } from '../../../api/local/demo-course/demo-course.ts';
 import type { DemoCourse } from '../../../api/local/demo-course/demo-course.ts';

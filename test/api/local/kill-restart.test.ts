@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatMessage } from '../../../api/i18n/messages.ts';
 import { RESTART_REASON } from '../../../api/jobs/fail-interrupted-jobs.ts';
 import { startBrightspaceSite } from '../../../api/local/demo-course/brightspace-site.ts';
 import type { BrightspaceSite } from '../../../api/local/demo-course/brightspace-site.ts';
@@ -109,7 +110,7 @@ describe('a server killed mid-run', () => {
       for (const id of [cutOff.taskArn, waiting.taskArn]) {
         const { status, body } = await api.jobStatus(id);
         expect(status).toBe(200);
-        expect(body).toMatchObject({ status: 'FAILED', reason: RESTART_REASON });
+        expect(body).toMatchObject({ status: 'FAILED', reason: formatMessage(RESTART_REASON) });
         expect(body.outputUrl).toBeUndefined();
       }
       expect((await api.jobStatus(finished.taskArn)).body).toMatchObject({ status: 'SUCCEEDED', outputUrl: `${first.origin}/reports/` });

@@ -4,6 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { formatMessage } from '../../../api/i18n/messages.ts';
 import { RESTART_REASON } from '../../../api/jobs/fail-interrupted-jobs.ts';
 import { SHUTDOWN_REASON } from '../../../api/jobs/local-job-runner.ts';
 import { openSqliteJobStore } from '../../../api/jobs/sqlite-job-store.ts';
@@ -221,7 +222,7 @@ describe('restart and shutdown', () => {
     const again = httpsClient(second.ca);
     try {
       expect(second.recoveredJobs).toBe(1);
-      expect(await second.jobs.get('cut-off')).toMatchObject({ status: 'FAILED', reason: RESTART_REASON });
+      expect(await second.jobs.get('cut-off')).toMatchObject({ status: 'FAILED', reason: formatMessage(RESTART_REASON) });
       // The token from before the restart still works: same signing key, same user, same jobs.
       const status = await again.fetch(`${second.origin}/api/job-status/${taskArn}`, { headers: { authorization: `Bearer ${token}` } });
       const body = await status.json();
@@ -252,7 +253,7 @@ describe('restart and shutdown', () => {
     await stack.close();
 
     const store = openSqliteJobStore({ path: join(root, 'data-close', 'jobs.sqlite') });
-    expect(await store.get(taskArn)).toMatchObject({ status: 'FAILED', reason: SHUTDOWN_REASON });
+    expect(await store.get(taskArn)).toMatchObject({ status: 'FAILED', reason: formatMessage(SHUTDOWN_REASON) });
     store.close();
     const after = httpsClient(ca);
     await expect(after.fetch(`${origin}/config.json`)).rejects.toThrow();

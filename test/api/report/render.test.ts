@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SelectedModule } from '../../../api/brightspace/toc.ts';
-import type { Finding } from '../../../api/engine/types.ts';
+import { modulePlace, topicPlace, type Finding } from '../../../api/checks/finding.ts';
+import { msg } from '../../../api/i18n/messages.ts';
 import { buildReport, TOOL_VERSION } from '../../../api/report/build-report.ts';
 import { renderHtmlReport } from '../../../api/report/render-html.ts';
 import { renderJsonReport } from '../../../api/report/render-json.ts';
@@ -19,19 +20,17 @@ const selected: SelectedModule[] = [
   { module: { ModuleId: 2, Title: 'Week 2 & more' }, depth: 1, parentModuleId: 1, topics: [{ TopicId: 21, Title: 'Quiz' }], children: [] },
 ];
 
-const place = (moduleId: number, topicId: number | null) => ({
-  moduleId,
-  moduleTitle: moduleId === 1 ? 'Week <1>' : 'Week 2 & more',
-  topicId,
-  topicTitle: topicId === null ? null : 'x',
-});
+const place = (moduleId: number, topicId: number | null) => {
+  const module = { ModuleId: moduleId, Title: moduleId === 1 ? 'Week <1>' : 'Week 2 & more' };
+  return topicId === null ? modulePlace(module) : topicPlace(module, { TopicId: topicId, Title: 'x' });
+};
 
 const findings: Finding[] = [
-  { check: 'link.redirect', severity: 'info', ...place(1, 11), url: 'https://example.com/old', message: 'Moved.' },
-  { check: 'link.broken', severity: 'error', ...place(1, 11), url: 'javascript:alert(1)', message: 'Bad <img src=x onerror=alert(1)> link.' },
-  { check: 'structure.date-order', severity: 'error', ...place(1, null), url: null, message: 'Dates.' },
-  { check: 'a11y.image-alt', severity: 'error', ...place(1, 11), url: 'https://school.example.com/p.html', message: 'Images must have alternative text (1 element, e.g. <img src="a.png">).' },
-  { check: 'structure.hidden', severity: 'warning', ...place(2, 21), url: null, message: 'Hidden.' },
+  { check: 'link.redirect', severity: 'info', ...place(1, 11), url: 'https://example.com/old', message: msg('finding.link.moved', { to: 'https://example.com/new' }) },
+  { check: 'link.broken', severity: 'error', ...place(1, 11), url: 'javascript:alert(1)', message: msg('finding.link.invalid-address', { address: 'Bad <img src=x onerror=alert(1)> link' }) },
+  { check: 'structure.date-order', severity: 'error', ...place(1, null), url: null, message: msg('finding.structure.empty-module') },
+  { check: 'a11y.image-alt', severity: 'error', ...place(1, 11), url: 'https://school.example.com/p.html', message: msg('finding.a11y.axe', { help: 'Images must have alternative text', count: 1 }), element: '<img src="a.png">' },
+  { check: 'structure.hidden', severity: 'warning', ...place(2, 21), url: null, message: msg('finding.structure.topic-hidden') },
 ];
 
 const report = buildReport({
@@ -42,7 +41,7 @@ const report = buildReport({
   selected,
   viewUrl: (topicId) => `https://school.example.com/d2l/le/content/6606/viewContent/${topicId}/View`,
   findings,
-  notScanned: [{ topicId: 21, title: 'Quiz', reason: 'Quiz: its questions are not read by CTPO.' }],
+  notScanned: [{ ...place(2, 21), title: 'Quiz', reason: msg('reason.activity.quiz') }],
   scanned: 2,
   links: 7,
   startedAt: new Date('2026-03-01T10:00:00Z'),
@@ -61,7 +60,7 @@ describe('buildReport', () => {
   });
 
   it('counts what the JSON twin promises', () => {
-    expect(report.totals).toEqual({ topics: 3, scanned: 2, notScanned: 1, links: 7, findings: { error: 3, warning: 1, info: 1 } });
+    expect(report.totals).toEqual({ topics: 3, scanned: 2, notScanned: 1, documents: 0, links: 7, findings: { error: 3, warning: 1, info: 1 }, review: 0 });
     expect(report.tool).toEqual({ name: 'CTPO', version: TOOL_VERSION });
     expect(report.modules[1]).toEqual({
       moduleId: 2,
@@ -86,7 +85,7 @@ describe('renderHtmlReport', () => {
 
   it('escapes everything that comes from the course', () => {
     expect(html).toContain('&lt;script&gt;alert(&quot;topic&quot;)&lt;/script&gt;');
-    expect(html).toContain('Bad &lt;img src=x onerror=alert(1)&gt; link.');
+    expect(html).toContain('&quot;Bad &lt;img src=x onerror=alert(1)&gt; link&quot; is not a valid web address');
     expect(html).toContain('Week &lt;1&gt;');
     expect(html).toContain('Biology &lt;101&gt;');
     expect(html).toContain('Acme &quot;Learning&quot;');

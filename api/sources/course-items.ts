@@ -1,0 +1,50 @@
+// Course items: what the readers make of a course for the checks (DESIGN.md, "The engine"). A
+// source reads one kind of thing (topic pages, documents, activities) and hands each item to the
+// checks through its context; the checks never know where an item came from.
+import type { BrightspaceSession } from '../brightspace/session.ts';
+import type { Finding, FindingPlace, NotScanned } from '../checks/finding.ts';
+import type { LinkOccurrence } from '../checks/html.ts';
+import type { CourseTestPhase } from '../engine/types.ts';
+
+export interface CourseItem {
+  place: FindingPlace;
+  /** Where students see the item (its page): the address of findings about the item as a whole. */
+  url: string | null;
+  /**
+   * HTML to check. A whole page (an HTML file topic) gets every check; a fragment (a description,
+   * instructions, an announcement) gets the same checks except those about a whole document.
+   */
+  html?: { content: string; baseUrl: URL; whole: boolean };
+  /** Addresses that are the item itself, such as a link topic's target. */
+  links?: LinkOccurrence[];
+}
+
+export interface SourceContext {
+  session: BrightspaceSession;
+  origin: URL;
+  orgUnitId: number;
+  now: Date;
+  signal?: AbortSignal;
+  /**
+   * Hands an item to the checks. Resolves once more may be read (the checks hold a bounded backlog);
+   * `done` is called when every check of the item has finished.
+   */
+  check(item: CourseItem, done?: () => void): Promise<void>;
+  /** Findings a source makes itself, from what it read (dates, a quicklink into another course). */
+  addFindings(findings: Finding[]): void;
+  /** Something that could not be read, and why. */
+  notScanned(entry: NotScanned): void;
+  progress(phase: CourseTestPhase, done: number, total: number): void;
+}
+
+/** Runs work over items, at most `limit` at once, stopping when the signal aborts. */
+export async function forEachLimited<T>(items: readonly T[], limit: number, signal: AbortSignal | undefined, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      signal?.throwIfAborted();
+      await work(items[next++]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
