@@ -47,7 +47,7 @@ beforeAll(async () => {
   } finally {
     vi.restoreAllMocks();
   }
-}, 30_000);
+}, 120_000);
 
 afterAll(async () => {
   await site.close();
