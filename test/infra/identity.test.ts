@@ -64,6 +64,10 @@ describe('the identity construct', () => {
         expect(urls.slice(0, 2)).toEqual(['http://localhost:5173/', 'https://localhost:8443/']);
         expect(urls).toHaveLength(3);
       }
+      // And the API's edge answers their CORS preflights.
+      expect(resourceNamed(dev.template, 'AWS::CloudFront::Function', 'SiteApiGate').properties.FunctionCode).toContain(
+        'var DEV_ORIGINS = ["http://localhost:5173","https://localhost:8443"];',
+      );
     } finally {
       dev.dispose();
     }
