@@ -50,6 +50,11 @@ export async function executeJob(input: ExecuteJobInput): Promise<JobRecord | un
   };
   const onProgress = (progress: CourseTestProgress): void => {
     if (Date.now() - lastWrite >= interval) {
+      // A newer progress supersedes one still waiting: left queued, it would be written after
+      // this one (a slow step between two calls, as on a busy machine, made the record go back).
+      if (timer !== undefined) clearTimeout(timer);
+      timer = undefined;
+      pending = undefined;
       writeProgress(progress);
       return;
     }

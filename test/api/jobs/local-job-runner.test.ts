@@ -134,7 +134,10 @@ describe('the local worker pool', () => {
     const pool = makeRunner({ concurrency: 1, stopGraceMs: 300 });
     await submit(pool, aJob(1, 'hang'));
     await submit(pool, aJob(2, 'sleep-10'));
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Close once the first run is under way (a worker thread takes a moment to start, many on a busy machine).
+    for (const deadline = Date.now() + 100_000; (await store.get('job-001'))?.status !== 'RUNNING' && Date.now() < deadline; ) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
     await pool.close();
     expect(await store.get('job-001')).toMatchObject({ status: 'FAILED', reason: formatMessage(SHUTDOWN_REASON) });
     expect(await store.get('job-002')).toMatchObject({ status: 'FAILED', reason: formatMessage(SHUTDOWN_QUEUED_REASON) });

@@ -246,8 +246,11 @@ describe('restart and shutdown', () => {
     const { taskArn } = (await started.json()) as { taskArn: string };
     await client.close();
     const jobs = stack.jobs;
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    const status = await jobs.get(taskArn);
+    // Wait for the run to start: its worker thread takes a moment, many on a busy machine.
+    let status = await jobs.get(taskArn);
+    for (const deadline = Date.now() + 100_000; status?.status !== 'RUNNING' && Date.now() < deadline; status = await jobs.get(taskArn)) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
     expect(status?.status).toBe('RUNNING');
     const origin = stack.origin;
     const ca = stack.ca;
