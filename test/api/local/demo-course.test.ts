@@ -40,7 +40,7 @@ beforeAll(async () => {
     client: 'Demo',
     allowPrivateTargets: true,
   });
-}, 60_000);
+}, 240_000);
 
 afterAll(async () => {
   await demo.close();
