@@ -59,7 +59,15 @@ describe('course items and notes in the report', () => {
     expect(html).not.toContain('javascript:alert(1)"');
   });
 
+  it('names the activity a quicklink topic opens with its finding, under that topic', () => {
+    const where = [...document.querySelectorAll('#topic-32 .finding dt')].find((term) => term.textContent === 'Where')?.nextElementSibling;
+    expect(where?.textContent?.replace(/[\u2068\u2069]/g, '')).toBe('in the quiz “Quiz <one>”');
+    expect(document.querySelector('#course-wide #item-quiz-31')).toBeNull();
+  });
+
   it('shows the notes after the rest, and names them in the sections', () => {
+    const sections = [...document.querySelectorAll('main > section')].map((section) => section.id || section.className);
+    expect(sections.slice(-3)).toEqual(['findings', 'course-wide', 'notes']);
     expect([...document.querySelectorAll('#notes li')].map((item) => item.textContent)).toEqual([
       'This site does not offer quizzes through its API (HTTP 404): an older Brightspace version, or a tool turned off. They were not checked.',
     ]);
