@@ -1,8 +1,9 @@
 // The checks every course item goes through, whatever source it came from: content and our own
-// accessibility checks at once, axe-core in its own thread, and every link handed to the link
-// checker (each distinct address probed once per run). Findings and what could not be checked are
+// accessibility checks at once, axe-core in the run's accessibility runner (a headless browser, or
+// jsdom in a worker thread) while the links are checked, and every link handed to the link checker
+// (each distinct address probed once per run). Findings and what could not be checked are
 // collected here for the report.
-import type { AxeRunner } from '../checks/axe-runner.ts';
+import type { AccessibilityRunner } from '../checks/a11y-runner.ts';
 import { axeFindings, checkAccessibility } from '../checks/accessibility.ts';
 import { checkContent } from '../checks/content.ts';
 import type { Finding, NotScanned } from '../checks/finding.ts';
@@ -20,7 +21,7 @@ export interface CourseChecksOptions {
   origin: URL;
   orgUnitId: number;
   links: LinkChecker;
-  axe: AxeRunner;
+  a11y: AccessibilityRunner;
 }
 
 export class CourseChecks {
@@ -30,6 +31,8 @@ export class CourseChecks {
   scanned = 0;
   /** Link occurrences handed to the link checker. */
   links = 0;
+  /** axe rules whose own code failed, with the number of items each failed on. */
+  readonly ruleErrors = new Map<string, number>();
   readonly #options: CourseChecksOptions;
   readonly #linkWork: Promise<void>[] = [];
   readonly #a11yWork: Promise<void>[] = [];
@@ -68,9 +71,10 @@ export class CourseChecks {
     }
     this.#backlogBytes += size;
     this.#a11yWork.push(
-      this.#options.axe.run(content).then(
-        (violations) => {
-          this.findings.push(...axeFindings(violations, item.place, item.url));
+      this.#options.a11y.run({ html: content, url: baseUrl, whole: item.html.whole, title: item.place.itemTitle ?? '' }).then(
+        (outcome) => {
+          this.findings.push(...axeFindings(outcome, item.place, item.url));
+          for (const rule of outcome.errors) this.ruleErrors.set(rule, (this.ruleErrors.get(rule) ?? 0) + 1);
           if (item.place.itemType === 'topic') this.scanned++;
         },
         (error: unknown) => {

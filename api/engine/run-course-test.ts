@@ -3,7 +3,9 @@
 // report model. Runners then write it with the report writers (api/report/).
 import { BrightspaceSession, sitePolicy, siteOriginOf } from '../brightspace/session.ts';
 import { selectModules } from '../brightspace/toc.ts';
-import { AxeRunner } from '../checks/axe-runner.ts';
+import { enhancedContrastFromEnv, findChromium } from '../checks/a11y-runner.ts';
+import { AXE_VERSION, rulesNotRun } from '../checks/axe-rules.ts';
+import { openAccessibilityRunner } from '../checks/open-a11y-runner.ts';
 import { DEFAULT_LINK_LIMITS, LinkChecker } from '../checks/link-checker.ts';
 import { checkStructure } from '../checks/structure.ts';
 import { GuardedHttpClient } from '../net/guarded-http.ts';
@@ -61,9 +63,22 @@ export async function runCourseTest(input: CourseTestInput, onProgress?: (p: Cou
     timeoutMs: options.linkTimeoutMs ?? 15_000,
     connectionsPerHost: options.linkLimits?.perHost ?? DEFAULT_LINK_LIMITS.perHost,
   });
-  const axe = new AxeRunner({ timeoutMs: options.axeTimeoutMs });
-  axe.warmUp();
   let session: BrightspaceSession | undefined;
+  // The browser starts while the run signs in; it never sees the session, only the files a page
+  // loads from the site are read with it, here.
+  const enhancedContrast = options.enhancedContrast ?? enhancedContrastFromEnv();
+  const a11y = await openAccessibilityRunner({
+    chromium: options.chromium === undefined ? findChromium() : (options.chromium ?? undefined),
+    language: input.language,
+    enhancedContrast,
+    timeoutMs: options.axeTimeoutMs,
+    pages: options.a11yPages,
+    http: linkHttp,
+    siteOrigin: origin,
+    sessionHeaders: (url) => session?.headersFor(url) ?? {},
+    signal,
+  });
+  a11y.runner.warmUp();
 
   try {
     progress('sign-in', 0, 1);
@@ -87,7 +102,7 @@ export async function runCourseTest(input: CourseTestInput, onProgress?: (p: Cou
         if (inLinkPhase) progress('links', done, total);
       },
     });
-    const checks = new CourseChecks({ origin, orgUnitId, links: linkChecker, axe });
+    const checks = new CourseChecks({ origin, orgUnitId, links: linkChecker, a11y: a11y.runner });
     checks.addFindings(checkStructure(selected, now));
     const context: SourceContext = {
       session: signedIn,
@@ -126,12 +141,20 @@ export async function runCourseTest(input: CourseTestInput, onProgress?: (p: Cou
       links: checks.links,
       startedAt,
       finishedAt: new Date(),
+      accessibility: {
+        mode: a11y.runner.mode,
+        axeVersion: AXE_VERSION,
+        browserVersion: await a11y.browserVersion(),
+        enhancedContrast,
+        notRun: rulesNotRun(a11y.runner.mode, enhancedContrast),
+        ruleErrors: checks.ruleErrors,
+      },
     });
     progress('report', 1, 1);
     return report;
   } finally {
+    await a11y.runner.close();
     await session?.close();
-    await axe.close();
     await siteHttp.close();
     await linkHttp.close();
   }

@@ -51,6 +51,8 @@ export interface HttpRequest {
   signal?: AbortSignal;
   /** Read the body as text, refusing more than this many bytes. Without it the body is discarded. */
   readBodyLimit?: number;
+  /** With readBodyLimit: keep the body as bytes (`bytes`) instead of decoding it to text (`body`). */
+  bodyAs?: 'text' | 'bytes';
 }
 
 export interface HttpResponse {
@@ -59,6 +61,8 @@ export interface HttpResponse {
   headers: IncomingHttpHeaders;
   /** The body as text when `readBodyLimit` was given, else null. */
   body: string | null;
+  /** The body as bytes when `bodyAs: 'bytes'` was asked for. */
+  bytes?: Buffer;
 }
 
 export interface RedirectHop {
@@ -250,10 +254,13 @@ export class GuardedHttpClient {
       signal?.addEventListener('abort', onAbort, { once: true });
       req.on('error', (error) => finish(error));
       req.on('response', (res: IncomingMessage) => {
-        const answer = (body: string | null) => finish(null, { url, status: res.statusCode ?? 0, headers: res.headers, body });
+        const answer = (body: string | null, bytes?: Buffer) => finish(null, { url, status: res.statusCode ?? 0, headers: res.headers, body, ...(bytes === undefined ? {} : { bytes }) });
         res.on('error', (error) => finish(error));
         if (request.readBodyLimit !== undefined && request.method !== 'HEAD') {
-          readBody(res, request.readBodyLimit, url.host).then((bytes) => answer(decode(bytes, headerValue(res.headers, 'content-type'))), (error) => finish(error));
+          readBody(res, request.readBodyLimit, url.host).then(
+            (bytes) => (request.bodyAs === 'bytes' ? answer(null, bytes) : answer(decode(bytes, headerValue(res.headers, 'content-type')))),
+            (error) => finish(error),
+          );
           return;
         }
         // A small body is read so the connection can be reused; a big one is cut off instead.

@@ -8,6 +8,7 @@ import type { Finding, NotScanned, Severity } from '../checks/finding.ts';
 import type { CourseScope } from '../http/contract.ts';
 import { DEFAULT_LANGUAGE, type Language } from '../i18n/languages.ts';
 import { formatMessage } from '../i18n/messages.ts';
+import { accessibilityOfReport, type AccessibilityCheckInfo } from './accessibility-summary.ts';
 import { REPORT_SCHEMA_VERSION, type Report, type ReportFinding } from './model.ts';
 
 export const TOOL_VERSION: string = packageJson.version;
@@ -28,6 +29,8 @@ export interface ReportInput {
   links: number;
   startedAt: Date;
   finishedAt: Date;
+  /** How the run checked accessibility. */
+  accessibility?: AccessibilityCheckInfo;
 }
 
 const SEVERITY_ORDER: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
@@ -106,5 +109,6 @@ export function buildReport(input: ReportInput): Report {
     },
     findings,
     notScanned,
+    ...(input.accessibility === undefined ? {} : { accessibility: accessibilityOfReport(input.accessibility, language) }),
   };
 }

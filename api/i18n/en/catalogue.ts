@@ -1,8 +1,9 @@
 // The English catalogue: every message id the server knows, by family. Each family keeps its own
 // file so that the messages sit beside the checks and errors that use them.
+import { accessibility } from './accessibility.ts';
 import { errors } from './errors.ts';
 import { findings } from './findings.ts';
 import { report } from './report.ts';
 
-export const english = { ...errors, ...findings, ...report } as const satisfies Record<string, string>;
+export const english = { ...errors, ...findings, ...report, ...accessibility } as const satisfies Record<string, string>;
 export type MessageId = keyof typeof english;
