@@ -82,6 +82,8 @@ th, td { text-align: left; vertical-align: top; padding: .35rem .5rem; border-bo
 .finding p { margin: .15rem 0 0; }
 .address { overflow-wrap: anywhere; font-size: .9em; }
 .clean { color: var(--muted); margin: .2rem 0; }
+.where { overflow-wrap: anywhere; font-size: .9em; }
+.a11y-note { margin: .8rem 0 0; padding: .5rem .8rem; border-left: 4px solid var(--warning); background: #fff8e6; }
 footer { color: var(--muted); font-size: .85rem; border-top: 1px solid var(--line); margin-top: 2rem; }
 @media print {
   body { font-size: 11pt; } .filters { display: none; } .finding { display: block !important; break-inside: avoid; }
@@ -97,9 +99,11 @@ function filterStyles(checks: string[]): string {
 
 function renderFinding(item: Finding, checkIndex: Map<string, number>): string {
   const address = item.url === null ? '' : `<p class="address">${linkTo(item.url)}</p>`;
+  // Where on the page and how to fix it: the element, its selector, axe's rule page.
+  const where = item.selector === undefined ? '' : `<p class="where"><code>${escapeHtml(item.element ?? '')}</code> <code>${escapeHtml(item.selector)}</code>${item.helpUrl === undefined ? '' : ` ${linkTo(item.helpUrl, 'How to fix')}`}</p>`;
   return `<li class="finding" data-severity="${item.severity}" data-check-index="${checkIndex.get(item.check)}">
 <span class="badge ${item.severity}">${SEVERITY_LABEL[item.severity]}</span><span class="check">${escapeHtml(checkTitle(item.check))}</span> <code>${escapeHtml(item.check)}</code>
-<p>${escapeHtml(item.message)}</p>${address}</li>`;
+<p>${escapeHtml(item.message)}</p>${where}${address}</li>`;
 }
 
 function renderFindings(items: Finding[], checkIndex: Map<string, number>): string {
@@ -139,6 +143,12 @@ function renderChart(report: Report): string {
   return `<table class="chart"><caption class="tool" style="text-align: left">Findings by module</caption>
 <thead><tr><th scope="col">Module</th><th scope="col" aria-hidden="true"></th><th scope="col">Findings</th></tr></thead>
 <tbody>${body.join('\n')}</tbody></table>`;
+}
+
+/** What the accessibility checks could not cover, said where the reader starts. */
+function renderAccessibilityNotes(report: Report): string {
+  const notes = [report.accessibility?.note, ...(report.accessibility?.ruleErrorNotes ?? [])].filter((note): note is string => note !== undefined);
+  return notes.map((note) => `<p class="a11y-note">${escapeHtml(note)}</p>`).join('\n');
 }
 
 export function renderHtmlReport(report: Report): string {
@@ -186,7 +196,9 @@ ${filterStyles(checks)}</style>
 <dt>Course</dt><dd>${escapeHtml(course)}</dd>
 <dt>Run</dt><dd>${when(report.startedAt)} to ${when(report.finishedAt)} (${duration(report.startedAt, report.finishedAt)})</dd>
 <dt>Modules tested</dt><dd>${report.modules.length}</dd>
+${report.accessibility === undefined ? '' : `<dt>Accessibility</dt><dd>${escapeHtml(report.accessibility.summary)}</dd>`}
 </dl>
+${renderAccessibilityNotes(report)}
 </header>
 <main>
 <section aria-labelledby="summary-title">
@@ -208,7 +220,7 @@ ${report.modules.map((module) => renderModule(module, report.findings, checkInde
 ${notScanned}
 </main>
 <footer>
-<p>Written by CTPO ${escapeHtml(report.tool.version)}. Errors are problems students will meet; warnings should be looked at; notes are for information. Accessibility checks use axe-core without a browser, so colour contrast and layout are not checked.</p>
+<p>Written by CTPO ${escapeHtml(report.tool.version)}. Errors are problems students will meet; warnings should be looked at; notes are for information.</p>
 </footer>
 </body>
 </html>

@@ -7,6 +7,7 @@ import { renderHtmlReport } from '../../../api/report/render-html.ts';
 import { renderJsonReport } from '../../../api/report/render-json.ts';
 import { startBrightspaceSite, type BrightspaceSite } from '../../fixtures/brightspace-site.ts';
 import { startLinkHost, type LinkHost } from '../../fixtures/link-host.ts';
+import { chromiumChildren } from '../support/chromium.ts';
 import { SAMPLE_NOW, SAMPLE_ORG_UNIT, SAMPLE_PASSWORD, SAMPLE_USER, sampleSite } from '../../fixtures/sample-course.ts';
 
 let web: LinkHost;
@@ -118,6 +119,12 @@ describe('runCourseTest against the Brightspace-like site', () => {
     expect(report.totals).toEqual({ topics: 12, scanned: 9, notScanned: 3, documents: 0, links: 26, findings: { error: 19, warning: 8, info: 2 }, review: 0 });
   });
 
+  it('says how accessibility was checked: in headless Chromium, nothing left out', () => {
+    expect(report.accessibility).toMatchObject({ mode: 'browser', notRun: [], ruleErrors: [], enhancedContrast: false });
+    expect(report.accessibility?.note).toBeUndefined();
+    expect(report.accessibility?.summary).toMatch(/^Accessibility was checked with axe-core [\d.]+ in headless Chromium \d+[\d.]*: .*colour contrast included\.$/);
+  });
+
   it('describes the course and the modules in table-of-contents order', () => {
     expect(report).toMatchObject({ schemaVersion: 2, language: 'en', scopes: [], tool: { name: 'CTPO' }, client: 'Acme Learning', siteUrl: `${site.origin}/`, orgUnitId: 6606, courseName: 'Biology 101' });
     expect(report.modules.map((m) => [m.moduleId, m.depth, m.parentModuleId, m.topics.length])).toEqual([
@@ -214,5 +221,26 @@ describe('runCourseTest failures', () => {
       if (p.phase === 'topics') controller.abort(reason);
     });
     await expect(run).rejects.toBe(reason);
+    // The run's browser went with it.
+    expect(await chromiumChildren()).toEqual([]);
   });
+
+  it('leaves no browser behind when the run fails', async () => {
+    await expect(runCourseTest(input({ password: 'wrong' }))).rejects.toThrow();
+    expect(await chromiumChildren()).toEqual([]);
+  });
+});
+
+describe('runCourseTest without a browser', () => {
+  it('falls back to jsdom and says in the header what was not checked', async () => {
+    const fallback = await runCourseTest(input({ modules: [20], options: { now: SAMPLE_NOW, linkTimeoutMs: 1_000, linkLimits: { backoffMs: 20 }, chromium: null } }));
+    expect(fallback.accessibility).toMatchObject({ mode: 'jsdom', enhancedContrast: false, ruleErrors: [], ruleErrorNotes: [] });
+    expect(fallback.accessibility?.notRun).toContain('color-contrast');
+    expect(fallback.accessibility?.note).toBe(
+      `Checked without a browser: colour contrast and ${fallback.accessibility!.notRun.length - 1} other rules were not checked. Install Chromium for the full check.`,
+    );
+    expect(fallback.findings.some((f) => f.check === 'a11y.target-size')).toBe(false);
+    expect(fallback.findings.find((f) => f.check === 'a11y.image-alt' && f.topicId === 201)).toBeDefined();
+    expect(renderHtmlReport(fallback)).toContain('Checked without a browser: colour contrast and');
+  }, 60_000);
 });
