@@ -11,8 +11,10 @@ import { runCourseTest } from '../api/engine/run-course-test.ts';
 import type { CourseTestProgress } from '../api/engine/types.ts';
 import { renderHtmlReport } from '../api/report/render-html.ts';
 import { renderJsonReport } from '../api/report/render-json.ts';
+import { accessibilityModeLine } from '../api/checks/a11y-mode.ts';
+import { enhancedContrastFromEnv } from '../api/checks/a11y-runner.ts';
 
-const USAGE = `Usage: npm run ctpo -- --site URL --org-unit N --modules 1,2|all --client NAME --out DIR [--allow-private-targets]
+const USAGE = `Usage: npm run ctpo -- --site URL --org-unit N --modules 1,2|all --client NAME --out DIR [--allow-private-targets] [--enhanced-contrast]
 
   --site URL                 the Brightspace site, e.g. https://school.brightspace.com
   --org-unit N               the course's org unit ID (as in /d2l/home/N)
@@ -21,6 +23,10 @@ const USAGE = `Usage: npm run ctpo -- --site URL --org-unit N --modules 1,2|all 
   --out DIR                  folder for the report files (created if missing)
   --allow-private-targets    let loopback and private addresses through (a course on this machine
                              or network); also CTPO_ALLOW_PRIVATE_TARGETS=1
+  --enhanced-contrast        also check AAA enhanced contrast (7:1); also CTPO_ENHANCED_CONTRAST=1
+
+Accessibility is checked in headless Chromium (/usr/bin/chromium, or CTPO_CHROMIUM; off for none);
+without one, in jsdom, and colour contrast and the rules that need a browser are not checked.
 
 The user name and password are read from BRIGHTSPACE_USERNAME and BRIGHTSPACE_PASSWORD, or asked for.`;
 
@@ -49,6 +55,7 @@ function parseCommandLine(argv: string[]) {
         client: { type: 'string' },
         out: { type: 'string' },
         'allow-private-targets': { type: 'boolean', default: false },
+        'enhanced-contrast': { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
       strict: true,
@@ -77,6 +84,7 @@ function parseCommandLine(argv: string[]) {
     client: values.client!,
     out: resolve(values.out!),
     allowPrivateTargets: values['allow-private-targets'] === true || process.env.CTPO_ALLOW_PRIVATE_TARGETS === '1',
+    enhancedContrast: values['enhanced-contrast'] === true || enhancedContrastFromEnv(),
   };
 }
 
@@ -164,8 +172,9 @@ async function main(): Promise<number> {
     if (options.allowPrivateTargets) {
       process.stderr.write('Private and loopback addresses are allowed for this run (--allow-private-targets).\n');
     }
+    process.stderr.write(`Accessibility: ${accessibilityModeLine(process.env, options.enhancedContrast)}\n`);
     const report = await runCourseTest(
-      { siteUrl: options.site, username, password, orgUnitId: options.orgUnitId, modules: options.modules, client: options.client, allowPrivateTargets: options.allowPrivateTargets, signal: controller.signal },
+      { siteUrl: options.site, username, password, orgUnitId: options.orgUnitId, modules: options.modules, client: options.client, allowPrivateTargets: options.allowPrivateTargets, signal: controller.signal, options: { enhancedContrast: options.enhancedContrast } },
       progressPrinter(),
     );
     await mkdir(options.out, { recursive: true });

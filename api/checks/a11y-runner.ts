@@ -52,3 +52,14 @@ export function findChromium(env: Record<string, string | undefined> = process.e
 export function enhancedContrastFromEnv(env: Record<string, string | undefined> = process.env): boolean {
   return env.CTPO_ENHANCED_CONTRAST === '1' || env.CTPO_ENHANCED_CONTRAST === 'true';
 }
+
+/**
+ * One line for the command line and the local server's start: how runs will check accessibility.
+ * English only, like the rest of those tools' output.
+ */
+export function describeAccessibilityMode(chromium: string | undefined, enhancedContrast: boolean, notRunWithoutBrowser: number): string {
+  if (chromium !== undefined) {
+    return `axe-core in headless Chromium (${chromium})${enhancedContrast ? ', AAA enhanced contrast included (CTPO_ENHANCED_CONTRAST)' : ''}.`;
+  }
+  return `no Chromium found, so axe-core runs without a browser (jsdom): colour contrast and ${notRunWithoutBrowser - 1} other rules are not checked. Install Chromium, or set CTPO_CHROMIUM, for the full check.`;
+}
