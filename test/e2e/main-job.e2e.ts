@@ -90,7 +90,7 @@ describe('the main job', () => {
     const reportText = await reportPage.locator('body').innerText();
     expect(reportText).toContain('Demo College');
     expect(reportText).toContain('Environmental Science 101');
-    for (const finding of ['Broken link', 'Unreachable link', 'Link into another course', 'File name used as alt text', 'Video without captions', 'Placeholder text', 'Dates out of order']) {
+    for (const finding of ['Broken link', 'Unreachable link', 'Link into another course', 'File name used as alt text', 'Video without captions', 'Placeholder text', 'Dates out of order', 'Accessibility: color-contrast']) {
       expect(reportText, finding).toContain(finding);
     }
     // The deselected module was not tested.
