@@ -14,6 +14,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { startBrightspaceSite, type ModuleModel, type SiteModel, type TopicModel } from '../api/local/demo-course/brightspace-site.ts';
 import { startLinkHost, type LinkHost } from '../api/local/demo-course/link-host.ts';
+import { readdir, readFile } from 'node:fs/promises';
 
 const SCRIPT = fileURLToPath(import.meta.url);
 const ORG_UNIT = 4242;
@@ -48,6 +49,9 @@ interface ToolResult {
   wallMs: number;
   peakRssSampled: number;
   maxRss: number;
+  /** The process and every process it started (the browser), proportional set size, at its peak. */
+  peakTreePss?: number;
+  a11yMode?: string;
   broken: string[];
   topics?: number;
   links?: number;
@@ -81,6 +85,58 @@ function peakSampler(): { stop: () => number } {
     stop: () => {
       clearInterval(timer);
       return Math.max(peak, process.memoryUsage.rss());
+    },
+  };
+}
+
+/** This process and its descendants (Chromium's processes): their PSS summed, so shared pages count once. */
+async function treePss(): Promise<number> {
+  const parents = new Map<number, number>();
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = await readFile(`/proc/${entry}/stat`, 'utf8');
+      parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const tree = new Set([process.pid]);
+  for (let grown = true; grown; ) {
+    grown = false;
+    for (const [pid, parent] of parents) {
+      if (!tree.has(pid) && tree.has(parent)) {
+        tree.add(pid);
+        grown = true;
+      }
+    }
+  }
+  let total = 0;
+  for (const pid of tree) {
+    try {
+      const rollup = await readFile(`/proc/${pid}/smaps_rollup`, 'utf8');
+      total += Number(/^Pss:\s+(\d+) kB/m.exec(rollup)?.[1] ?? 0) * 1024;
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return total;
+}
+
+function treeSampler(): { stop: () => Promise<number> } {
+  let peak = 0;
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      peak = Math.max(peak, await treePss());
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  })();
+  return {
+    stop: async () => {
+      running = false;
+      await loop;
+      return peak;
     },
   };
 }
@@ -226,6 +282,7 @@ ${items}
 async function runEngine(config: ServeConfig): Promise<ToolResult> {
   const { runCourseTest } = await import('../api/engine/run-course-test.ts');
   const sampler = peakSampler();
+  const tree = treeSampler();
   const started = performance.now();
   const report = await runCourseTest({
     siteUrl: config.siteOrigin,
@@ -241,6 +298,8 @@ async function runEngine(config: ServeConfig): Promise<ToolResult> {
   return {
     wallMs,
     peakRssSampled: sampler.stop(),
+    peakTreePss: await tree.stop(),
+    a11yMode: report.accessibility?.mode,
     maxRss: process.resourceUsage().maxRSS * 1024,
     broken: [...broken].sort(),
     topics: report.totals.topics,
@@ -265,6 +324,31 @@ async function runLinkinator(config: ServeConfig): Promise<ToolResult> {
   const pages = new Set(config.pageUrls);
   const broken = new Set(result.links.filter((link) => link.state === LinkState.BROKEN && !pages.has(link.url)).map((link) => link.url));
   return { wallMs, peakRssSampled: sampler.stop(), maxRss: process.resourceUsage().maxRSS * 1024, broken: [...broken].sort() };
+}
+
+/**
+ * The bare loop: one browser, one page; for each topic, set the page's content and run axe-core with
+ * its defaults (loaded once: it stays in the page across setContent), one topic after the other.
+ * The topics are read first, with the session; only the loop is timed.
+ */
+async function runBareLoop(config: ServeConfig): Promise<ToolResult> {
+  const { chromium } = await import('playwright-core');
+  const { findChromium } = await import('../api/checks/a11y-runner.ts');
+  const { AXE_SOURCE } = await import('../api/checks/axe-rules.ts');
+  const { CHROMIUM_ARGS } = await import('../api/checks/browser-runner.ts');
+  const pages = await Promise.all(config.pageUrls.map(async (url) => (await fetch(url, { headers: { cookie: config.cookie } })).text()));
+  const tree = treeSampler();
+  const started = performance.now();
+  const browser = await chromium.launch({ executablePath: findChromium()!, args: CHROMIUM_ARGS });
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  for (const html of pages) {
+    await page.setContent(html);
+    if ((await page.evaluate(() => typeof (window as unknown as { axe?: unknown }).axe)) === 'undefined') await page.evaluate(AXE_SOURCE);
+    await page.evaluate(() => (window as unknown as { axe: { run: (context: Document) => Promise<unknown> } }).axe.run(document).then(() => undefined));
+  }
+  await browser.close();
+  const wallMs = performance.now() - started;
+  return { wallMs, peakRssSampled: 0, peakTreePss: await tree.stop(), maxRss: process.resourceUsage().maxRSS * 1024, broken: [] };
 }
 
 // ---- the conductor ------------------------------------------------------------------------------
@@ -327,8 +411,14 @@ async function conduct(rounds: number, instant: boolean): Promise<void> {
   console.log('engine: its defaults (512 requests overall, 10 per host, 8 topics at once, HEAD then GET, 2 retries, 15 s timeout), axe-core on every topic');
   console.log('link window: from the first page request to the last link answer, as the servers saw them\n');
 
+  const { findChromium } = await import('../api/checks/a11y-runner.ts');
+  const browser = findChromium();
+  console.log(browser === undefined
+    ? 'browser: no Chromium found (CTPO_CHROMIUM), so the engine checks accessibility in jsdom and the bare loop is not run'
+    : `browser: ${browser}; bare loop: one browser, one page, setContent and axe-core's defaults, topic after topic`);
   const engine: (ToolResult & { windowMs: number })[] = [];
   const linkinator: (ToolResult & { windowMs: number })[] = [];
+  const bare: ToolResult[] = [];
   for (let round = 0; round < rounds; round++) {
     const order = round % 2 === 0 ? (['engine', 'linkinator'] as const) : (['linkinator', 'engine'] as const);
     const results: Record<string, ToolResult & { windowMs: number }> = {};
@@ -340,9 +430,11 @@ async function conduct(rounds: number, instant: boolean): Promise<void> {
     }
     engine.push(results.engine!);
     linkinator.push(results.linkinator!);
+    if (browser !== undefined) bare.push(await runChild('--bare-loop', config));
     console.log(
       `round ${round + 1}: engine ${seconds(results.engine!.wallMs)} (link window ${seconds(results.engine!.windowMs)}), ` +
-        `linkinator ${seconds(results.linkinator!.wallMs)} (link window ${seconds(results.linkinator!.windowMs)})`,
+        `linkinator ${seconds(results.linkinator!.wallMs)} (link window ${seconds(results.linkinator!.windowMs)})` +
+        (bare.length > round ? `, bare loop ${seconds(bare[round]!.wallMs)}` : ''),
     );
   }
   server.stdin.end('quit\n');
@@ -369,8 +461,16 @@ async function conduct(rounds: number, instant: boolean): Promise<void> {
     `same broken links: ${bothSame ? 'yes' : 'NO'} (engine ${engine[0]?.broken.length}, linkinator ${linkinator[0]?.broken.length}, planted ${config.expectedBroken.length}; ` +
       `engine matches the plant: ${engineAgrees ? 'yes' : 'no'}, linkinator: ${linkinatorAgrees ? 'yes' : 'no'})`,
   );
+  console.log(`engine accessibility mode: ${engine[0]?.a11yMode}`);
+  console.log(`engine + browser processes: peak ${megabytes(Math.max(...engine.map((r) => r.peakTreePss ?? 0)))} (PSS of the engine's process and every process it started, sampled every 100 ms)`);
+  if (bare.length > 0) {
+    const bareWall = median(bare.map((r) => r.wallMs));
+    console.log(`bare loop (median of ${bare.length}): ${seconds(bareWall)} for ${config.topics} topics, ${(bareWall / config.topics).toFixed(0)} ms a topic; peak ${megabytes(Math.max(...bare.map((r) => r.peakTreePss ?? 0)))} with its browser`);
+    console.log(`engine full run against the bare loop: ${seconds(engineWall)} vs ${seconds(bareWall)}`);
+  }
   console.log(`full-run throughput ratio to linkinator: ${(linkinatorWall / engineWall).toFixed(2)}`);
   console.log(`link throughput ratio to linkinator: ${(linkinatorWindow / engineWindow).toFixed(2)}`);
+  if (bare.length > 0) console.log(`browser a11y speed-up over a bare loop: ${(median(bare.map((r) => r.wallMs)) / engineWall).toFixed(2)}`);
 }
 
 async function readStdin(): Promise<string> {
@@ -382,9 +482,9 @@ async function readStdin(): Promise<string> {
 const mode = process.argv[2];
 if (mode === '--serve') {
   await serve(process.argv.includes('--instant'));
-} else if (mode === '--engine' || mode === '--linkinator') {
+} else if (mode === '--engine' || mode === '--linkinator' || mode === '--bare-loop') {
   const config = JSON.parse(await readStdin()) as ServeConfig;
-  const result = mode === '--engine' ? await runEngine(config) : await runLinkinator(config);
+  const result = mode === '--engine' ? await runEngine(config) : mode === '--linkinator' ? await runLinkinator(config) : await runBareLoop(config);
   process.stdout.write(`${JSON.stringify(result)}\n`);
 } else {
   const roundsIndex = process.argv.indexOf('--rounds');

@@ -137,7 +137,8 @@ export function axeLocaleOf(language: Language | undefined): object | undefined 
   }
 }
 
-const EXAMPLES = 3;
+/** Elements named per rule and item. */
+export const AXE_EXAMPLES = 3;
 
 function shorten(html: string): string {
   const oneLine = html.replace(/\s+/g, ' ').trim();
@@ -150,19 +151,27 @@ function selectorOf(target: unknown): string {
   return flat(target).join(' ');
 }
 
-function reasonOf(node: axe.NodeResult): string | undefined {
+function reasonOf(node: Pick<axe.NodeResult, 'any' | 'all' | 'none'>): string | undefined {
   const check = [...node.any, ...node.all, ...node.none].find((entry) => typeof entry.message === 'string' && entry.message !== '');
   return check?.message;
 }
 
-function summarize(result: axe.Result, withReason: boolean): AxeRuleResult {
+/** axe's result of one rule, or the slimmed copy a page sends back (its first elements and their count). */
+type RuleResultIn = Pick<axe.Result, 'id' | 'help' | 'helpUrl'> & {
+  impact?: string | null;
+  nodes: Pick<axe.NodeResult, 'html' | 'target' | 'any' | 'all' | 'none'>[];
+  count?: number;
+  error?: unknown;
+};
+
+function summarize(result: RuleResultIn, withReason: boolean): AxeRuleResult {
   return {
     id: result.id,
     impact: result.impact ?? null,
     help: result.help,
     helpUrl: result.helpUrl,
-    count: result.nodes.length,
-    nodes: result.nodes.slice(0, EXAMPLES).map((node) => {
+    count: result.count ?? result.nodes.length,
+    nodes: result.nodes.slice(0, AXE_EXAMPLES).map((node) => {
       const why = withReason ? reasonOf(node) : undefined;
       return { html: shorten(node.html), selector: selectorOf(node.target), ...(why === undefined ? {} : { why }) };
     }),
@@ -170,12 +179,12 @@ function summarize(result: axe.Result, withReason: boolean): AxeRuleResult {
 }
 
 /** The part of axe's results a report uses: failures, open questions, and rules that broke. */
-export function summarizeAxeResults(results: Pick<axe.AxeResults, 'violations' | 'incomplete'>): AxeOutcome {
-  const errors = results.incomplete.filter((result) => (result as axe.IncompleteResult).error !== undefined).map((result) => result.id);
+export function summarizeAxeResults(results: { violations: RuleResultIn[]; incomplete: RuleResultIn[] }): AxeOutcome {
+  const errors = results.incomplete.filter((result) => result.error !== undefined).map((result) => result.id);
   const broken = new Set(errors);
   return {
     violations: results.violations.map((result) => summarize(result, false)),
-    incomplete: results.incomplete.filter((result) => !broken.has(result.id) && result.nodes.length > 0).map((result) => summarize(result, true)),
+    incomplete: results.incomplete.filter((result) => !broken.has(result.id) && (result.count ?? result.nodes.length) > 0).map((result) => summarize(result, true)),
     errors,
   };
 }

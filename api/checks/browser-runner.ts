@@ -15,7 +15,7 @@ import { AppError } from '../errors.ts';
 import { bcp47Of, type Language } from '../i18n/languages.ts';
 import { msg } from '../i18n/messages.ts';
 import type { A11yItem, AccessibilityRunner } from './a11y-runner.ts';
-import { AXE_SOURCE, axeLocaleOf, axeRulesFor, axeRunOptions, summarizeAxeResults, type AxeOutcome } from './axe-rules.ts';
+import { AXE_EXAMPLES, AXE_SOURCE, axeLocaleOf, axeRulesFor, axeRunOptions, summarizeAxeResults, type AxeOutcome } from './axe-rules.ts';
 import type { PageResources } from './page-resources.ts';
 
 export interface BrowserRunnerOptions {
@@ -48,6 +48,13 @@ export const CHROMIUM_ARGS = [
   '--host-resolver-rules=MAP * ~NOTFOUND',
   '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
   '--webrtc-ip-handling-policy=disable_non_proxied_udp',
+  // Fewer processes and less memory: no GPU process, the network service inside the browser
+  // process, no crash reporter, a renderer per page at most.
+  '--disable-software-rasterizer',
+  '--in-process-gpu',
+  '--enable-features=NetworkServiceInProcess2',
+  '--disable-crash-reporter',
+  '--renderer-process-limit=4',
 ];
 
 /** Content that runs code or navigates: such an item gets a fresh document of its own. */
@@ -302,12 +309,28 @@ export class BrowserRunner implements AccessibilityRunner {
       await page.evaluate(this.#axeScript);
     }
     const options = axeRunOptions(item.whole ? this.#rules.whole : this.#rules.fragment);
+    // Only what the report uses crosses back from the page: a few elements per rule, the reasons.
     const results = await page.evaluate(
-      (runOptions) =>
-        (window as unknown as { axe: { run: (context: Document, options: unknown) => Promise<{ violations: unknown[]; incomplete: unknown[] }> } }).axe
-          .run(document, runOptions)
-          .then((found) => ({ violations: found.violations, incomplete: found.incomplete })),
-      options as Record<string, unknown>,
+      ([runOptions, examples]) => {
+        type Check = { message?: string };
+        type Node = { html: string; target: unknown; any: Check[]; all: Check[]; none: Check[] };
+        type Result = { id: string; impact?: string | null; help: string; helpUrl: string; nodes: Node[]; error?: unknown };
+        const axe = (window as unknown as { axe: { run: (context: Document, options: unknown) => Promise<{ violations: Result[]; incomplete: Result[] }> } }).axe;
+        const slim = (result: Result) => ({
+          id: result.id,
+          impact: result.impact ?? null,
+          help: result.help,
+          helpUrl: result.helpUrl,
+          ...(result.error === undefined ? {} : { error: true }),
+          count: result.nodes.length,
+          nodes: result.nodes.slice(0, examples).map((node) => {
+            const reason = (checks: Check[]) => checks.filter((check) => typeof check.message === 'string').map((check) => ({ message: check.message }));
+            return { html: node.html, target: node.target, any: reason(node.any), all: reason(node.all), none: reason(node.none) };
+          }),
+        });
+        return axe.run(document, runOptions).then((found) => ({ violations: found.violations.map(slim), incomplete: found.incomplete.map(slim) }));
+      },
+      [options as Record<string, unknown>, AXE_EXAMPLES] as const,
     );
     // A document whose own scripts ran is not reused: the next item gets a fresh one.
     slot.warmOrigin = active ? null : item.url.origin;
