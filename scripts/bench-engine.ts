@@ -89,8 +89,8 @@ function peakSampler(): { stop: () => number } {
   };
 }
 
-/** This process and its descendants (Chromium's processes): their PSS summed, so shared pages count once. */
-async function treePss(): Promise<number> {
+/** A process and its descendants (Chromium's processes): their PSS summed, so shared pages count once. */
+async function treePss(root: number): Promise<number> {
   const parents = new Map<number, number>();
   for (const entry of await readdir('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
@@ -101,7 +101,7 @@ async function treePss(): Promise<number> {
       // gone meanwhile
     }
   }
-  const tree = new Set([process.pid]);
+  const tree = new Set([root]);
   for (let grown = true; grown; ) {
     grown = false;
     for (const [pid, parent] of parents) {
@@ -123,12 +123,13 @@ async function treePss(): Promise<number> {
   return total;
 }
 
-function treeSampler(): { stop: () => Promise<number> } {
+/** Samples a child's process tree from this process, so the sampling costs the tool measured nothing. */
+function treeSampler(root: number): { stop: () => Promise<number> } {
   let peak = 0;
   let running = true;
   const loop = (async () => {
     while (running) {
-      peak = Math.max(peak, await treePss());
+      peak = Math.max(peak, await treePss(root));
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   })();
@@ -282,7 +283,6 @@ ${items}
 async function runEngine(config: ServeConfig): Promise<ToolResult> {
   const { runCourseTest } = await import('../api/engine/run-course-test.ts');
   const sampler = peakSampler();
-  const tree = treeSampler();
   const started = performance.now();
   const report = await runCourseTest({
     siteUrl: config.siteOrigin,
@@ -298,7 +298,6 @@ async function runEngine(config: ServeConfig): Promise<ToolResult> {
   return {
     wallMs,
     peakRssSampled: sampler.stop(),
-    peakTreePss: await tree.stop(),
     a11yMode: report.accessibility?.mode,
     maxRss: process.resourceUsage().maxRSS * 1024,
     broken: [...broken].sort(),
@@ -337,7 +336,6 @@ async function runBareLoop(config: ServeConfig): Promise<ToolResult> {
   const { AXE_SOURCE } = await import('../api/checks/axe-rules.ts');
   const { CHROMIUM_ARGS } = await import('../api/checks/browser-runner.ts');
   const pages = await Promise.all(config.pageUrls.map(async (url) => (await fetch(url, { headers: { cookie: config.cookie } })).text()));
-  const tree = treeSampler();
   const started = performance.now();
   const browser = await chromium.launch({ executablePath: findChromium()!, args: CHROMIUM_ARGS });
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
@@ -348,7 +346,7 @@ async function runBareLoop(config: ServeConfig): Promise<ToolResult> {
   }
   await browser.close();
   const wallMs = performance.now() - started;
-  return { wallMs, peakRssSampled: 0, peakTreePss: await tree.stop(), maxRss: process.resourceUsage().maxRSS * 1024, broken: [] };
+  return { wallMs, peakRssSampled: 0, maxRss: process.resourceUsage().maxRSS * 1024, broken: [] };
 }
 
 // ---- the conductor ------------------------------------------------------------------------------
@@ -372,12 +370,15 @@ function lines(child: { stdout: Readable }): () => Promise<string> {
 function runChild(mode: string, config: ServeConfig): Promise<ToolResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [SCRIPT, mode], { stdio: ['pipe', 'pipe', 'inherit'] });
+    const tree = treeSampler(child.pid!);
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
     child.on('error', reject);
     child.on('close', (code) => {
-      if (code !== 0) reject(new Error(`${mode} exited with ${code}`));
-      else resolve(JSON.parse(output.trim().split('\n').at(-1)!) as ToolResult);
+      void tree.stop().then((peakTreePss) => {
+        if (code !== 0) reject(new Error(`${mode} exited with ${code}`));
+        else resolve({ ...(JSON.parse(output.trim().split('\n').at(-1)!) as ToolResult), peakTreePss });
+      });
     });
     child.stdin.end(JSON.stringify(config));
   });
@@ -462,7 +463,7 @@ async function conduct(rounds: number, instant: boolean): Promise<void> {
       `engine matches the plant: ${engineAgrees ? 'yes' : 'no'}, linkinator: ${linkinatorAgrees ? 'yes' : 'no'})`,
   );
   console.log(`engine accessibility mode: ${engine[0]?.a11yMode}`);
-  console.log(`engine + browser processes: peak ${megabytes(Math.max(...engine.map((r) => r.peakTreePss ?? 0)))} (PSS of the engine's process and every process it started, sampled every 100 ms)`);
+  console.log(`engine + browser processes: peak ${megabytes(Math.max(...engine.map((r) => r.peakTreePss ?? 0)))} (PSS of the engine's process and every process it started, sampled every 100 ms from outside)`);
   if (bare.length > 0) {
     const bareWall = median(bare.map((r) => r.wallMs));
     console.log(`bare loop (median of ${bare.length}): ${seconds(bareWall)} for ${config.topics} topics, ${(bareWall / config.topics).toFixed(0)} ms a topic; peak ${megabytes(Math.max(...bare.map((r) => r.peakTreePss ?? 0)))} with its browser`);
