@@ -103,6 +103,8 @@ export class BrowserRunner implements AccessibilityRunner {
   #busy = 0;
   #queue: Job[] = [];
   #closed = false;
+  /** Items written into a kept document, and items given a fresh one (figures, tests). */
+  readonly stats = { reused: 0, fresh: 0 };
 
   constructor(options: BrowserRunnerOptions) {
     this.#options = options;
@@ -284,20 +286,11 @@ export class BrowserRunner implements AccessibilityRunner {
     const url = item.url.href.split('#')[0]!;
     const active = ACTIVE_CONTENT.test(html);
     const { page } = slot;
-    if (!active && slot.warmOrigin === item.url.origin) {
-      await page.evaluate(
-        ([address, content]) =>
-          new Promise<void>((resolve) => {
-            history.replaceState(null, '', address);
-            document.open();
-            document.write(content);
-            document.close();
-            if (document.readyState === 'complete') resolve();
-            else window.addEventListener('load', () => resolve(), { once: true });
-          }),
-        [url, html] as const,
-      );
+    const reuse = !active && slot.warmOrigin === item.url.origin;
+    if (reuse) {
+      this.stats.reused++;
     } else {
+      this.stats.fresh++;
       slot.warmOrigin = null;
       slot.pending = { url, html };
       try {
@@ -308,14 +301,26 @@ export class BrowserRunner implements AccessibilityRunner {
       if (active) await this.#settle(slot);
       await page.evaluate(this.#axeScript);
     }
-    const options = axeRunOptions(item.whole ? this.#rules.whole : this.#rules.fragment);
-    // Only what the report uses crosses back from the page: a few elements per rule, the reasons.
+    const runOptions = axeRunOptions(item.whole ? this.#rules.whole : this.#rules.fragment) as Record<string, unknown>;
+    // One round trip: write the item into the kept document (when reused), wait for its load, run
+    // axe, and send back only what the report uses: a few elements per rule, and the reasons.
     const results = await page.evaluate(
-      ([runOptions, examples]) => {
+      async ({ write, options, examples }) => {
+        if (write !== null) {
+          await new Promise<void>((resolve) => {
+            history.replaceState(null, '', write.address);
+            document.open();
+            document.write(write.content);
+            document.close();
+            if (document.readyState === 'complete') resolve();
+            else window.addEventListener('load', () => resolve(), { once: true });
+          });
+        }
         type Check = { message?: string };
         type Node = { html: string; target: unknown; any: Check[]; all: Check[]; none: Check[] };
         type Result = { id: string; impact?: string | null; help: string; helpUrl: string; nodes: Node[]; error?: unknown };
         const axe = (window as unknown as { axe: { run: (context: Document, options: unknown) => Promise<{ violations: Result[]; incomplete: Result[] }> } }).axe;
+        const reason = (checks: Check[]) => checks.filter((check) => typeof check.message === 'string').map((check) => ({ message: check.message }));
         const slim = (result: Result) => ({
           id: result.id,
           impact: result.impact ?? null,
@@ -323,14 +328,12 @@ export class BrowserRunner implements AccessibilityRunner {
           helpUrl: result.helpUrl,
           ...(result.error === undefined ? {} : { error: true }),
           count: result.nodes.length,
-          nodes: result.nodes.slice(0, examples).map((node) => {
-            const reason = (checks: Check[]) => checks.filter((check) => typeof check.message === 'string').map((check) => ({ message: check.message }));
-            return { html: node.html, target: node.target, any: reason(node.any), all: reason(node.all), none: reason(node.none) };
-          }),
+          nodes: result.nodes.slice(0, examples).map((node) => ({ html: node.html, target: node.target, any: reason(node.any), all: reason(node.all), none: reason(node.none) })),
         });
-        return axe.run(document, runOptions).then((found) => ({ violations: found.violations.map(slim), incomplete: found.incomplete.map(slim) }));
+        const found = await axe.run(document, options);
+        return { violations: found.violations.map(slim), incomplete: found.incomplete.map(slim) };
       },
-      [options as Record<string, unknown>, AXE_EXAMPLES] as const,
+      { write: reuse ? { address: url, content: html } : null, options: runOptions, examples: AXE_EXAMPLES },
     );
     // A document whose own scripts ran is not reused: the next item gets a fresh one.
     slot.warmOrigin = active ? null : item.url.origin;
