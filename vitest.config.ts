@@ -26,6 +26,9 @@ export default defineConfig({
           environment: 'node',
           include: ['test/api/**/*.test.ts', 'test/scripts/**/*.test.ts'],
           restoreMocks: true,
+          // A course run starts a headless browser for its accessibility checks: seconds on a busy
+          // machine. The limit is a safety net, not a measure.
+          testTimeout: 30_000,
         },
       },
       {
@@ -35,6 +38,7 @@ export default defineConfig({
           include: ['test/infra/**/*.test.ts'],
           // Synthesizing a stack takes seconds; bundling is skipped in tests (see test/infra).
           testTimeout: 120_000,
+          hookTimeout: 120_000,
         },
       },
     ],

@@ -50,6 +50,10 @@ export async function executeJob(input: ExecuteJobInput): Promise<JobRecord | un
   };
   const onProgress = (progress: CourseTestProgress): void => {
     if (Date.now() - lastWrite >= interval) {
+      // An older update still waiting must not be written after this one.
+      pending = undefined;
+      if (timer !== undefined) clearTimeout(timer);
+      timer = undefined;
       writeProgress(progress);
       return;
     }
