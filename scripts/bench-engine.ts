@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { startBrightspaceSite, type ModuleModel, type SiteModel, type TopicModel } from '../api/local/demo-course/brightspace-site.ts';
 import { startLinkHost, type LinkHost } from '../api/local/demo-course/link-host.ts';
 import { readdir, readFile } from 'node:fs/promises';
+import { RENDERING_USER_AGENT } from '../api/checks/page-resources.ts';
 
 const SCRIPT = fileURLToPath(import.meta.url);
 const ORG_UNIT = 4242;
@@ -263,7 +264,8 @@ ${items}
     } else if (line === 'window') {
       const siteRequests = site.requests.slice(since);
       const pages = siteRequests.filter((r) => pagePattern.test(r.path));
-      const linkRequests = [...siteRequests.filter((r) => assetPattern.test(r.path)), ...hosts.flatMap((host) => host.requests)];
+      // The browser also loads the site's images to render topics: that is not link checking.
+      const linkRequests = [...siteRequests.filter((r) => assetPattern.test(r.path) && r.userAgent !== RENDERING_USER_AGENT), ...hosts.flatMap((host) => host.requests)];
       const window: Window = {
         firstPageAt: Math.min(...pages.map((r) => r.at)),
         lastDoneAt: Math.max(...[...pages, ...linkRequests].map((r) => r.doneAt ?? r.at)),

@@ -34,6 +34,9 @@ export interface PageResourcesOptions {
   signal?: AbortSignal;
 }
 
+/** Says who is asking, apart from the link checker: site operators can tell the two apart. */
+export const RENDERING_USER_AGENT = 'CTPO/0.1 (Course Testing Protocol Observer; loads course pages for accessibility checks)';
+
 /** Where a course site keeps the files a page uses: the course's own files and the shared templates. */
 const SITE_FILE_PATHS = ['/content/', '/shared/'];
 const REFUSED_TYPES = new Set(['media', 'websocket', 'eventsource', 'manifest', 'ping', 'texttrack', 'other', 'cspreport']);
@@ -120,7 +123,7 @@ export class PageResources {
     const { http, signal } = this.#options;
     try {
       const { response } = await http.follow(
-        { url, method: method === 'HEAD' ? 'HEAD' : 'GET', headers, timeoutMs, signal, readBodyLimit: MAX_BODY_BYTES, bodyAs: 'bytes' },
+        { url, method: method === 'HEAD' ? 'HEAD' : 'GET', headers: { ...headers, 'user-agent': RENDERING_USER_AGENT }, timeoutMs, signal, readBodyLimit: MAX_BODY_BYTES, bodyAs: 'bytes' },
         { maxRedirects: 5, headersFor: (hop) => (this.#isSiteFile(hop) ? this.#options.sessionHeaders(hop) : {}) },
       );
       this.answered++;

@@ -73,6 +73,7 @@ export interface RecordedSiteRequest {
   method: string;
   path: string;
   withSession: boolean;
+  userAgent?: string;
   /** When the request arrived and when its answer was sent (Date.now()). */
   at: number;
   doneAt?: number;
@@ -217,7 +218,7 @@ export function createBrightspaceHandler(model: SiteModel) {
     const path = url.pathname;
     const cookies = parseCookies(req.headers.cookie);
     const user = sessions.get(`${cookies.get('d2lSessionVal')}|${cookies.get('d2lSecureSessionVal')}`);
-    const record: RecordedSiteRequest = { method: req.method ?? 'GET', path: `${path}${url.search}`, withSession: user !== undefined, at: Date.now() };
+    const record: RecordedSiteRequest = { method: req.method ?? 'GET', path: `${path}${url.search}`, withSession: user !== undefined, at: Date.now(), userAgent: req.headers['user-agent'] };
     requests.push(record);
     res.on('finish', () => (record.doneAt = Date.now()));
 

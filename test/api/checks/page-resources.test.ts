@@ -3,7 +3,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PageResources, type PageRequest } from '../../../api/checks/page-resources.ts';
+import { PageResources, RENDERING_USER_AGENT, type PageRequest } from '../../../api/checks/page-resources.ts';
 import { GuardedHttpClient } from '../../../api/net/guarded-http.ts';
 
 let server: Server;
@@ -55,6 +55,7 @@ describe('PageResources', () => {
     // The page's own headers are not passed on, but for the few that change the answer.
     expect(hops[0]!.headers.authorization).toBeUndefined();
     expect(hops[0]!.headers.origin).toBe('http://school.example');
+    expect(hops[0]!.headers['user-agent']).toBe(RENDERING_USER_AGENT);
   });
 
   it('sends no session to the site\'s other paths, and keeps a shared file for the run', async () => {
