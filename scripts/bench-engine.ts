@@ -52,6 +52,8 @@ interface ToolResult {
   maxRss: number;
   /** The process and every process it started (the browser), proportional set size, at its peak. */
   peakTreePss?: number;
+  /** CPU time the process and its descendants used (a busy machine stretches wall time, not this). */
+  treeCpuMs?: number;
   a11yMode?: string;
   broken: string[];
   topics?: number;
@@ -90,14 +92,20 @@ function peakSampler(): { stop: () => number } {
   };
 }
 
-/** A process and its descendants (Chromium's processes): their PSS summed, so shared pages count once. */
-async function treePss(root: number): Promise<number> {
+/**
+ * A process and its descendants (Chromium's processes): their PSS summed, so pages they share count
+ * once, and the CPU time they have used (user and system; Linux counts it in ticks of 1/100 s).
+ */
+async function treeUsage(root: number): Promise<{ pss: number; cpuMs: number }> {
   const parents = new Map<number, number>();
+  const cpu = new Map<number, number>();
   for (const entry of await readdir('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const stat = await readFile(`/proc/${entry}/stat`, 'utf8');
-      parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      parents.set(Number(entry), Number(fields[1]));
+      cpu.set(Number(entry), (Number(fields[11]) + Number(fields[12])) * 10);
     } catch {
       // gone meanwhile
     }
@@ -112,25 +120,31 @@ async function treePss(root: number): Promise<number> {
       }
     }
   }
-  let total = 0;
+  let pss = 0;
+  let cpuMs = 0;
   for (const pid of tree) {
+    cpuMs += cpu.get(pid) ?? 0;
     try {
       const rollup = await readFile(`/proc/${pid}/smaps_rollup`, 'utf8');
-      total += Number(/^Pss:\s+(\d+) kB/m.exec(rollup)?.[1] ?? 0) * 1024;
+      pss += Number(/^Pss:\s+(\d+) kB/m.exec(rollup)?.[1] ?? 0) * 1024;
     } catch {
       // gone meanwhile
     }
   }
-  return total;
+  return { pss, cpuMs };
 }
 
 /** Samples a child's process tree from this process, so the sampling costs the tool measured nothing. */
-function treeSampler(root: number): { stop: () => Promise<number> } {
-  let peak = 0;
+function treeSampler(root: number): { stop: () => Promise<{ peakPss: number; cpuMs: number }> } {
+  let peakPss = 0;
+  // Per process, the most CPU time seen: a process that ends keeps what it used.
+  let cpuMs = 0;
   let running = true;
   const loop = (async () => {
     while (running) {
-      peak = Math.max(peak, await treePss(root));
+      const usage = await treeUsage(root);
+      peakPss = Math.max(peakPss, usage.pss);
+      cpuMs = Math.max(cpuMs, usage.cpuMs);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   })();
@@ -138,7 +152,7 @@ function treeSampler(root: number): { stop: () => Promise<number> } {
     stop: async () => {
       running = false;
       await loop;
-      return peak;
+      return { peakPss, cpuMs };
     },
   };
 }
@@ -377,9 +391,9 @@ function runChild(mode: string, config: ServeConfig): Promise<ToolResult> {
     child.stdout.on('data', (chunk) => (output += chunk));
     child.on('error', reject);
     child.on('close', (code) => {
-      void tree.stop().then((peakTreePss) => {
+      void tree.stop().then(({ peakPss, cpuMs }) => {
         if (code !== 0) reject(new Error(`${mode} exited with ${code}`));
-        else resolve({ ...(JSON.parse(output.trim().split('\n').at(-1)!) as ToolResult), peakTreePss });
+        else resolve({ ...(JSON.parse(output.trim().split('\n').at(-1)!) as ToolResult), peakTreePss: peakPss, treeCpuMs: cpuMs });
       });
     });
     child.stdin.end(JSON.stringify(config));
@@ -470,6 +484,8 @@ async function conduct(rounds: number, instant: boolean): Promise<void> {
     const bareWall = median(bare.map((r) => r.wallMs));
     console.log(`bare loop (median of ${bare.length}): ${seconds(bareWall)} for ${config.topics} topics, ${(bareWall / config.topics).toFixed(0)} ms a topic; peak ${megabytes(Math.max(...bare.map((r) => r.peakTreePss ?? 0)))} with its browser`);
     console.log(`engine full run against the bare loop: ${seconds(engineWall)} vs ${seconds(bareWall)}`);
+    const cpu = (results: ToolResult[]) => seconds(median(results.map((r) => r.treeCpuMs ?? 0)));
+    console.log(`CPU time with their processes (median): engine ${cpu(engine)} (links and all), bare loop ${cpu(bare)}`);
   }
   console.log(`full-run throughput ratio to linkinator: ${(linkinatorWall / engineWall).toFixed(2)}`);
   console.log(`link throughput ratio to linkinator: ${(linkinatorWindow / engineWindow).toFixed(2)}`);
