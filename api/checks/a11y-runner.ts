@@ -26,6 +26,18 @@ export interface AccessibilityRunner {
   close(): Promise<void>;
 }
 
+/** How a run checked accessibility, for the report (report/accessibility-summary.ts words it). */
+export interface AccessibilityCheckInfo {
+  mode: A11yMode;
+  axeVersion: string;
+  browserVersion?: string;
+  enhancedContrast: boolean;
+  /** Rules a browser would have run that this run did not. */
+  notRun: string[];
+  /** Rule id -> items it failed to run on. */
+  ruleErrors: ReadonlyMap<string, number>;
+}
+
 export const DEFAULT_CHROMIUM = '/usr/bin/chromium';
 
 function executable(path: string): boolean {

@@ -1,20 +1,17 @@
-// Picks the accessibility runner of a run: headless Chromium when one is installed, else jsdom. The
-// browser's module (playwright-core) is loaded only when a browser is used.
+// Picks the accessibility runner of a run: headless Chromium when one is installed, else jsdom; and
+// says afterwards how the run checked, for the report. The browser's module (playwright-core) is
+// loaded only when a browser is used.
 import type { GuardedHttpClient } from '../net/guarded-http.ts';
 import type { Language } from '../i18n/languages.ts';
-import type { AccessibilityRunner } from './a11y-runner.ts';
+import { enhancedContrastFromEnv, findChromium, type AccessibilityCheckInfo, type AccessibilityRunner } from './a11y-runner.ts';
+import { AXE_VERSION, rulesNotRun } from './axe-rules.ts';
 import { JsdomRunner } from './jsdom-runner.ts';
 import { PageResources } from './page-resources.ts';
 
 export interface OpenA11yRunnerOptions {
-  /** The Chromium to drive, or undefined for the jsdom fallback. */
-  chromium: string | undefined;
+  /** The run's tuning (CourseTestOptions): unset ones take their defaults. */
+  options: { chromium?: string | null; enhancedContrast?: boolean; axeTimeoutMs?: number; a11yPages?: number };
   language?: Language;
-  enhancedContrast: boolean;
-  /** Time limit of one item. */
-  timeoutMs?: number;
-  /** Pages checking items at once in the browser. */
-  pages?: number;
   /** The client every request of a page goes through (the guarded link client). */
   http: GuardedHttpClient;
   siteOrigin: URL;
@@ -25,24 +22,35 @@ export interface OpenA11yRunnerOptions {
 
 export interface OpenedA11yRunner {
   runner: AccessibilityRunner;
-  /** The Chromium version, once known (browser mode). */
-  browserVersion(): Promise<string | undefined>;
+  /** How the run checked accessibility, with the rules that failed to run (rule -> items). */
+  describe(ruleErrors: ReadonlyMap<string, number>): Promise<AccessibilityCheckInfo>;
 }
 
-export async function openAccessibilityRunner(options: OpenA11yRunnerOptions): Promise<OpenedA11yRunner> {
-  if (options.chromium === undefined) {
-    const runner = new JsdomRunner({ timeoutMs: options.timeoutMs, language: options.language });
-    return { runner, browserVersion: async () => undefined };
+export async function openAccessibilityRunner(input: OpenA11yRunnerOptions): Promise<OpenedA11yRunner> {
+  const { options } = input;
+  const chromium = options.chromium === undefined ? findChromium() : (options.chromium ?? undefined);
+  const enhancedContrast = options.enhancedContrast ?? enhancedContrastFromEnv();
+  const info = (mode: AccessibilityRunner['mode'], ruleErrors: ReadonlyMap<string, number>, browserVersion?: string): AccessibilityCheckInfo => ({
+    mode,
+    axeVersion: AXE_VERSION,
+    ...(browserVersion === undefined ? {} : { browserVersion }),
+    enhancedContrast,
+    notRun: rulesNotRun(mode, enhancedContrast),
+    ruleErrors,
+  });
+  if (chromium === undefined) {
+    const runner = new JsdomRunner({ timeoutMs: options.axeTimeoutMs, language: input.language });
+    return { runner, describe: async (ruleErrors) => info('jsdom', ruleErrors) };
   }
   const { BrowserRunner } = await import('./browser-runner.ts');
-  const resources = new PageResources({ http: options.http, siteOrigin: options.siteOrigin, sessionHeaders: options.sessionHeaders, signal: options.signal });
+  const resources = new PageResources({ http: input.http, siteOrigin: input.siteOrigin, sessionHeaders: input.sessionHeaders, signal: input.signal });
   const runner = new BrowserRunner({
-    executablePath: options.chromium,
+    executablePath: chromium,
     resources,
-    language: options.language,
-    enhancedContrast: options.enhancedContrast,
-    timeoutMs: options.timeoutMs,
-    pages: options.pages,
+    language: input.language,
+    enhancedContrast,
+    timeoutMs: options.axeTimeoutMs,
+    pages: options.a11yPages,
   });
-  return { runner, browserVersion: () => runner.version().then((version) => version, () => undefined) };
+  return { runner, describe: async (ruleErrors) => info('browser', ruleErrors, await runner.version().catch(() => undefined)) };
 }

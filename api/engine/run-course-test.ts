@@ -3,8 +3,6 @@
 // report model. Runners then write it with the report writers (api/report/).
 import { BrightspaceSession, sitePolicy, siteOriginOf } from '../brightspace/session.ts';
 import { selectModules } from '../brightspace/toc.ts';
-import { enhancedContrastFromEnv, findChromium } from '../checks/a11y-runner.ts';
-import { AXE_VERSION, rulesNotRun } from '../checks/axe-rules.ts';
 import { openAccessibilityRunner } from '../checks/open-a11y-runner.ts';
 import { DEFAULT_LINK_LIMITS, LinkChecker } from '../checks/link-checker.ts';
 import { checkStructure } from '../checks/structure.ts';
@@ -64,20 +62,9 @@ export async function runCourseTest(input: CourseTestInput, onProgress?: (p: Cou
     connectionsPerHost: options.linkLimits?.perHost ?? DEFAULT_LINK_LIMITS.perHost,
   });
   let session: BrightspaceSession | undefined;
-  // The browser starts while the run signs in; it never sees the session, only the files a page
-  // loads from the site are read with it, here.
-  const enhancedContrast = options.enhancedContrast ?? enhancedContrastFromEnv();
-  const a11y = await openAccessibilityRunner({
-    chromium: options.chromium === undefined ? findChromium() : (options.chromium ?? undefined),
-    language: input.language,
-    enhancedContrast,
-    timeoutMs: options.axeTimeoutMs,
-    pages: options.a11yPages,
-    http: linkHttp,
-    siteOrigin: origin,
-    sessionHeaders: (url) => session?.headersFor(url) ?? {},
-    signal,
-  });
+  // The browser starts while the run signs in. It never sees the session: the site's files its
+  // pages load are read here, with it.
+  const a11y = await openAccessibilityRunner({ options, language: input.language, http: linkHttp, siteOrigin: origin, sessionHeaders: (url) => session?.headersFor(url) ?? {}, signal });
   a11y.runner.warmUp();
 
   try {
@@ -141,14 +128,7 @@ export async function runCourseTest(input: CourseTestInput, onProgress?: (p: Cou
       links: checks.links,
       startedAt,
       finishedAt: new Date(),
-      accessibility: {
-        mode: a11y.runner.mode,
-        axeVersion: AXE_VERSION,
-        browserVersion: await a11y.browserVersion(),
-        enhancedContrast,
-        notRun: rulesNotRun(a11y.runner.mode, enhancedContrast),
-        ruleErrors: checks.ruleErrors,
-      },
+      accessibility: await a11y.describe(checks.ruleErrors),
     });
     progress('report', 1, 1);
     return report;

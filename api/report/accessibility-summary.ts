@@ -1,18 +1,9 @@
 // The report's account of how accessibility was checked: in a browser or not, which rules were not
 // run and which failed to run, as sentences of the catalogue in the report's language.
+import type { AccessibilityCheckInfo } from '../checks/a11y-runner.ts';
 import type { Language } from '../i18n/languages.ts';
 import { formatMessage, msg } from '../i18n/messages.ts';
 import type { ReportAccessibility } from './model.ts';
-
-export interface AccessibilityCheckInfo {
-  mode: 'browser' | 'jsdom';
-  axeVersion: string;
-  browserVersion?: string;
-  enhancedContrast: boolean;
-  notRun: string[];
-  /** Rule id -> items it failed on. */
-  ruleErrors: ReadonlyMap<string, number>;
-}
 
 export function accessibilityOfReport(info: AccessibilityCheckInfo, language: Language): ReportAccessibility {
   const text = (message: ReturnType<typeof msg>) => formatMessage(message, language);

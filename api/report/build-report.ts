@@ -8,7 +8,8 @@ import type { Finding, NotScanned, Severity } from '../checks/finding.ts';
 import type { CourseScope } from '../http/contract.ts';
 import { DEFAULT_LANGUAGE, type Language } from '../i18n/languages.ts';
 import { formatMessage } from '../i18n/messages.ts';
-import { accessibilityOfReport, type AccessibilityCheckInfo } from './accessibility-summary.ts';
+import type { AccessibilityCheckInfo } from '../checks/a11y-runner.ts';
+import { accessibilityOfReport } from './accessibility-summary.ts';
 import { REPORT_SCHEMA_VERSION, type Report, type ReportFinding } from './model.ts';
 
 export const TOOL_VERSION: string = packageJson.version;
