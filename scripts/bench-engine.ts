@@ -425,7 +425,7 @@ async function conduct(rounds: number, instant: boolean): Promise<void> {
       `(${config.instant ? 'no latency' : `latency ${NORMAL_RANGE[0]}-${NORMAL_RANGE[1]} ms`}, ${config.slow} slow at ${config.slowRange[0]}-${config.slowRange[1]} ms; ${config.expectedBroken.length} broken)`,
   );
   console.log(`linkinator 8.1.0: its defaults (concurrency 100, HEAD then GET, no retries) with timeout ${LINKINATOR_TIMEOUT_MS} ms and the session cookie; recurse off`);
-  console.log('engine: its defaults (512 requests overall, 10 per host, 8 topics at once, HEAD then GET, 2 retries, 15 s timeout), axe-core on every topic');
+  console.log('engine: its defaults (512 requests overall, 10 per host, 8 topics at once, HEAD then GET, 2 retries, 15 s timeout), axe-core on every topic (in headless Chromium, 2 pages, when one is installed)');
   console.log('link window: from the first page request to the last link answer, as the servers saw them\n');
 
   const { findChromium } = await import('../api/checks/a11y-runner.ts');
