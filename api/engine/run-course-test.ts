@@ -3,8 +3,10 @@
 // report model. Runners then write it with the report writers (api/report/).
 import { BrightspaceSession, sitePolicy, siteOriginOf } from '../brightspace/session.ts';
 import { selectModules } from '../brightspace/toc.ts';
-import { openAccessibilityRunner } from '../checks/open-a11y-runner.ts';
+import { CourseIndex } from '../checks/internal-links.ts';
 import { DEFAULT_LINK_LIMITS, LinkChecker } from '../checks/link-checker.ts';
+import { openAccessibilityRunner } from '../checks/open-a11y-runner.ts';
+import { CourseStylesheets, MAX_STYLESHEET_BYTES } from '../checks/stylesheets.ts';
 import { checkStructure } from '../checks/structure.ts';
 import { GuardedHttpClient } from '../net/guarded-http.ts';
 import { buildReport } from '../report/build-report.ts';
@@ -89,7 +91,13 @@ export async function runCourseTest(input: CourseTestInput, onProgress?: (p: Cou
         if (inLinkPhase) progress('links', done, total);
       },
     });
-    const checks = new CourseChecks({ origin, orgUnitId, links: linkChecker, a11y: a11y.runner });
+    const index = new CourseIndex(toc);
+    const stylesheets = new CourseStylesheets({
+      read: (url) => signedIn.readSiteText(url, MAX_STYLESHEET_BYTES),
+      isOwn: (url) => url.origin === origin.origin,
+      orgUnitId,
+    });
+    const checks = new CourseChecks({ origin, orgUnitId, links: linkChecker, a11y: a11y.runner, index, stylesheets });
     checks.addFindings(checkStructure(selected, now));
     const context: SourceContext = {
       session: signedIn,
@@ -97,6 +105,7 @@ export async function runCourseTest(input: CourseTestInput, onProgress?: (p: Cou
       orgUnitId,
       now,
       signal,
+      courseIndex: index,
       check: (item, done) => checks.check(item, done),
       addFindings: (findings) => checks.addFindings(findings),
       notScanned: (entry) => void checks.notScanned.push(entry),
@@ -126,6 +135,7 @@ export async function runCourseTest(input: CourseTestInput, onProgress?: (p: Cou
       notScanned: checks.notScanned,
       scanned: checks.scanned,
       links: checks.links,
+      linksNotCheckable: checks.linksNotCheckable,
       startedAt,
       finishedAt: new Date(),
       accessibility: await a11y.describe(checks.ruleErrors),

@@ -3,7 +3,8 @@
 import { accessibility } from './accessibility.ts';
 import { errors } from './errors.ts';
 import { findings } from './findings.ts';
+import { links } from './links.ts';
 import { report } from './report.ts';
 
-export const english = { ...errors, ...findings, ...report, ...accessibility } as const satisfies Record<string, string>;
+export const english = { ...errors, ...findings, ...links, ...report, ...accessibility } as const satisfies Record<string, string>;
 export type MessageId = keyof typeof english;
