@@ -123,7 +123,7 @@ export class PageResources {
     const { http, signal } = this.#options;
     try {
       const { response } = await http.follow(
-        { url, method: method === 'HEAD' ? 'HEAD' : 'GET', headers: { ...headers, 'user-agent': RENDERING_USER_AGENT }, timeoutMs, signal, readBodyLimit: MAX_BODY_BYTES, bodyAs: 'bytes' },
+        { url, method: method === 'HEAD' ? 'HEAD' : 'GET', headers: { ...headers, 'user-agent': RENDERING_USER_AGENT }, timeoutMs, signal, readBodyLimit: MAX_BODY_BYTES, readBodyAs: 'bytes' },
         { maxRedirects: 5, headersFor: (hop) => (this.#isSiteFile(hop) ? this.#options.sessionHeaders(hop) : {}) },
       );
       this.answered++;

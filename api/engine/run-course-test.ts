@@ -3,6 +3,7 @@
 // report model. Runners then write it with the report writers (api/report/).
 import { BrightspaceSession, sitePolicy, siteOriginOf } from '../brightspace/session.ts';
 import { selectModules } from '../brightspace/toc.ts';
+import { DocumentRunner } from '../checks/document-runner.ts';
 import { CourseIndex } from '../checks/internal-links.ts';
 import { DEFAULT_LINK_LIMITS, LinkChecker } from '../checks/link-checker.ts';
 import { openAccessibilityRunner } from '../checks/open-a11y-runner.ts';
@@ -12,6 +13,7 @@ import { GuardedHttpClient } from '../net/guarded-http.ts';
 import { buildReport } from '../report/build-report.ts';
 import type { Report } from '../report/model.ts';
 import type { SourceContext } from '../sources/course-items.ts';
+import { CourseDocuments } from '../sources/documents.ts';
 import { readTopicPages } from '../sources/topic-pages.ts';
 import { CourseChecks } from './course-checks.ts';
 import type { CourseTestInput, CourseTestPhase, CourseTestProgress } from './types.ts';
@@ -63,6 +65,7 @@ export async function runCourseTest(input: CourseTestInput, onProgress?: (p: Cou
     timeoutMs: options.linkTimeoutMs ?? 15_000,
     connectionsPerHost: options.linkLimits?.perHost ?? DEFAULT_LINK_LIMITS.perHost,
   });
+  const documentRunner = new DocumentRunner({ limits: options.documentLimits });
   let session: BrightspaceSession | undefined;
   // The browser starts while the run signs in. It never sees the session: the site's files its
   // pages load are read here, with it.
@@ -91,13 +94,14 @@ export async function runCourseTest(input: CourseTestInput, onProgress?: (p: Cou
         if (inLinkPhase) progress('links', done, total);
       },
     });
+    const documents = new CourseDocuments(documentRunner, origin, selected);
     const index = new CourseIndex(toc);
     const stylesheets = new CourseStylesheets({
       read: (url) => signedIn.readSiteText(url, MAX_STYLESHEET_BYTES),
       isOwn: (url) => url.origin === origin.origin,
       orgUnitId,
     });
-    const checks = new CourseChecks({ origin, orgUnitId, links: linkChecker, a11y: a11y.runner, index, stylesheets });
+    const checks = new CourseChecks({ origin, orgUnitId, links: linkChecker, a11y: a11y.runner, index, stylesheets, onLink: (link, item) => documents.noteLink(link, item) });
     checks.addFindings(checkStructure(selected, now));
     const context: SourceContext = {
       session: signedIn,
@@ -112,8 +116,15 @@ export async function runCourseTest(input: CourseTestInput, onProgress?: (p: Cou
       progress,
     };
 
-    await readTopicPages(context, selected, { concurrency: topicConcurrency });
+    await readTopicPages(context, selected, { concurrency: topicConcurrency, documents });
     await checks.accessibilityDone();
+    // Every page is checked: the accessibility runner (the browser, or jsdom's worker) is closed
+    // before the document reader starts, so the two never hold memory at once. How it checked is
+    // taken first, while the browser that says its version is still there.
+    const accessibility = await a11y.describe(checks.ruleErrors);
+    await a11y.runner.close();
+    await documents.readAll(context);
+    await documentRunner.close();
     signal?.throwIfAborted();
 
     inLinkPhase = true;
@@ -133,18 +144,20 @@ export async function runCourseTest(input: CourseTestInput, onProgress?: (p: Cou
       viewUrl: (topicId) => signedIn.topicViewUrl(orgUnitId, topicId),
       findings: checks.findings,
       notScanned: checks.notScanned,
+      documents: checks.documents,
       scanned: checks.scanned,
       links: checks.links,
       linksNotCheckable: checks.linksNotCheckable,
       startedAt,
       finishedAt: new Date(),
-      accessibility: await a11y.describe(checks.ruleErrors),
+      accessibility,
     });
     progress('report', 1, 1);
     return report;
   } finally {
     await a11y.runner.close();
     await session?.close();
+    await documentRunner.close();
     await siteHttp.close();
     await linkHttp.close();
   }

@@ -49,10 +49,10 @@ export interface HttpRequest {
   body?: string;
   timeoutMs?: number;
   signal?: AbortSignal;
-  /** Read the body as text, refusing more than this many bytes. Without it the body is discarded. */
+  /** Read the body, refusing more than this many bytes. Without it the body is discarded. */
   readBodyLimit?: number;
-  /** With readBodyLimit: keep the body as bytes (`bytes`) instead of decoding it to text (`body`). */
-  bodyAs?: 'text' | 'bytes';
+  /** How a read body is kept: decoded as text (the default) or as the bytes received (a document). */
+  readBodyAs?: 'text' | 'bytes';
 }
 
 export interface HttpResponse {
@@ -61,7 +61,7 @@ export interface HttpResponse {
   headers: IncomingHttpHeaders;
   /** The body as text when `readBodyLimit` was given, else null. */
   body: string | null;
-  /** The body as bytes when `bodyAs: 'bytes'` was asked for. */
+  /** The body's bytes when `readBodyAs` is `bytes`, else absent. */
   bytes?: Buffer;
 }
 
@@ -257,8 +257,15 @@ export class GuardedHttpClient {
         const answer = (body: string | null, bytes?: Buffer) => finish(null, { url, status: res.statusCode ?? 0, headers: res.headers, body, ...(bytes === undefined ? {} : { bytes }) });
         res.on('error', (error) => finish(error));
         if (request.readBodyLimit !== undefined && request.method !== 'HEAD') {
-          readBody(res, request.readBodyLimit, url.host).then(
-            (bytes) => (request.bodyAs === 'bytes' ? answer(null, bytes) : answer(decode(bytes, headerValue(res.headers, 'content-type')))),
+          const limit = request.readBodyLimit;
+          // A body announced as too big is refused before a byte of it is read.
+          if (Number(headerValue(res.headers, 'content-length') ?? 0) > limit) {
+            res.destroy();
+            finish(tooLarge(url.host, limit));
+            return;
+          }
+          readBody(res, limit, url.host).then(
+            (bytes) => (request.readBodyAs === 'bytes' ? answer(null, bytes) : answer(decode(bytes, headerValue(res.headers, 'content-type')))),
             (error) => finish(error),
           );
           return;
@@ -319,6 +326,10 @@ export class GuardedHttpClient {
   }
 }
 
+function tooLarge(host: string, limit: number): NetworkFailure {
+  return new NetworkFailure('too-large', msg('error.network.too-large', { host, megabytes: Math.round(limit / 1024 / 1024) }));
+}
+
 function readBody(res: IncomingMessage, limit: number, host: string): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -327,7 +338,7 @@ function readBody(res: IncomingMessage, limit: number, host: string): Promise<Bu
       size += chunk.length;
       if (size > limit) {
         res.destroy();
-        reject(new NetworkFailure('too-large', msg('error.network.too-large', { host, megabytes: Math.round(limit / 1024 / 1024) })));
+        reject(tooLarge(host, limit));
         return;
       }
       chunks.push(chunk);

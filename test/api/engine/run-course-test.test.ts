@@ -4,6 +4,7 @@ import { runCourseTest } from '../../../api/engine/run-course-test.ts';
 import type { CourseTestInput, CourseTestProgress } from '../../../api/engine/types.ts';
 import type { Report } from '../../../api/report/model.ts';
 import { renderHtmlReport } from '../../../api/report/render-html.ts';
+import { renderCsvReport } from '../../../api/report/render-csv.ts';
 import { renderJsonReport } from '../../../api/report/render-json.ts';
 import { startBrightspaceSite, type BrightspaceSite } from '../../fixtures/brightspace-site.ts';
 import { startLinkHost, type LinkHost } from '../../fixtures/link-host.ts';
@@ -111,7 +112,7 @@ describe('runCourseTest against the Brightspace-like site', () => {
 
   it('lists the topics it could not read, with the reason', () => {
     expect(report.notScanned.map(({ topicId, title, reason, itemType }) => ({ topicId, title, reason, itemType }))).toEqual([
-      { topicId: 204, title: 'Slides', reason: 'PDF file: CTPO reads HTML pages only. Check this file by hand.', itemType: 'topic' },
+      { topicId: 204, title: 'Slides', reason: 'This file could not be read as a PDF: it may be damaged, or be another kind of file with the wrong extension. Open it to check, then upload it again.', itemType: 'topic' },
       { topicId: 205, title: 'Week 1 quiz', reason: 'Quiz: its questions are not read by CTPO.', itemType: 'topic' },
       { topicId: 206, title: 'Handout', reason: 'Brightspace could not return this file (HTTP 404).', itemType: 'topic' },
     ]);
@@ -168,7 +169,7 @@ describe('runCourseTest against the Brightspace-like site', () => {
   });
 
   it('keeps the password and the session cookies out of the reports and the logs', () => {
-    const files = [renderHtmlReport(report), renderJsonReport(report), ...logged].join('\n');
+    const files = [renderHtmlReport(report), renderJsonReport(report), renderCsvReport(report), ...logged].join('\n');
     const cookies = site.issuedCookieValues();
     expect(cookies.length).toBeGreaterThanOrEqual(2);
     expect(files).not.toContain(SAMPLE_PASSWORD);
@@ -229,6 +230,29 @@ describe('runCourseTest failures', () => {
     await expect(runCourseTest(input({ password: 'wrong' }))).rejects.toThrow();
     expect(await chromiumChildren()).toEqual([]);
   });
+});
+
+describe('runCourseTest and the documents', () => {
+  it('closes the browser once the pages are checked, before it downloads a document to read', async () => {
+    // Whether a Chromium of this process is alive, asked as the download of the PDF topic (Slides,
+    // topic 204) arrives; the HTML topics are read through the same route while the browser runs.
+    const atDownload: Promise<number[]>[] = [];
+    const record = site.requests.push;
+    site.requests.push = function (...entries) {
+      for (const entry of entries) if (/\/content\/topics\/204\/file$/.test(entry.path)) atDownload.push(chromiumChildren());
+      return record.apply(this, entries);
+    };
+    let checked: Report;
+    try {
+      checked = await runCourseTest(input({ modules: [20] }));
+    } finally {
+      site.requests.push = record;
+    }
+    expect(checked.accessibility?.mode).toBe('browser');
+    expect(checked.accessibility?.browserVersion).toMatch(/^\d+\./);
+    expect(atDownload.length).toBeGreaterThan(0);
+    for (const alive of await Promise.all(atDownload)) expect(alive).toEqual([]);
+  }, 60_000);
 });
 
 describe('runCourseTest without a browser', () => {
