@@ -58,7 +58,7 @@ describe('npm run ctpo', () => {
     const everything = [result.stdout, result.stderr, ...(await Promise.all(files.map((f) => readFile(join(out, f), 'utf8'))))].join('\n');
     expect(everything).not.toContain(SAMPLE_PASSWORD);
     for (const cookie of site.issuedCookieValues()) expect(everything).not.toContain(cookie);
-  }, 30_000);
+  }, 120_000);
 
   it('says when it checks without a browser, and takes the AAA contrast switch', async () => {
     const folder = join(out, 'no-browser');
@@ -68,7 +68,7 @@ describe('npm run ctpo', () => {
     const json = JSON.parse(await readFile(join(folder, (await readdir(folder)).find((f) => f.endsWith('.json'))!), 'utf8'));
     expect(json.accessibility).toMatchObject({ mode: 'jsdom', enhancedContrast: true });
     expect(json.accessibility.notRun).toEqual(expect.arrayContaining(['color-contrast', 'color-contrast-enhanced']));
-  }, 30_000);
+  }, 120_000);
 
   it('never takes credentials from the command line', async () => {
     const result = await ctpo(['--site', site.origin, '--org-unit', '6606', '--modules', 'all', '--client', 'A', '--out', out, '--password', 'x']);
@@ -100,7 +100,7 @@ describe('npm run ctpo', () => {
     const guarded = await ctpo(['--site', site.origin, '--org-unit', '6606', '--modules', 'all', '--client', 'A', '--out', out], credentials);
     expect(guarded.code).toBe(1);
     expect(guarded.stderr).toContain('ctpo: The address must start with https://.');
-  }, 30_000);
+  }, 120_000);
 
   it('speaks the language of --language and refuses one it does not have', async () => {
     const french = await ctpo(['--site', site.origin, '--org-unit', '6606', '--modules', '10', '--client', 'Acme', '--out', out, '--allow-private-targets', '--language', 'fr-FR'], {
@@ -113,5 +113,5 @@ describe('npm run ctpo', () => {
     const unknown = await ctpo(['--site', site.origin, '--org-unit', '6606', '--modules', '10', '--client', 'Acme', '--out', out, '--language', 'xx']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('--language must be one of ar, cy, da');
-  }, 30_000);
+  }, 120_000);
 });

@@ -49,7 +49,7 @@ beforeAll(async () => {
   } finally {
     vi.restoreAllMocks();
   }
-}, 30_000);
+}, 120_000);
 
 afterAll(async () => {
   await site.close();
@@ -252,7 +252,7 @@ describe('runCourseTest and the documents', () => {
     expect(checked.accessibility?.browserVersion).toMatch(/^\d+\./);
     expect(atDownload.length).toBeGreaterThan(0);
     for (const alive of await Promise.all(atDownload)) expect(alive).toEqual([]);
-  }, 60_000);
+  }, 120_000);
 });
 
 describe('runCourseTest without a browser', () => {
@@ -266,5 +266,5 @@ describe('runCourseTest without a browser', () => {
     expect(fallback.findings.some((f) => f.check === 'a11y.target-size')).toBe(false);
     expect(fallback.findings.find((f) => f.check === 'a11y.image-alt' && f.topicId === 201)).toBeDefined();
     expect(renderHtmlReport(fallback)).toContain('Checked without a browser: colour contrast and');
-  }, 60_000);
+  }, 120_000);
 });
