@@ -33,8 +33,10 @@ export interface BrowserRunnerOptions {
 
 /**
  * Headless, no network of its own: host names resolve to nothing (a preconnect or a WebSocket cannot
- * reach any address), WebRTC gets no UDP, and no background traffic. `--no-sandbox` because the
- * runner image runs as root; `--disable-dev-shm-usage` because containers have a small /dev/shm.
+ * reach any address), WebRTC gets no UDP, and no background traffic. `--no-sandbox` because Chromium
+ * will not start its sandbox as root and a container may not grant what the sandbox needs (the page
+ * has no network of its own either way); `--disable-dev-shm-usage` because containers have a small
+ * /dev/shm (64 MB by default), which a renderer can fill and crash on.
  */
 export const CHROMIUM_ARGS = [
   '--no-sandbox',
