@@ -22,6 +22,8 @@ export const ENV = {
   /** The Cognito user pool and web client whose access tokens the API accepts. */
   userPoolId: 'CTPO_USER_POOL_ID',
   userPoolClientId: 'CTPO_USER_POOL_CLIENT_ID',
+  /** Runs the whole deployment may have in progress at once; optional (a default applies). */
+  maxActiveRuns: 'CTPO_MAX_ACTIVE_RUNS',
   /** Comma-separated app origins allowed to call the API from another origin. */
   allowedOrigins: 'CTPO_ALLOWED_ORIGINS',
   /** Per run, in the task's container overrides: the job, and its encrypted credentials. */

@@ -32,6 +32,8 @@ export interface ApiDeps {
   allowPrivateTargets: boolean;
   /** Runs one user may have not yet finished; one more is answered 429. */
   maxActiveRunsPerUser: number;
+  /** Runs the whole deployment may have not yet finished; one more is answered 429. */
+  maxActiveRuns: number;
   /** How long POST /api/toc may take before it gives up. Default 60 s. */
   tocTimeoutMs?: number;
   now?: () => Date;
@@ -102,10 +104,6 @@ export function handleRunTests(request: ApiRequest, deps: ApiDeps): Promise<ApiR
     // The run would fail on its first request anyway; refusing now gives the user the reason at once.
     await checkSiteDestination(input.siteUrl, deps);
 
-    const active = await deps.jobs.countActive(caller.sub);
-    if (active >= deps.maxActiveRunsPerUser) {
-      throw new AppError('too_many_runs', msg('error.runs.too-many', { count: active }));
-    }
     if (deps.runner.hasCapacity?.() === false) throw overloaded();
 
     const now = (deps.now ?? (() => new Date()))();
@@ -124,7 +122,12 @@ export function handleRunTests(request: ApiRequest, deps: ApiDeps): Promise<ApiR
       createdAt: at,
       updatedAt: at,
     };
-    await deps.jobs.create(job);
+    // The store counts and records in one atomic step: requests racing each other cannot pass a cap.
+    const admitted = await deps.jobs.createWithinLimits(job, { perOwner: deps.maxActiveRunsPerUser, overall: deps.maxActiveRuns });
+    if (!admitted.admitted) {
+      const id = admitted.limit === 'perOwner' ? 'error.runs.too-many' : 'error.runs.deployment-full';
+      throw new AppError('too_many_runs', msg(id, { count: admitted.cap }));
+    }
     try {
       await deps.runner.submit(job, { username: input.username, password: input.password });
     } catch (error) {

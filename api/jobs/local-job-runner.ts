@@ -35,6 +35,8 @@ export interface LocalJobRunnerOptions {
 
 export interface LocalJobRunner extends JobRunner {
   hasCapacity(): boolean;
+  /** Runs it holds at most, running and waiting. */
+  capacity(): number;
   /** Runs now in a worker, and runs waiting. */
   stats(): { running: number; queued: number };
   /** Resolves when nothing runs or waits (tests, shutdown). */
@@ -151,6 +153,10 @@ export function createLocalJobRunner(options: LocalJobRunnerOptions): LocalJobRu
 
     hasCapacity() {
       return !closed && (running.size < concurrency || queue.length < maxQueued);
+    },
+
+    capacity() {
+      return concurrency + maxQueued;
     },
 
     stats() {

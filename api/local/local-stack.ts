@@ -47,6 +47,8 @@ export interface LocalStackOptions {
   poolSize?: number;
   maxQueued?: number;
   maxActiveRunsPerUser?: number;
+  /** Runs not yet finished across all users. Default: what the pool runs and queues at once. */
+  maxActiveRuns?: number;
   /** The app's job polling interval, written into /config.json. Default 10 000 ms. */
   pollIntervalMs?: number;
   /** The address guard's local switch; on by default here, the demo course lives on loopback. */
@@ -194,6 +196,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     allowedOrigins: appOrigins,
     allowPrivateTargets,
     maxActiveRunsPerUser: options.maxActiveRunsPerUser ?? 3,
+    maxActiveRuns: options.maxActiveRuns ?? runner.capacity(),
     tocTimeoutMs: options.tocTimeoutMs,
     resolve: options.resolve,
     log,

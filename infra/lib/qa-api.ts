@@ -228,12 +228,13 @@ export class QaApi extends Construct {
     const taskState = this.apiFunction('TaskState', LAMBDA_ENTRIES.taskState, { ...common, [ENV.containerName]: RUNNER_CONTAINER }, Duration.seconds(30), 256);
     this.functions = { toc, runTests, jobStatus, taskState };
 
-    // run-tests: record the job, count the user's active runs, encrypt, start the task.
+    // run-tests: take a run slot (conditional writes on slot items, read in batches, given back with
+    // a conditional delete) and record the job, encrypt, start the task.
     runTests.addToRolePolicy(
-      new iam.PolicyStatement({ actions: ['dynamodb:PutItem', 'dynamodb:GetItem', 'dynamodb:UpdateItem'], resources: [this.jobsTable.tableArn] }),
-    );
-    runTests.addToRolePolicy(
-      new iam.PolicyStatement({ actions: ['dynamodb:Query'], resources: [`${this.jobsTable.tableArn}/index/${OWNER_INDEX}`] }),
+      new iam.PolicyStatement({
+        actions: ['dynamodb:PutItem', 'dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:BatchGetItem', 'dynamodb:DeleteItem'],
+        resources: [this.jobsTable.tableArn],
+      }),
     );
     runTests.addToRolePolicy(
       new iam.PolicyStatement({

@@ -7,7 +7,7 @@ import { createCognitoTokenVerifier } from '../../http/access-token.ts';
 import type { ApiDeps } from '../../http/routes.ts';
 import type { ApiRequest, ApiResponse } from '../../http/types.ts';
 import type { JobRunner, JobStore } from '../../jobs/types.ts';
-import { ENV, requireEnv } from '../settings.ts';
+import { ENV, requireEnv, requirePositiveInteger } from '../settings.ts';
 import type { Environment } from '../settings.ts';
 
 export type Route = (request: ApiRequest, deps: ApiDeps) => Promise<ApiResponse>;
@@ -15,6 +15,11 @@ export type LambdaHandler = (event: APIGatewayProxyEventV2) => Promise<APIGatewa
 
 /** Runs one user may have in progress at once, as on the local stack. */
 export const MAX_ACTIVE_RUNS_PER_USER = 3;
+/**
+ * Runs the deployment may have in progress at once (one Fargate task each) unless the stack sets
+ * CTPO_MAX_ACTIVE_RUNS: a bound on the bill and within a new account's Fargate quota.
+ */
+export const DEFAULT_MAX_ACTIVE_RUNS = 20;
 /** API Gateway gives up on a route after 30 s; the table of contents answers with its own error first. */
 export const TOC_TIMEOUT_MS = 25_000;
 
@@ -50,6 +55,7 @@ function notServedHere(part: string): never {
 /** A job store for a function whose route keeps no jobs. */
 export const NO_JOB_STORE: JobStore = {
   create: async () => notServedHere('The job store'),
+  createWithinLimits: async () => notServedHere('The job store'),
   get: async () => notServedHere('The job store'),
   update: async () => notServedHere('The job store'),
   countActive: async () => notServedHere('The job store'),
@@ -86,6 +92,7 @@ export function apiDepsFromEnv(
     // On AWS every fetch goes to the public internet only.
     allowPrivateTargets: false,
     maxActiveRunsPerUser: MAX_ACTIVE_RUNS_PER_USER,
+    maxActiveRuns: env[ENV.maxActiveRuns] === undefined ? DEFAULT_MAX_ACTIVE_RUNS : requirePositiveInteger(env, ENV.maxActiveRuns),
     tocTimeoutMs: TOC_TIMEOUT_MS,
     log: (line) => console.error(line),
   };

@@ -3,6 +3,7 @@
 import { errors } from './errors.ts';
 import { findings } from './findings.ts';
 import { report } from './report.ts';
+import { safeguards } from './safeguards.ts';
 
-export const english = { ...errors, ...findings, ...report } as const satisfies Record<string, string>;
+export const english = { ...errors, ...findings, ...report, ...safeguards } as const satisfies Record<string, string>;
 export type MessageId = keyof typeof english;

@@ -12,8 +12,8 @@ import { createS3ReportStore } from '../../../api/aws/s3-report-store.ts';
 import type { JobRecord, JobStore } from '../../../api/jobs/types.ts';
 import { startBrightspaceSite } from '../../fixtures/brightspace-site.ts';
 import type { BrightspaceSite } from '../../fixtures/brightspace-site.ts';
-import { fakeJobsTable } from './fake-dynamodb.ts';
-import type { FakeTable } from './fake-dynamodb.ts';
+import { startDynalite } from '../support/dynalite.ts';
+import type { Dynalite } from '../support/dynalite.ts';
 import { fakeKms } from './fake-kms.ts';
 import type { FakeKms } from './fake-kms.ts';
 import { aJob as aRecord } from '../support/job-record.ts';
@@ -24,8 +24,10 @@ const KEY = 'arn:aws:kms:ca-central-1:111122223333:key/1234abcd-12ab-34cd-56ef-1
 const PASSWORD = 'Tr0ub4dor&3-fargate';
 
 let site: BrightspaceSite;
+let dynamo: Dynalite;
 
 beforeAll(async () => {
+  dynamo = await startDynalite();
   site = await startBrightspaceSite({
     login: 'form',
     users: [{ username: 'teacher', password: PASSWORD }],
@@ -47,10 +49,11 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await site.close();
+  await dynamo.close();
 });
 
 describe('the Fargate task', () => {
-  let table: FakeTable;
+  let tableName: string;
   let kms: FakeKms;
   let s3: S3Client;
   let s3Mock: ReturnType<typeof mockClient>;
@@ -74,17 +77,16 @@ describe('the Fargate task', () => {
       log: (line) => logs.push(line),
     });
 
-  beforeEach(() => {
-    table = fakeJobsTable('jobs');
+  beforeEach(async () => {
+    tableName = await dynamo.createJobsTable();
     kms = fakeKms();
     s3 = new S3Client({ region: 'ca-central-1' });
     s3Mock = mockClient(s3);
     s3Mock.on(PutObjectCommand).resolves({});
-    jobs = createDynamoJobStore({ client: table.client, tableName: 'jobs', retentionDays: 30 });
+    jobs = createDynamoJobStore({ client: dynamo.client, tableName, retentionDays: 30 });
     logs = [];
   });
   afterEach(() => {
-    table.restore();
     kms.restore();
     s3Mock.restore();
   });
@@ -97,7 +99,7 @@ describe('the Fargate task', () => {
     expect(puts.map((put) => put.Key)).toEqual(['reports/acme-college-ou6606-job-ok.json', 'reports/acme-college-ou6606-job-ok.html']);
     const report = JSON.parse(String(puts[0]!.Body)) as { client: string; orgUnitId: number };
     expect(report).toMatchObject({ client: 'Acme College', orgUnitId: 6606 });
-    const everything = JSON.stringify([[...table.items.values()], puts.map((put) => put.Body), logs]);
+    const everything = JSON.stringify([await dynamo.items(tableName), puts.map((put) => put.Body), logs]);
     expect(everything).not.toContain(PASSWORD);
   });
 

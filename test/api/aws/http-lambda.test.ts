@@ -2,16 +2,16 @@ import { generateKeyPairSync, sign } from 'node:crypto';
 import { ECSClient, RunTaskCommand } from '@aws-sdk/client-ecs';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createDynamoJobStore } from '../../../api/aws/dynamo-job-store.ts';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { RUN_SLOT_PREFIX, createDynamoJobStore } from '../../../api/aws/dynamo-job-store.ts';
 import { createEcsJobRunner } from '../../../api/aws/ecs-job-runner.ts';
 import { NO_JOB_RUNNER, NO_TABLE_OF_CONTENTS, apiRequestOf, lambdaHandlerOf } from '../../../api/aws/lambda/http-lambda.ts';
 import { createIssuerTokenVerifier } from '../../../api/http/access-token.ts';
 import { handleJobStatus, handleRunTests } from '../../../api/http/routes.ts';
 import type { ApiDeps } from '../../../api/http/routes.ts';
 import type { JobRecord, JobStore } from '../../../api/jobs/types.ts';
-import { fakeJobsTable } from './fake-dynamodb.ts';
-import type { FakeTable } from './fake-dynamodb.ts';
+import { startDynalite } from '../support/dynalite.ts';
+import type { Dynalite } from '../support/dynalite.ts';
 import { fakeKms } from './fake-kms.ts';
 import type { FakeKms } from './fake-kms.ts';
 
@@ -69,14 +69,22 @@ function aJob(id: string, overrides: Partial<JobRecord> = {}): JobRecord {
   };
 }
 
+let dynamo: Dynalite;
+beforeAll(async () => {
+  dynamo = await startDynalite();
+});
+afterAll(() => dynamo.close());
+
 describe('the API routes as Lambda functions', () => {
-  let table: FakeTable;
+  let tableName: string;
   let jobs: JobStore;
   let deps: Omit<ApiDeps, 'runner' | 'jobs'>;
+  /** The job items as stored (the slot items behind the run caps left out). */
+  const storedJobs = async () => (await dynamo.items(tableName)).filter((item) => !String(item.id).startsWith(RUN_SLOT_PREFIX));
 
-  beforeEach(() => {
-    table = fakeJobsTable('jobs');
-    jobs = createDynamoJobStore({ client: table.client, tableName: 'jobs', retentionDays: 30 });
+  beforeEach(async () => {
+    tableName = await dynamo.createJobsTable();
+    jobs = createDynamoJobStore({ client: dynamo.client, tableName, retentionDays: 30 });
     const verifier = createIssuerTokenVerifier({ issuer: ISSUER, jwksUri: `${ISSUER}/.well-known/jwks.json`, clientId: CLIENT_ID, jwks: { keys: [jwk] } });
     deps = {
       verifier,
@@ -85,9 +93,9 @@ describe('the API routes as Lambda functions', () => {
       allowedOrigins: [],
       allowPrivateTargets: false,
       maxActiveRunsPerUser: 3,
+      maxActiveRuns: 20,
     };
   });
-  afterEach(() => table.restore());
 
   it('turns an HTTP API event into the request the routes read', () => {
     const request = apiRequestOf({
@@ -164,7 +172,7 @@ describe('the API routes as Lambda functions', () => {
         filename: answer.filename,
       });
       expect(ecsMock.commandCalls(RunTaskCommand)).toHaveLength(1);
-      expect(JSON.stringify([...table.items.values()])).not.toContain('S3cret');
+      expect(JSON.stringify(await dynamo.items(tableName))).not.toContain('S3cret');
     });
 
     it('answers 503 and leaves the job FAILED when AWS cannot place the task', async () => {
@@ -173,8 +181,38 @@ describe('the API routes as Lambda functions', () => {
       const result = await handler(httpEvent('POST', '/api/run-tests', { token: accessToken('user-a'), body }));
       expect(result.statusCode).toBe(503);
       expect(result.body).not.toContain('S3cret');
-      const [job] = [...table.items.values()];
+      const [job] = await storedJobs();
       expect(job).toMatchObject({ status: 'FAILED' });
+    });
+
+    it('starts no more than 3 runs for one user however many requests race, and answers the others 429', async () => {
+      ecsMock.on(RunTaskCommand).callsFake(() => ({ tasks: [{ taskArn: `arn:aws:ecs:ca-central-1:111122223333:task/ctpo/${Math.random()}`, lastStatus: 'PROVISIONING' }] }));
+      const handler = lambdaHandlerOf(handleRunTests, { ...deps, jobs, runner: runner() });
+      const token = accessToken('user-a');
+      const results = await Promise.all(Array.from({ length: 25 }, () => handler(httpEvent('POST', '/api/run-tests', { token, body }))));
+      expect(results.filter((result) => result.statusCode === 202)).toHaveLength(3);
+      const refused = results.filter((result) => result.statusCode === 429);
+      expect(refused).toHaveLength(22);
+      expect(JSON.parse(refused[0]!.body!)).toEqual({
+        code: 'too_many_runs',
+        message: 'You already have 3 test runs in progress. Wait for one to finish, then start this one.',
+      });
+      expect(refused[0]!.headers).toMatchObject({ 'retry-after': '60' });
+      expect(await storedJobs()).toHaveLength(3);
+      expect(ecsMock.commandCalls(RunTaskCommand)).toHaveLength(3);
+    });
+
+    it('starts no more runs than the deployment allows, whoever asks', async () => {
+      ecsMock.on(RunTaskCommand).callsFake(() => ({ tasks: [{ taskArn: `arn:aws:ecs:ca-central-1:111122223333:task/ctpo/${Math.random()}`, lastStatus: 'PROVISIONING' }] }));
+      const handler = lambdaHandlerOf(handleRunTests, { ...deps, maxActiveRuns: 4, jobs, runner: runner() });
+      const results = await Promise.all(
+        Array.from({ length: 12 }, (_, index) => handler(httpEvent('POST', '/api/run-tests', { token: accessToken(`user-${index}`), body }))),
+      );
+      expect(results.filter((result) => result.statusCode === 202)).toHaveLength(4);
+      const refused = results.filter((result) => result.statusCode === 429);
+      expect(refused).toHaveLength(8);
+      expect(JSON.parse(refused[0]!.body!).message).toBe('CTPO is already running 4 test runs, as many as it takes at once. Start this one again in a few minutes.');
+      expect(ecsMock.commandCalls(RunTaskCommand)).toHaveLength(4);
     });
   });
 });
