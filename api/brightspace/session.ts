@@ -1,7 +1,8 @@
 // A signed-in Brightspace session: API versions, the form login (with its refusals: wrong
 // credentials, single sign-on only, two-step verification), the table of contents and topic files.
 // The password is used once and dropped; the session cookies stay in memory, sent only to the
-// site's own origin, and appear in no error, log or report.
+// site's own origin (and, for links, only to the addresses the engine reads), and appear in no
+// error, log or report.
 import { AppError, isAppError } from '../errors.ts';
 import { msg, type Message } from '../i18n/messages.ts';
 import type { TocResponse } from './types.ts';
@@ -66,10 +67,13 @@ export class BrightspaceSession {
     return this.#versions;
   }
 
-  /** Session headers for a request: the cookies go to the site's own origin and nowhere else. */
+  /**
+   * Session headers for a link the checks follow: the cookies go to the site's own origin, and there
+   * only to the addresses the engine reads (readsWithSession), never to one that could change
+   * something, such as a sign-out link in a topic.
+   */
   headersFor(url: URL): Record<string, string> {
-    const cookie = this.#jar.header();
-    return url.origin === this.origin.origin && cookie !== undefined ? { cookie } : {};
+    return readsWithSession(url) ? this.#ownHeaders(url) : {};
   }
 
   /** The page a person opens to see the topic in Brightspace. */
@@ -229,7 +233,7 @@ export class BrightspaceSession {
     try {
       response = await this.#http.send({
         ...request,
-        headers: { accept: 'application/json, text/html;q=0.9, */*;q=0.5', ...request.headers, ...this.headersFor(request.url) },
+        headers: { accept: 'application/json, text/html;q=0.9, */*;q=0.5', ...request.headers, ...this.#ownHeaders(request.url) },
         signal: this.#signal,
       });
     } catch (error) {
@@ -237,6 +241,12 @@ export class BrightspaceSession {
     }
     this.#jar.store(response.headers['set-cookie']);
     return response;
+  }
+
+  /** The session's own requests (sign-in, reads, sign-out): the cookies go to the site's origin only. */
+  #ownHeaders(url: URL): Record<string, string> {
+    const cookie = this.#jar.header();
+    return url.origin === this.origin.origin && cookie !== undefined ? { cookie } : {};
   }
 
   /** Follows redirects that stay on the site; stops at one that leaves it and says where. */
@@ -275,6 +285,24 @@ export class BrightspaceSession {
       throw new AppError('site_error', msg('error.site.unreadable-answer', { host: this.origin.host, what }));
     }
   }
+}
+
+// What a link on the site may be read with the session (links are only ever read: HEAD or GET):
+// Brightspace's API, the course's files, a course's home page and a topic's page in the Content
+// tool. Anything else (sign-out, tools that act on a click, a page with a query string) is checked
+// without it, and Brightspace then answers with its sign-in page.
+const SESSION_READS: { path: RegExp; query: boolean }[] = [
+  { path: /^\/d2l\/api\//i, query: true },
+  { path: /^\/content\/enforced\//i, query: true },
+  { path: /^\/d2l\/home\/\d+\/?$/i, query: false },
+  { path: /^\/d2l\/le\/content\/\d+\/viewContent\/\d+\/View$/i, query: false },
+];
+
+/** True when a link's address is one the engine reads with the session (see SESSION_READS). */
+export function readsWithSession(url: URL): boolean {
+  // An encoded slash, backslash or dot could mean another path to the server than to this check.
+  if (/%(?:2f|5c|2e)/i.test(url.pathname)) return false;
+  return SESSION_READS.some((read) => read.path.test(url.pathname) && (read.query || url.search === ''));
 }
 
 function ssoOnly(): AppError {
