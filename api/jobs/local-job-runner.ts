@@ -6,6 +6,7 @@ import { Worker } from 'node:worker_threads';
 import { AppError } from '../errors.ts';
 import { formatMessage, msg, type Message } from '../i18n/messages.ts';
 import { runTimeoutReason } from './execute-job.ts';
+import { failureDetail } from '../http/failure-log.ts';
 import type { Log } from '../http/respond.ts';
 import type { JobPatch, BrightspaceCredentials, JobRecord, JobRunner, JobStore } from './types.ts';
 import type { JobWorkerData, MainToWorker, WorkerToMain } from './job-worker-protocol.ts';
@@ -114,8 +115,8 @@ export function createLocalJobRunner(options: LocalJobRunnerOptions): LocalJobRu
       });
     });
     worker.on('error', (error) => {
-      // The worker's own redaction has run; this is an uncaught error, logged without the password.
-      log(`job ${job.id}: worker error: ${(error.stack ?? error.message).split(credentials.password).join('[redacted]')}`);
+      // An uncaught error of the run: logged without the password (api/http/failure-log.ts).
+      log(`job ${job.id}: worker error: ${failureDetail(error, [credentials.password])}`);
     });
     const done = new Promise<void>((resolve) => {
       worker.once('exit', () => {
