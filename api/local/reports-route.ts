@@ -7,19 +7,10 @@ import { join } from 'node:path';
 import { REPORT_FILENAME } from '../http/report-filename.ts';
 import type { ApiRequest } from '../http/types.ts';
 import type { LocalResponse } from './node-http.ts';
+import { REPORT_CSP } from '../report/report-csp.ts';
 
 export const REPORTS_PREFIX = '/reports/';
 
-export const REPORT_CSP = [
-  "default-src 'none'",
-  "style-src 'unsafe-inline'",
-  "script-src 'unsafe-inline'",
-  'img-src data:',
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'self'",
-  'sandbox allow-scripts allow-popups allow-popups-to-escape-sandbox allow-downloads',
-].join('; ');
 
 const TYPES = { html: 'text/html; charset=utf-8', json: 'application/json; charset=utf-8' } as const;
 

@@ -10,6 +10,7 @@ import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as s3deploy from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
+import { REPORT_CSP } from '../../api/report/report-csp.ts';
 import { acknowledgeGeneratedPolicyWildcards } from './nag.ts';
 import type { CustomDomain } from './parameters.ts';
 
@@ -179,18 +180,8 @@ export class Site extends Construct {
             ...commonSecurityHeaders(),
             contentSecurityPolicy: {
               override: true,
-              // A report is one file with inline styles and no script (its filters are CSS). The
-              // sandbox gives it an opaque origin besides, so even a report that went wrong could
-              // not reach the app's tokens on this origin; its links still open in a new tab.
-              contentSecurityPolicy: [
-                "default-src 'none'",
-                "style-src 'unsafe-inline'",
-                'img-src data:',
-                "frame-ancestors 'none'",
-                "base-uri 'none'",
-                "form-action 'none'",
-                'sandbox allow-popups allow-popups-to-escape-sandbox',
-              ].join('; '),
+              // The same policy the local server sends (api/report/report-csp.ts says why).
+              contentSecurityPolicy: REPORT_CSP,
             },
           },
           customHeadersBehavior: { customHeaders: [permissionsPolicy()] },

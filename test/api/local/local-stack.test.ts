@@ -10,6 +10,7 @@ import { SHUTDOWN_REASON } from '../../../api/jobs/local-job-runner.ts';
 import { openSqliteJobStore } from '../../../api/jobs/sqlite-job-store.ts';
 import { LOCAL_CLIENT_ID } from '../../../api/local/local-config.ts';
 import { startLocalStack } from '../../../api/local/local-stack.ts';
+import { REPORT_CSP } from '../../../api/report/report-csp.ts';
 import type { LocalStack, LocalStackOptions } from '../../../api/local/local-stack.ts';
 import { startBrightspaceSite } from '../../fixtures/brightspace-site.ts';
 import type { BrightspaceSite } from '../../fixtures/brightspace-site.ts';
@@ -128,7 +129,9 @@ describe('one origin', () => {
     expect(html.status).toBe(200);
     expect(html.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(html.headers.get('x-content-type-options')).toBe('nosniff');
-    expect(html.headers.get('content-security-policy')).toContain('sandbox');
+    // The policy CloudFront sends on AWS (test/infra/site.test.ts checks that side): no script at all.
+    expect(html.headers.get('content-security-policy')).toBe(REPORT_CSP);
+    expect(html.headers.get('content-security-policy')).not.toContain('script');
     expect(html.headers.get('referrer-policy')).toBe('no-referrer');
     expect(await html.text()).toContain('<h1>Report</h1>');
     const json = await client.fetch(`${stack.origin}/reports/${name}.json`);
