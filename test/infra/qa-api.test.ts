@@ -80,7 +80,7 @@ describe('the QA API construct', () => {
     expect(variables).toMatchObject({ CTPO_REPORT_EXPIRY_DAYS: '30', CTPO_ALLOWED_ORIGINS: 'http://localhost:5173,https://localhost:8443' });
   });
 
-  it('keeps jobs in DynamoDB, expiring with their reports, with an index of each owner's jobs', () => {
+  it('keeps jobs in DynamoDB, expiring with their reports, with an index of the jobs of each owner', () => {
     synth.template.hasResourceProperties('AWS::DynamoDB::GlobalTable', {
       KeySchema: [{ AttributeName: 'id', KeyType: 'HASH' }],
       BillingMode: 'PAY_PER_REQUEST',
