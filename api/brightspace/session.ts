@@ -12,6 +12,7 @@ import { headerValue, NetworkFailure, type GuardedHttpClient, type HttpRequest, 
 import { CookieJar } from './cookie-jar.ts';
 import { readLoginPage } from './login-page.ts';
 import { normalizeToc } from './toc.ts';
+import { normalizeTocText, normalizeTocTextOffThread } from './toc-json.ts';
 import { pickApiVersions, supportsIgnoreDateRestrictions, type ApiVersions } from './versions.ts';
 
 const MAX_JSON_BYTES = 20 * 1024 * 1024;
@@ -82,6 +83,30 @@ export class BrightspaceSession {
   }
 
   async getToc(orgUnitId: number): Promise<TocResponse> {
+    const response = await this.#fetchToc(orgUnitId);
+    const toc = normalizeToc(this.#json(response, msg('error.site.what.toc')));
+    if (toc === null) throw new AppError('site_error', msg('error.site.toc-shape', { host: this.origin.host }));
+    return toc;
+  }
+
+  /**
+   * The table of contents as JSON text, in the same shape as getToc. With `offThread`, a large
+   * answer is parsed and written again in a worker thread (toc-json.ts): for a server whose main
+   * thread serves everyone (not a Lambda function, which serves one request at a time and whose
+   * bundle has no worker file).
+   */
+  async getTocJson(orgUnitId: number, options: { offThread?: boolean } = {}): Promise<string> {
+    const response = await this.#fetchToc(orgUnitId);
+    const text = response.body ?? '';
+    const result = options.offThread === true ? await normalizeTocTextOffThread(text, this.#signal) : normalizeTocText(text);
+    if (result.ok) return result.json;
+    if (result.problem === 'unreadable') {
+      throw new AppError('site_error', msg('error.site.unreadable-answer', { host: this.origin.host, what: msg('error.site.what.toc') }));
+    }
+    throw new AppError('site_error', msg('error.site.toc-shape', { host: this.origin.host }));
+  }
+
+  async #fetchToc(orgUnitId: number): Promise<HttpResponse> {
     const base = `/d2l/api/le/${this.#versions.le}/${orgUnitId}/content/toc`;
     // Newer sites know ignoreDateRestrictions; older ones only the module-level parameter.
     const parameters = supportsIgnoreDateRestrictions(this.#versions.le)
@@ -100,9 +125,7 @@ export class BrightspaceSession {
       throw new AppError('course_forbidden', msg('error.site.course-forbidden', { orgUnitId: String(orgUnitId) }));
     }
     this.#assertOk(response, msg('error.site.what.toc'));
-    const toc = normalizeToc(this.#json(response, msg('error.site.what.toc')));
-    if (toc === null) throw new AppError('site_error', msg('error.site.toc-shape', { host: this.origin.host }));
-    return toc;
+    return response;
   }
 
   /** The course's name, or undefined when this account may not read it. */

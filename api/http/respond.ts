@@ -31,10 +31,15 @@ export function corsHeaders(request: ApiRequest, allowedOrigins: readonly string
 }
 
 export function jsonResponse(request: ApiRequest, allowedOrigins: readonly string[], status: number, body: unknown, extra: Record<string, string> = {}): ApiResponse {
+  return jsonTextResponse(request, allowedOrigins, status, JSON.stringify(body), extra);
+}
+
+/** An answer whose JSON is already written (a large one, prepared off the serving thread). */
+export function jsonTextResponse(request: ApiRequest, allowedOrigins: readonly string[], status: number, json: string, extra: Record<string, string> = {}): ApiResponse {
   return {
     status,
     headers: { ...baseHeaders, ...corsHeaders(request, allowedOrigins), ...extra },
-    body: JSON.stringify(body),
+    body: json,
   };
 }
 

@@ -8,11 +8,12 @@ import type { LoadTableOfContentsInput } from '../engine/load-table-of-contents.
 import { assertAllowedDestination } from '../net/address-guard.ts';
 import type { Resolver } from '../net/address-guard.ts';
 import type { JobRecord, JobRunner, JobStore } from '../jobs/types.ts';
-import type { JobStatusResponse, RunTestsResponse, TocResponse } from './contract.ts';
+import type { JobStatusResponse, RunTestsResponse } from './contract.ts';
 import { bearerTokenOf } from './access-token.ts';
 import type { Caller, TokenVerifier } from './access-token.ts';
 import { reportFilename } from './report-filename.ts';
-import { errorResponse, jsonResponse } from './respond.ts';
+import { errorResponse, jsonResponse, jsonTextResponse } from './respond.ts';
+import type { ConcurrencyLimit } from './concurrency-limit.ts';
 import type { Log } from './respond.ts';
 import type { ApiRequest, ApiResponse } from './types.ts';
 import { languageOfBody, parseJobId, parseRunTestsRequest, parseTocRequest, readJsonBody } from './validate-request.ts';
@@ -22,8 +23,13 @@ export interface ApiDeps {
   verifier: TokenVerifier;
   jobs: JobStore;
   runner: JobRunner;
-  /** The engine's table-of-contents reader (api/engine/load-table-of-contents.ts). */
-  loadTableOfContents: (input: LoadTableOfContentsInput) => Promise<TocResponse>;
+  /**
+   * The engine's table-of-contents reader (loadTableOfContentsJson in
+   * api/engine/load-table-of-contents.ts): the answer of POST /api/toc as JSON text, sent as it is.
+   */
+  loadTableOfContents: (input: LoadTableOfContentsInput) => Promise<string>;
+  /** Tables of contents one user may be loading at once; one more is answered 429. Default 2. */
+  tocLoads?: ConcurrencyLimit;
   /** Base URL of the reports, ending in '/': a report is at outputUrl + filename + '.html'. */
   outputUrl: string;
   /** App origins allowed to call the API from a browser (exact match). */
@@ -77,12 +83,17 @@ function isAbort(error: unknown): boolean {
 /** POST /api/toc: the course's table of contents, in Brightspace's own shape. */
 export function handleToc(request: ApiRequest, deps: ApiDeps): Promise<ApiResponse> {
   return withErrors(request, deps, async (secrets) => {
-    await authenticate(request, deps);
+    const caller = await authenticate(request, deps);
     const input = parseTocRequest(readJsonBody(request), deps);
     secrets.push(input.password);
+    // Each load holds a sign-in and up to 20 MB of answer: a user gets a few at once, not a flood.
+    const release = deps.tocLoads?.acquire(caller.sub);
+    if (release === undefined && deps.tocLoads !== undefined) {
+      throw new AppError('too_many_requests', msg('error.toc.too-many', { count: deps.tocLoads.max }));
+    }
     const timeout = AbortSignal.timeout(deps.tocTimeoutMs ?? 60_000);
     const signal = request.signal === undefined ? timeout : AbortSignal.any([request.signal, timeout]);
-    let toc: TocResponse;
+    let toc: string;
     try {
       toc = await deps.loadTableOfContents({ ...input, allowPrivateTargets: deps.allowPrivateTargets, signal });
     } catch (error) {
@@ -90,8 +101,10 @@ export function handleToc(request: ApiRequest, deps: ApiDeps): Promise<ApiRespon
         throw new AppError('site_unreachable', msg('error.site.toc-timeout'), { cause: error });
       }
       throw error;
+    } finally {
+      release?.();
     }
-    return jsonResponse(request, deps.allowedOrigins, 200, toc);
+    return jsonTextResponse(request, deps.allowedOrigins, 200, toc);
   });
 }
 

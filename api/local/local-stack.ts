@@ -6,10 +6,11 @@ import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:https';
 import type { Server } from 'node:https';
 import { join } from 'node:path';
-import { loadTableOfContents } from '../engine/load-table-of-contents.ts';
+import { loadTableOfContentsJson } from '../engine/load-table-of-contents.ts';
 import { bearerTokenOf, createIssuerTokenVerifier } from '../http/access-token.ts';
 import { MAX_BODY_BYTES } from '../http/contract.ts';
 import { createApi } from '../http/create-api.ts';
+import { createConcurrencyLimit } from '../http/concurrency-limit.ts';
 import { failureDetail } from '../http/failure-log.ts';
 import { errorResponse } from '../http/respond.ts';
 import { languageOfRequest } from '../http/routes.ts';
@@ -89,6 +90,8 @@ export interface LocalStackOptions {
   stopGraceMs?: number;
   progressIntervalMs?: number;
   tocTimeoutMs?: number;
+  /** Tables of contents one user may be loading at once. Default 2. */
+  maxTocLoadsPerUser?: number;
   accessTokenTtlSeconds?: number;
   /** Caps and time limits on connections (DEFAULT_CONNECTION_LIMITS where not given). */
   connectionLimits?: Partial<ConnectionLimits>;
@@ -254,7 +257,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     verifier,
     jobs,
     runner,
-    loadTableOfContents,
+    // One thread serves everyone here: a large answer is parsed and written in a worker thread.
+    loadTableOfContents: (input) => loadTableOfContentsJson({ ...input, offThread: true }),
+    tocLoads: createConcurrencyLimit(options.maxTocLoadsPerUser ?? 2),
     outputUrl: `${origin}${REPORTS_PREFIX}`,
     allowedOrigins: appOrigins,
     allowPrivateTargets,

@@ -3,7 +3,7 @@
 export const safeguards = {
   'error.runs.deployment-full':
     'CTPO is already running {count, plural, one {# test run} other {# test runs}}, as many as it takes at once. Start this one again in a few minutes.',
-  'error.toc.too-many': 'You are already loading {count, plural, one {# table of contents} other {# tables of contents}}. Wait for it to finish, then try again.',
+  'error.toc.too-many': 'You are already loading {count, plural, one {# table of contents} other {# tables of contents}}. Wait for one to finish, then try again.',
   'error.field.hidden-characters':
     '{field} contains an invisible or direction-changing character ({codePoint}). Type it again without copying it from elsewhere.',
 } as const;
