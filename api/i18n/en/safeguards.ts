@@ -6,4 +6,6 @@ export const safeguards = {
   'error.toc.too-many': 'You are already loading {count, plural, one {# table of contents} other {# tables of contents}}. Wait for one to finish, then try again.',
   'error.field.hidden-characters':
     '{field} contains an invisible or direction-changing character ({codePoint}). Type it again without copying it from elsewhere.',
+  'error.input.client-hidden-characters':
+    'The Client label contains an invisible or direction-changing character ({codePoint}). Type it again without copying it from elsewhere.',
 } as const;
