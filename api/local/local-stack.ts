@@ -235,7 +235,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     signingKey,
     corsOrigins: appOrigins,
     formOrigins: ownOrigins,
-    accessTokenTtlSeconds: options.accessTokenTtlSeconds,
+    // 15 minutes, as the deployed user pool: a token taken before sign-out soon stops working.
+    accessTokenTtlSeconds: options.accessTokenTtlSeconds ?? 900,
+    revocationsPath: join(dataDir, 'identity-revocations.json'),
     now: options.identityNow,
   });
 
