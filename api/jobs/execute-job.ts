@@ -50,6 +50,8 @@ export async function executeJob(input: ExecuteJobInput): Promise<JobRecord | un
   };
   const onProgress = (progress: CourseTestProgress): void => {
     if (Date.now() - lastWrite >= interval) {
+      // Newer than anything still waiting: what waits must not be written after it.
+      pending = undefined;
       writeProgress(progress);
       return;
     }

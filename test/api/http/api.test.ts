@@ -68,7 +68,7 @@ async function allJobs() {
 }
 
 async function waitForStatus(token: string, id: string, wanted: string[]): Promise<Record<string, unknown>> {
-  for (let attempt = 0; attempt < 200; attempt++) {
+  for (let attempt = 0; attempt < 800; attempt++) {
     const { body } = await call('GET', `/api/job-status/${encodeURIComponent(id)}`, { token });
     if (wanted.includes(body.status as string)) return body;
     await new Promise((resolve) => setTimeout(resolve, 25));
@@ -267,6 +267,8 @@ describe('bad input', () => {
 
 describe('limits', () => {
   it('answers 429 above the per-user active-run limit, and 503 when the queue is full, recording nothing', async () => {
+    // Runs of the tests above have ended; their processes leave the pool's slots once they exit.
+    await stack.runner.idle();
     // One slot and two queue places: user A's two runs take the slot and one place.
     const first = await call('POST', '/api/run-tests', { token: tokenA, body: { ...goodRun, CLIENT_NAME: 'hang' } });
     const second = await call('POST', '/api/run-tests', { token: tokenA, body: { ...goodRun, CLIENT_NAME: 'hang' } });

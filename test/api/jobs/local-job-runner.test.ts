@@ -1,15 +1,15 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { getPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { formatMessage } from '../../../api/i18n/messages.ts';
-import { CRASH_REASON, SHUTDOWN_QUEUED_REASON, SHUTDOWN_REASON, createLocalJobRunner } from '../../../api/jobs/local-job-runner.ts';
+import { CRASH_REASON, RUN_NICENESS, SHUTDOWN_QUEUED_REASON, SHUTDOWN_REASON, createLocalJobRunner } from '../../../api/jobs/local-job-runner.ts';
 import type { LocalJobRunner, LocalJobRunnerOptions } from '../../../api/jobs/local-job-runner.ts';
 import { openSqliteJobStore } from '../../../api/jobs/sqlite-job-store.ts';
 import type { SqliteJobStore } from '../../../api/jobs/sqlite-job-store.ts';
 import type { JobRecord } from '../../../api/jobs/types.ts';
 
-// Real servers, worker threads and key generation on a machine shared with other test runs.
+// Real processes, one per run, on a machine shared with other test runs.
 vi.setConfig({ testTimeout: 20_000, hookTimeout: 30_000 });
 
 const scriptedWorker = new URL('./fixtures/scripted-job-worker.ts', import.meta.url);
@@ -49,7 +49,7 @@ function makeRunner(options: Partial<LocalJobRunnerOptions> = {}): LocalJobRunne
 
 async function submit(pool: LocalJobRunner, job: JobRecord): Promise<void> {
   await store.create(job);
-  await pool.submit(job, { username: 'qa', password: 'secret-pw-123' });
+  await pool.submit(job, { username: 'qa-user', password: 'secret-pw-123' });
 }
 
 beforeEach(() => {
@@ -80,9 +80,9 @@ describe('the local worker pool', () => {
     expect(finished.map((job) => job?.status)).toEqual(Array(7).fill('SUCCEEDED'));
     expect(finished.every((job) => job?.progress?.done === 2 && job.finishedAt !== undefined)).toBe(true);
     expect(maxRunning).toBe(2);
-    // Worker thread ids grow with each start: their order is the start order.
-    const threadIds = finished.map((job) => Number(job!.runnerRef!.replace('local-worker-', '')));
-    expect(threadIds).toEqual([...threadIds].sort((a, b) => a - b));
+    // Each run names its place in the start order and its process: the start order is the arrival order.
+    const starts = finished.map((job) => /^local-(\d+)-pid-\d+$/.exec(job!.runnerRef!)?.[1]).map(Number);
+    expect(starts).toEqual([1, 2, 3, 4, 5, 6, 7]);
     // And no two runs beyond the cap overlapped in time.
     for (const job of finished) {
       const overlapping = finished.filter((other) => other!.startedAt! < job!.finishedAt! && job!.startedAt! < other!.finishedAt!);
@@ -123,12 +123,33 @@ describe('the local worker pool', () => {
     await submit(pool, aJob(2, 'stubborn'));
     const started = Date.now();
     await pool.idle();
-    expect(Date.now() - started).toBeLessThan(3000);
+    // Far less than the 30 minutes a run may take by default: the stubborn one was killed.
+    expect(Date.now() - started).toBeLessThan(20_000);
     for (const id of ['job-001', 'job-002']) {
       const job = await store.get(id);
       expect(job?.status).toBe('FAILED');
       expect(job?.reason).toMatch(/^The run took longer than 1 second and was stopped/);
     }
+  });
+
+  it('runs each job in a process of its own at a lower CPU priority, with the credentials in neither its arguments nor its environment', async () => {
+    const pool = makeRunner({ concurrency: 1, stopGraceMs: 300 });
+    await submit(pool, aJob(1, 'hang'));
+    let job = await store.get('job-001');
+    while (job?.status !== 'RUNNING') {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      job = await store.get('job-001');
+    }
+    const pid = Number(/-pid-(\d+)$/.exec(job.runnerRef ?? '')?.[1]);
+    expect(pid).not.toBe(process.pid);
+    expect(getPriority(pid)).toBe(Math.min(19, getPriority() + RUN_NICENESS));
+    // What the system shows of the run's process (Linux): no trace of the credentials.
+    for (const view of ['cmdline', 'environ']) {
+      const shown = readFileSync(`/proc/${pid}/${view}`);
+      expect(shown.includes('secret-pw-123'), view).toBe(false);
+      expect(shown.includes('qa-user'), view).toBe(false);
+    }
+    await pool.close();
   });
 
   it('on close, fails the waiting runs and stops the running ones, each with its reason, and takes no more', async () => {

@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatMessage } from '../../../api/i18n/messages.ts';
 import { RESTART_REASON } from '../../../api/jobs/fail-interrupted-jobs.ts';
+import { openSqliteJobStore } from '../../../api/jobs/sqlite-job-store.ts';
 import { startBrightspaceSite } from '../../../api/local/demo-course/brightspace-site.ts';
 import type { BrightspaceSite } from '../../../api/local/demo-course/brightspace-site.ts';
 import { DEMO_ORG_UNIT, DEMO_PASSWORD, DEMO_USER, startDemoCourse } from '../../../api/local/demo-course/demo-course.ts';
@@ -43,6 +44,26 @@ async function startServer(dataDir: string, port: number): Promise<Server> {
     void exited.then((end) => reject(new Error(`the server process ended (${String(end)}) before it was ready:\n${output}`)));
   });
   return { child, origin: ready[1]!, recovered: Number(ready[2]), exited };
+}
+
+/** True while a process with this id exists. */
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A job as the data folder's job store has it (read beside the running server). */
+async function readJob(id: string) {
+  const store = openSqliteJobStore({ path: join(dataDir, 'jobs.sqlite') });
+  try {
+    return await store.get(id);
+  } finally {
+    store.close();
+  }
 }
 
 let dataDir: string;
@@ -97,8 +118,14 @@ describe('a server killed mid-run', () => {
       const waiting = await api.startRun(run(demo.origin, 'Waiting'));
       expect((await api.jobStatus(waiting.taskArn)).body.status).toBe('PENDING');
 
+      const cutOffRun = (await readJob(cutOff.taskArn))?.runnerRef ?? '';
+      const runPid = Number(/-pid-(\d+)$/.exec(cutOffRun)?.[1]);
+      expect(isAlive(runPid)).toBe(true);
       first.child.kill('SIGKILL');
       expect(await first.exited).toBe('SIGKILL');
+      // The run's own process ends too once its server is gone: nothing runs on unseen.
+      for (let tries = 0; isAlive(runPid) && tries < 400; tries++) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(isAlive(runPid)).toBe(false);
 
       // The same port, so the same origin and issuer, as npm start's fixed 8443.
       const second = await startServer(dataDir, Number(new URL(first.origin).port));

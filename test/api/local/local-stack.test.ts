@@ -248,8 +248,12 @@ describe('restart and shutdown', () => {
     const { taskArn } = (await started.json()) as { taskArn: string };
     await client.close();
     const jobs = stack.jobs;
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    const status = await jobs.get(taskArn);
+    // The run's process reports RUNNING once it has started.
+    let status = await jobs.get(taskArn);
+    for (let tries = 0; status?.status !== 'RUNNING' && tries < 400; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      status = await jobs.get(taskArn);
+    }
     expect(status?.status).toBe('RUNNING');
     const origin = stack.origin;
     const ca = stack.ca;
