@@ -6,7 +6,8 @@
 // credentials reach a run over the IPC channel only (job-worker-protocol.ts).
 import { fork } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { getPriority, setPriority } from 'node:os';
+import { getPriority, setPriority, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AppError } from '../errors.ts';
 import { formatMessage, msg, type Message } from '../i18n/messages.ts';
@@ -119,8 +120,10 @@ export function createLocalJobRunner(options: LocalJobRunnerOptions): LocalJobRu
       allowPrivateTargets: options.allowPrivateTargets,
       progressIntervalMs: options.progressIntervalMs,
     };
-    // No arguments and no extra environment: the job and its credentials go over IPC only.
-    const child = fork(workerEntry, [], { serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: [] });
+    // The job and its credentials go over IPC only: no arguments, and the environment gains only the
+    // folder of Node's compile cache, which halves the time a run's process takes to load the engine.
+    const env = { ...process.env, NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE ?? join(tmpdir(), 'node-compile-cache') };
+    const child = fork(workerEntry, [], { serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: [], env });
     lowerPriority(child.pid);
     tell(child, { type: 'start', data });
     const sequence = ++started;
