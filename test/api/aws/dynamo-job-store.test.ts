@@ -1,13 +1,16 @@
 // The DynamoDB job store against a real DynamoDB-compatible server (dynalite on loopback): the
 // shared contract, then what is DynamoDB's own (expiry, duplicate ids, the slot items behind the caps).
 import { DeleteCommand, GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { RUN_SLOT_PREFIX, UNRECORDED_SLOT_GRACE_MS, createDynamoJobStore } from '../../../api/aws/dynamo-job-store.ts';
 import type { JobRecord, JobStore } from '../../../api/jobs/types.ts';
 import { aJob } from '../support/job-record.ts';
 import { describeJobStoreContract } from '../support/job-store-contract.ts';
 import { startDynalite } from '../support/dynalite.ts';
 import type { Dynalite } from '../support/dynalite.ts';
+
+// A real DynamoDB-compatible server on a machine shared with other test runs.
+vi.setConfig({ testTimeout: 30_000, hookTimeout: 30_000 });
 
 let dynamo: Dynalite;
 beforeAll(async () => {

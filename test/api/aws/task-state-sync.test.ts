@@ -1,6 +1,6 @@
 import { DescribeTasksCommand, ECSClient } from '@aws-sdk/client-ecs';
 import { mockClient } from 'aws-sdk-client-mock';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { formatMessage } from '../../../api/i18n/messages.ts';
 import { createDynamoJobStore } from '../../../api/aws/dynamo-job-store.ts';
 import { MISSING_TASK_REASON } from '../../../api/aws/ecs-task-status.ts';
@@ -10,6 +10,9 @@ import type { JobStore } from '../../../api/jobs/types.ts';
 import { startDynalite } from '../support/dynalite.ts';
 import type { Dynalite } from '../support/dynalite.ts';
 import { aJob } from '../support/job-record.ts';
+
+// A real DynamoDB-compatible server on a machine shared with other test runs.
+vi.setConfig({ testTimeout: 30_000, hookTimeout: 30_000 });
 
 const CLUSTER = 'arn:aws:ecs:ca-central-1:111122223333:cluster/ctpo';
 const TASK_ARN = 'arn:aws:ecs:ca-central-1:111122223333:task/ctpo/0123456789abcdef0123456789abcdef';
