@@ -168,6 +168,24 @@ export class BrightspaceSession {
     return { ok: true, html: response.body ?? '' };
   }
 
+  /**
+   * A text file of the site read with the session (a course stylesheet), or null when it cannot be
+   * read: another site, an answer other than 200, a network failure or a file over the limit.
+   */
+  async readSiteText(url: URL, limitBytes: number): Promise<string | null> {
+    // A stylesheet address comes from course content: it is read with the session only where a link
+    // would be (readsWithSession), on every hop, so it can never be a sign-out or another action.
+    if (url.origin !== this.origin.origin || !readsWithSession(url)) return null;
+    try {
+      const { response, leftTo } = await this.#followOwnRedirects({ url, readBodyLimit: limitBytes }, readsWithSession);
+      return response.status === 200 && leftTo === null ? (response.body ?? '') : null;
+    } catch (error) {
+      if (this.#signal?.aborted) throw this.#signal.reason;
+      if (isAppError(error) && (error.code === 'site_unreachable' || error.code === 'site_error' || error.code === 'address_not_allowed')) return null;
+      throw error;
+    }
+  }
+
   /** Ends the session on the site (best effort) and forgets the cookies. */
   async close(): Promise<void> {
     try {
@@ -272,15 +290,18 @@ export class BrightspaceSession {
     return url.origin === this.origin.origin && cookie !== undefined ? { cookie } : {};
   }
 
-  /** Follows redirects that stay on the site; stops at one that leaves it and says where. */
-  async #followOwnRedirects(request: HttpRequest & { url: URL }): Promise<{ response: HttpResponse; leftTo: URL | null }> {
+  /**
+   * Follows redirects that stay on the site (and, with `within`, on the addresses it allows); stops
+   * at one that leaves and says where.
+   */
+  async #followOwnRedirects(request: HttpRequest & { url: URL }, within?: (url: URL) => boolean): Promise<{ response: HttpResponse; leftTo: URL | null }> {
     let current = request;
     for (let hop = 0; ; hop++) {
       const response = await this.#call(current);
       const location = headerValue(response.headers, 'location');
       if (!REDIRECTS.has(response.status) || location === undefined) return { response, leftTo: null };
       const next = new URL(location, current.url);
-      if (next.origin !== this.origin.origin) return { response, leftTo: next };
+      if (next.origin !== this.origin.origin || (within !== undefined && !within(next))) return { response, leftTo: next };
       if (hop >= 5) throw new AppError('site_error', msg('error.site.redirect-loop', { host: this.origin.host }));
       current = { ...request, url: next, method: 'GET', body: undefined };
     }
@@ -311,12 +332,13 @@ export class BrightspaceSession {
 }
 
 // What a link on the site may be read with the session (links are only ever read: HEAD or GET):
-// Brightspace's API, the course's files, a course's home page and a topic's page in the Content
-// tool. Anything else (sign-out, tools that act on a click, a page with a query string) is checked
+// Brightspace's API, the course's files and the site's shared files, a course's home page and a
+// topic's page in the Content tool. Anything else (sign-out, tools that act on a click, a page with a query string) is checked
 // without it, and Brightspace then answers with its sign-in page.
 const SESSION_READS: { path: RegExp; query: boolean }[] = [
   { path: /^\/d2l\/api\//i, query: true },
   { path: /^\/content\/enforced\//i, query: true },
+  { path: /^\/shared\//i, query: true },
   { path: /^\/d2l\/home\/\d+\/?$/i, query: false },
   { path: /^\/d2l\/le\/content\/\d+\/viewContent\/\d+\/View$/i, query: false },
 ];

@@ -81,6 +81,7 @@ th, td { text-align: left; vertical-align: top; padding: .35rem .5rem; border-bo
 .check { font-weight: 600; } code { font-size: .85em; color: var(--muted); }
 .finding p { margin: .15rem 0 0; }
 .address { overflow-wrap: anywhere; font-size: .9em; }
+.where { color: var(--muted); }
 .clean { color: var(--muted); margin: .2rem 0; }
 footer { color: var(--muted); font-size: .85rem; border-top: 1px solid var(--line); margin-top: 2rem; }
 @media print {
@@ -95,8 +96,17 @@ function filterStyles(checks: string[]): string {
   return rules.join('\n');
 }
 
+/** Where the author finds it: the element and attribute, the link text or alt, how often. */
+function whereInItem(item: Finding): string {
+  const parts: string[] = [];
+  if (item.element !== undefined && item.element.length <= 60 && !item.element.includes('<')) parts.push(`<code>${escapeHtml(item.element)}</code>`);
+  if (item.linkText !== undefined) parts.push(`"${escapeHtml(item.linkText)}"`);
+  if (item.count !== undefined && item.count > 1) parts.push(`${item.count} times`);
+  return parts.length === 0 ? '' : ` <span class="where">(${parts.join(', ')})</span>`;
+}
+
 function renderFinding(item: Finding, checkIndex: Map<string, number>): string {
-  const address = item.url === null ? '' : `<p class="address">${linkTo(item.url)}</p>`;
+  const address = item.url === null ? '' : `<p class="address">${linkTo(item.url)}${item.check.startsWith('link.') ? whereInItem(item) : ''}</p>`;
   return `<li class="finding" data-severity="${item.severity}" data-check-index="${checkIndex.get(item.check)}">
 <span class="badge ${item.severity}">${SEVERITY_LABEL[item.severity]}</span><span class="check">${escapeHtml(checkTitle(item.check))}</span> <code>${escapeHtml(item.check)}</code>
 <p>${escapeHtml(item.message)}</p>${address}</li>`;
@@ -196,6 +206,7 @@ ${SEVERITIES.map((severity) => `<li class="${severity}"><strong>${totals.finding
 <li><strong>${totals.scanned} / ${totals.topics}</strong>topics scanned</li>
 <li><strong>${totals.notScanned}</strong>topics not scanned</li>
 <li><strong>${totals.links}</strong>links checked</li>
+${totals.linksNotCheckable > 0 ? `<li><strong>${totals.linksNotCheckable}</strong>e-mail, phone and app links (not checkable)</li>` : ''}
 </ul>
 ${report.modules.length > 0 ? renderChart(report) : ''}
 </section>

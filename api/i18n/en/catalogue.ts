@@ -2,8 +2,9 @@
 // file so that the messages sit beside the checks and errors that use them.
 import { errors } from './errors.ts';
 import { findings } from './findings.ts';
+import { links } from './links.ts';
 import { report } from './report.ts';
 import { safeguards } from './safeguards.ts';
 
-export const english = { ...errors, ...findings, ...report, ...safeguards } as const satisfies Record<string, string>;
+export const english = { ...errors, ...findings, ...links, ...report, ...safeguards } as const satisfies Record<string, string>;
 export type MessageId = keyof typeof english;

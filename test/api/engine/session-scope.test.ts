@@ -16,6 +16,7 @@ describe('the addresses a link is read at with the session', () => {
     expect(reads('/content/enforced/6606-BIO101/notes.pdf?ou=6606')).toBe(true);
     expect(reads('/d2l/home/6606')).toBe(true);
     expect(reads('/d2l/le/content/6606/viewContent/101/View')).toBe(true);
+    expect(reads('/shared/styles/course.css')).toBe(true);
   });
 
   it('are never a sign-out, a tool that acts, a page with a query, or an encoded way around the rule', () => {
@@ -36,7 +37,7 @@ describe('the addresses a link is read at with the session', () => {
   });
 });
 
-describe('a course with a sign-out link in its first topic', () => {
+describe('a course with sign-out links in its first topic, one of them as its stylesheet', () => {
   let site: BrightspaceSite;
   let report: Report;
   const topics: TopicModel[] = Array.from({ length: 21 }, (_, index) => ({
@@ -46,7 +47,7 @@ describe('a course with a sign-out link in its first topic', () => {
     fileName: `topic-${index + 1}.html`,
     html:
       index === 0
-        ? '<h1>Start</h1><p>Done for today? <a href="/d2l/logout">Sign out</a> or <a href="/d2l/lp/auth/login/logout.d2l">log off</a>.</p>'
+        ? '<link rel="stylesheet" href="/d2l/logout"><h1>Start</h1><p>Done for today? <a href="/d2l/logout">Sign out</a> or <a href="/d2l/lp/auth/login/logout.d2l">log off</a>.</p>'
         : `<h1>Topic ${index + 1}</h1><p>Reading for week ${index + 1}.</p>`,
   }));
 

@@ -26,7 +26,7 @@ const place = (moduleId: number, topicId: number | null) => {
 };
 
 const findings: Finding[] = [
-  { check: 'link.redirect', severity: 'info', ...place(1, 11), url: 'https://example.com/old', message: msg('finding.link.moved', { to: 'https://example.com/new' }) },
+  { check: 'link.redirect', severity: 'info', ...place(1, 11), url: 'https://example.com/old', message: msg('finding.link.moved', { to: 'https://example.com/new' }), element: 'img srcset', linkText: 'Map <of> "campus"', count: 3 },
   { check: 'link.broken', severity: 'error', ...place(1, 11), url: 'javascript:alert(1)', message: msg('finding.link.invalid-address', { address: 'Bad <img src=x onerror=alert(1)> link' }) },
   { check: 'structure.date-order', severity: 'error', ...place(1, null), url: null, message: msg('finding.structure.empty-module') },
   { check: 'a11y.image-alt', severity: 'error', ...place(1, 11), url: 'https://school.example.com/p.html', message: msg('finding.a11y.axe', { help: 'Images must have alternative text', count: 1 }), element: '<img src="a.png">' },
@@ -60,7 +60,7 @@ describe('buildReport', () => {
   });
 
   it('counts what the JSON twin promises', () => {
-    expect(report.totals).toEqual({ topics: 3, scanned: 2, notScanned: 1, documents: 0, links: 7, findings: { error: 3, warning: 1, info: 1 }, review: 0 });
+    expect(report.totals).toEqual({ topics: 3, scanned: 2, notScanned: 1, documents: 0, links: 7, linksNotCheckable: 0, findings: { error: 3, warning: 1, info: 1 }, review: 0 });
     expect(report.tool).toEqual({ name: 'CTPO', version: TOOL_VERSION });
     expect(report.modules[1]).toEqual({
       moduleId: 2,
@@ -91,6 +91,10 @@ describe('renderHtmlReport', () => {
     expect(html).toContain('Acme &quot;Learning&quot;');
     expect(html).not.toMatch(/<script/i);
     expect(html).not.toMatch(/<img/i);
+  });
+
+  it('says beside a link where the author finds it: element and attribute, text or alt, how often', () => {
+    expect(html).toContain('<span class="where">(<code>img srcset</code>, "Map &lt;of&gt; &quot;campus&quot;", 3 times)</span>');
   });
 
   it('links only web addresses', () => {
