@@ -82,7 +82,14 @@ export interface JobRunner {
   hasCapacity?(): boolean;
 }
 
+/** The report's three files: the HTML report, its JSON twin and its CSV twin. */
+export interface ReportFiles {
+  html: string;
+  json: string;
+  csv: string;
+}
+
 /** Where finished reports go: a folder locally, the reports bucket on AWS. */
 export interface ReportStore {
-  put(filename: string, files: { html: string; json: string }): Promise<void>;
+  put(filename: string, files: ReportFiles): Promise<void>;
 }

@@ -1,10 +1,12 @@
 // The English catalogue: every message id the server knows, by family. Each family keeps its own
 // file so that the messages sit beside the checks and errors that use them.
+import { cli } from './cli.ts';
 import { errors } from './errors.ts';
 import { findings } from './findings.ts';
+import { fixes } from './fixes.ts';
 import { links } from './links.ts';
 import { report } from './report.ts';
 import { safeguards } from './safeguards.ts';
 
-export const english = { ...errors, ...findings, ...links, ...report, ...safeguards } as const satisfies Record<string, string>;
+export const english = { ...errors, ...findings, ...links, ...fixes, ...report, ...cli, ...safeguards } as const satisfies Record<string, string>;
 export type MessageId = keyof typeof english;

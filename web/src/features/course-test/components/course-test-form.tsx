@@ -1,6 +1,7 @@
 // The main form: the five course fields, loading the course's modules, choosing some and starting
-// a run. The job monitor of a started run is rendered where the parent puts it (`monitor`).
-import { useState, type FormEvent, type ReactNode } from 'react';
+// a run. The job monitor of a started run is rendered where the parent puts it (`monitor`). Focus
+// follows the work: to the module list (or the reason it failed) once the modules have loaded.
+import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useIntl } from 'react-intl';
 import { ErrorSummary, type FieldError } from '@/components/error-summary/error-summary';
 import { Spinner } from '@/components/spinner/spinner';
@@ -8,6 +9,7 @@ import { StatusBanner, type BannerTone } from '@/components/status-banner/status
 import { TextInput } from '@/components/text-input/text-input';
 import { textInputError, type TextInputRules } from '@/components/text-input/validate-text-input';
 import { ApiError } from '@/lib/api-client';
+import { useLanguage } from '@/lib/i18n/use-language';
 import { useBeforeUnload } from '@/lib/use-before-unload';
 import { loadTableOfContents } from '@/features/course-test/api/load-table-of-contents';
 import { startTestRun } from '@/features/course-test/api/start-test-run';
@@ -20,7 +22,8 @@ import {
   type FieldDefinition,
   type FieldName,
 } from '@/features/course-test/course-fields';
-import { moduleChoices, type ModuleChoice } from '@/features/course-test/module-choices';
+import { COURSE_SCOPES, type CourseScope } from '@/features/course-test/course-scopes';
+import { moduleChoices, toggleModule, type ModuleChoice } from '@/features/course-test/module-choices';
 import { ModulePicker } from '@/features/course-test/components/module-picker';
 import './course-test-form.css';
 
@@ -35,7 +38,12 @@ interface CourseTestFormProps {
   /** A new run is being started: whatever was monitored before is no longer current. */
   onRunStarting: () => void;
   onRunStarted: (run: StartedRun) => void;
+  /** The started run's job has since failed: its banner must not say only "success". */
+  runFailed?: boolean;
 }
+
+/** The id of the form, the target of the page's skip link. */
+export const COURSE_FORM_ID = 'ctpo-course-form';
 
 type TocState =
   | { status: 'idle' }
@@ -55,8 +63,9 @@ function failureDetail(error: unknown, networkMessage: string): string | undefin
   return undefined;
 }
 
-export function CourseTestForm({ monitor, onRunStarting, onRunStarted }: CourseTestFormProps) {
+export function CourseTestForm({ monitor, onRunStarting, onRunStarted, runFailed = false }: CourseTestFormProps) {
   const intl = useIntl();
+  const { locale } = useLanguage();
   const [fields, setFields] = useState<CourseFields>(EMPTY_FIELDS);
   const [submitAttempt, setSubmitAttempt] = useState(0);
   const [lastLoaded, setLastLoaded] = useState<CourseFields | null>(null);
@@ -64,8 +73,19 @@ export function CourseTestForm({ monitor, onRunStarting, onRunStarted }: CourseT
   const [savedFields, setSavedFields] = useState<CourseFields>(EMPTY_FIELDS);
   const [toc, setToc] = useState<TocState>({ status: 'idle' });
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const [scopes, setScopes] = useState<ReadonlySet<CourseScope>>(new Set(COURSE_SCOPES));
   const [running, setRunning] = useState(false);
   const [banner, setBanner] = useState<Banner | null>(null);
+  // Set when a load ends, so focus moves to what it gave (the list, or why it failed) once shown.
+  const focusAfterLoad = useRef(false);
+  const moduleGroup = useRef<HTMLFieldSetElement>(null);
+  const tocError = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    if (!focusAfterLoad.current || (toc.status !== 'loaded' && toc.status !== 'failed')) return;
+    focusAfterLoad.current = false;
+    (toc.status === 'loaded' ? moduleGroup.current : tocError.current)?.focus();
+  }, [toc]);
 
   const label = (field: FieldDefinition) => intl.formatMessage({ id: field.labelId });
   const rulesOf = (field: FieldDefinition): TextInputRules => ({
@@ -91,12 +111,14 @@ export function CourseTestForm({ monitor, onRunStarting, onRunStarted }: CourseT
 
   const loadModules = async () => {
     const request = fields;
+    focusAfterLoad.current = true;
     setToc({ status: 'loading' });
     setSelected(new Set());
     try {
-      const modules = moduleChoices(await loadTableOfContents(request));
+      const modules = moduleChoices(await loadTableOfContents(request, locale));
       setToc({ status: 'loaded', modules });
       setSelected(new Set(modules.map((module) => module.id)));
+      setScopes(new Set(COURSE_SCOPES));
       setLastLoaded(trimmedFields(request));
     } catch (error) {
       console.error('CTPO: loading the table of contents failed', error instanceof Error ? error.message : error);
@@ -118,12 +140,13 @@ export function CourseTestForm({ monitor, onRunStarting, onRunStarted }: CourseT
   const runTests = async (modules: readonly ModuleChoice[]) => {
     const request = fields;
     const moduleIds = modules.filter((module) => selected.has(module.id)).map((module) => module.id);
+    const chosenScopes = COURSE_SCOPES.filter((scope) => scopes.has(scope));
     onRunStarting();
     setRunning(true);
     setSavedFields(request);
     setBanner({ tone: 'info', text: intl.formatMessage({ id: 'run.starting' }) });
     try {
-      const started = await startTestRun(request, moduleIds);
+      const started = await startTestRun(request, moduleIds, chosenScopes, locale);
       setBanner({ tone: 'success', text: intl.formatMessage({ id: 'run.success' }, { message: started.message }) });
       if (started.taskArn) onRunStarted({ taskArn: started.taskArn, filename: started.filename ?? '' });
     } catch (error) {
@@ -138,7 +161,9 @@ export function CourseTestForm({ monitor, onRunStarting, onRunStarted }: CourseT
   return (
     <div className="course-test">
       {banner && (
-        <StatusBanner tone={banner.tone} onDismiss={() => setBanner(null)}>
+        // A run that started and then failed: the failure first, the seed's start message after it.
+        <StatusBanner tone={runFailed && banner.tone === 'success' ? 'error' : banner.tone} onDismiss={() => setBanner(null)}>
+          {runFailed && banner.tone === 'success' && <p>{intl.formatMessage({ id: 'run.laterFailed' })}</p>}
           <p>{banner.text}</p>
           {banner.detail && <p>{banner.detail}</p>}
         </StatusBanner>
@@ -146,7 +171,7 @@ export function CourseTestForm({ monitor, onRunStarting, onRunStarted }: CourseT
 
       {monitor}
 
-      <form className="course-test__form" noValidate onSubmit={handleSubmit}>
+      <form id={COURSE_FORM_ID} tabIndex={-1} className="course-test__form" noValidate onSubmit={handleSubmit}>
         {submitAttempt > 0 && <ErrorSummary errors={errors} attempt={submitAttempt} />}
 
         <div className="course-test__fields">
@@ -186,7 +211,7 @@ export function CourseTestForm({ monitor, onRunStarting, onRunStarted }: CourseT
         {toc.status === 'loading' && <Spinner label={intl.formatMessage({ id: 'form.fetchingModules' })} />}
 
         {toc.status === 'failed' && (
-          <div className="course-test__toc-error" role="alert">
+          <div className="course-test__toc-error" role="alert" ref={tocError} tabIndex={-1}>
             <p className="course-test__toc-error-title">{intl.formatMessage({ id: 'form.tocFailed' })}</p>
             {toc.reason && <p>{toc.reason}</p>}
           </div>
@@ -197,11 +222,14 @@ export function CourseTestForm({ monitor, onRunStarting, onRunStarted }: CourseT
             modules={toc.modules}
             selected={selected}
             running={running}
-            onToggle={(id) =>
-              setSelected((previous) => {
+            groupRef={moduleGroup}
+            onToggle={(id) => setSelected((previous) => toggleModule(toc.modules, previous, id))}
+            scopes={scopes}
+            onToggleScope={(scope) =>
+              setScopes((previous) => {
                 const next = new Set(previous);
-                if (next.has(id)) next.delete(id);
-                else next.add(id);
+                if (next.has(scope)) next.delete(scope);
+                else next.add(scope);
                 return next;
               })
             }
