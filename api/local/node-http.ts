@@ -81,6 +81,8 @@ function readBodyUpTo(req: IncomingMessage, limit: number): Promise<string> {
     req.on('end', finish);
     req.on('error', onError);
     req.once('close', onClose);
+    // Gone before anyone listened: no event will come any more.
+    if (req.destroyed && !req.complete) onClose();
   });
 }
 
