@@ -364,23 +364,28 @@ export class BrightspaceSession {
   }
 }
 
-// What a link on the site may be read with the session (links are only ever read: HEAD or GET):
-// Brightspace's API, the course's files and the site's shared files, a course's home page and a
-// topic's page in the Content tool. Anything else (sign-out, tools that act on a click, a page with a query string) is checked
-// without it, and Brightspace then answers with its sign-in page.
-const SESSION_READS: { path: RegExp; query: boolean }[] = [
+// What a link on the site may be read with the session (links are only ever read: HEAD or GET).
+// Brightspace keeps every action (sign-in, sign-out, tools that act on a request) under /d2l/, so
+// the site's files outside it are read with the session, and under it only the read routes: the
+// API, a course's home page and a topic's page in the Content tool. Anything else under /d2l/ is
+// checked without the session, and Brightspace then answers with its sign-in page.
+const SESSION_READS_UNDER_D2L: { path: RegExp; query: boolean }[] = [
   { path: /^\/d2l\/api\//i, query: true },
-  { path: /^\/content\/enforced\//i, query: true },
-  { path: /^\/shared\//i, query: true },
   { path: /^\/d2l\/home\/\d+\/?$/i, query: false },
   { path: /^\/d2l\/le\/content\/\d+\/viewContent\/\d+\/View$/i, query: false },
 ];
 
-/** True when a link's address is one the engine reads with the session (see SESSION_READS). */
+/** True when a link's address is one the engine reads with the session (see above). */
 export function readsWithSession(url: URL): boolean {
-  // An encoded slash, backslash or dot could mean another path to the server than to this check.
-  if (/%(?:2f|5c|2e)/i.test(url.pathname)) return false;
-  return SESSION_READS.some((read) => read.path.test(url.pathname) && (read.query || url.search === ''));
+  const path = url.pathname;
+  // An encoded slash, backslash or dot, or an empty segment, could mean another path to the server
+  // than to this check.
+  if (/%(?:2f|5c|2e)/i.test(path) || path.includes('//')) return false;
+  // The server may read "d2l." or "D2L" as "d2l": the first segment is compared as it would.
+  const first = (path.split('/')[1] ?? '').replace(/[.\s]+$/, '').toLowerCase();
+  if (first.includes('%')) return false;
+  if (first !== 'd2l') return true;
+  return SESSION_READS_UNDER_D2L.some((read) => read.path.test(path) && (read.query || url.search === ''));
 }
 
 function ssoOnly(): AppError {

@@ -7,16 +7,17 @@ import type { Report } from '../../../api/report/model.ts';
 import { startBrightspaceSite, type BrightspaceSite, type TopicModel } from '../../fixtures/brightspace-site.ts';
 
 const ORIGIN = 'https://school.brightspace.com';
-const reads = (path: string) => readsWithSession(new URL(path, ORIGIN));
+const reads = (path: string) => readsWithSession(new URL(`${ORIGIN}${path}`));
 
 describe('the addresses a link is read at with the session', () => {
-  it('are the API, the course files, a course home page and a topic page', () => {
+  it('are the site’s files, and under /d2l/ the API, a course home page and a topic page', () => {
     expect(reads('/d2l/api/le/1.91/6606/content/toc')).toBe(true);
     expect(reads('/content/enforced/6606-BIO101/week1/reading.html')).toBe(true);
     expect(reads('/content/enforced/6606-BIO101/notes.pdf?ou=6606')).toBe(true);
     expect(reads('/d2l/home/6606')).toBe(true);
     expect(reads('/d2l/le/content/6606/viewContent/101/View')).toBe(true);
     expect(reads('/shared/styles/course.css')).toBe(true);
+    expect(reads('/library/reading.html')).toBe(true);
   });
 
   it('are never a sign-out, a tool that acts, a page with a query, or an encoded way around the rule', () => {
@@ -29,8 +30,12 @@ describe('the addresses a link is read at with the session', () => {
       '/d2l/home/6606/../../logout',
       '/content/enforced/..%2f..%2fd2l/logout',
       '/content/enforced/%2e%2e/%2e%2e/d2l/logout',
+      '//d2l/logout',
+      '/d2l./logout',
+      '/D2L /logout',
+      '/%64%32%6c/logout',
+      '/d2l',
       '/d2l/le/content/6606/viewContent/101/Delete',
-      '/',
     ]) {
       expect(reads(path), path).toBe(false);
     }
