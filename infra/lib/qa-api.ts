@@ -1,13 +1,11 @@
-// The QA API on AWS: an HTTP API that accepts only the app's Cognito access tokens, three Lambda
-// functions running the same route handlers as the local server, the jobs table, the reports bucket,
-// and the runs themselves, one ECS Fargate task each, whose state EventBridge feeds back to the jobs.
+// The QA API on AWS: three Lambda functions running the same route handlers as the local server
+// (each checks the caller's Cognito access token itself), reachable only through the site's
+// CloudFront distribution (function URLs with IAM auth, signed by origin access control), the jobs
+// table, the reports bucket and the keys that sign report links, and the runs themselves, one ECS
+// Fargate task each, whose state EventBridge feeds back to the jobs.
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Duration, Fn, RemovalPolicy, Validations } from 'aws-cdk-lib';
-import * as apigateway from 'aws-cdk-lib/aws-apigateway';
-import * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
-import * as authorizers from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
-import * as integrations from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import { Duration, Fn, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import type * as cognito from 'aws-cdk-lib/aws-cognito';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
@@ -21,10 +19,12 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as s3 from 'aws-cdk-lib/aws-s3';
+import * as ssm from 'aws-cdk-lib/aws-ssm';
 import { Construct } from 'constructs';
 import { EXPIRES_AT, OWNER_INDEX } from '../../api/aws/dynamo-job-store.ts';
 import { CREDENTIALS_CONTEXT_KEY, ENV } from '../../api/aws/settings.ts';
 import { acknowledgeWildcardResource } from './nag.ts';
+import { ReportKeys } from './report-keys.ts';
 import { REPORTS_PREFIX } from './site.ts';
 
 const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -38,6 +38,8 @@ export const LAMBDA_ENTRIES = {
   taskState: 'api/aws/lambda/task-state.ts',
 } as const;
 export const RUNNER_DOCKERFILE = 'infra/runner/Dockerfile';
+/** The runner task's memory: the engine and a headless Chromium, with room to spare. */
+export const RUNNER_MEMORY_MIB = 3072;
 
 export interface QaApiProps {
   userPool: cognito.IUserPool;
@@ -46,15 +48,21 @@ export interface QaApiProps {
   /** Days a report and its job record are kept. */
   reportExpiryDays: number;
   /**
-   * Origins of apps served elsewhere that may call the API directly (local development against the
-   * deployed stack). The deployed app needs none: it reaches the API on its own origin.
+   * Origins of apps served elsewhere that may call the API (local development against the deployed
+   * stack, only when the deployment asks for it). The deployed app needs none: it reaches the API
+   * on its own origin.
    */
   corsOrigins: readonly string[];
 }
 
+/** The routes CloudFront sends to each function. */
+export type ApiRoute = 'toc' | 'runTests' | 'jobStatus';
+
 export class QaApi extends Construct {
-  readonly httpApi: apigwv2.HttpApi;
+  /** Callable only with SigV4 (AWS_IAM): in practice only by the site's distribution. */
+  readonly functionUrls: Record<ApiRoute, lambda.FunctionUrl>;
   readonly reportsBucket: s3.Bucket;
+  readonly reportKeys: ReportKeys;
   readonly jobsTable: dynamodb.TableV2;
   readonly cluster: ecs.Cluster;
   readonly taskDefinition: ecs.FargateTaskDefinition;
@@ -136,9 +144,11 @@ export class QaApi extends Construct {
       pendingWindow: Duration.days(7),
     });
 
+    // The engine stays under 800 MB; headless Chromium for the browser checks takes 500-650 MiB more
+    // (`npm run browser-memory`, docs/reliability.md). 3 GB keeps that peak under half the task.
     this.taskDefinition = new ecs.FargateTaskDefinition(this, 'Runner', {
       cpu: 1024,
-      memoryLimitMiB: 2048,
+      memoryLimitMiB: RUNNER_MEMORY_MIB,
       runtimePlatform: { operatingSystemFamily: ecs.OperatingSystemFamily.LINUX, cpuArchitecture: ecs.CpuArchitecture.X86_64 },
     });
     this.taskDefinition.addVolume({ name: 'tmp' });
@@ -208,25 +218,41 @@ export class QaApi extends Construct {
       [ENV.securityGroups]: runnerSecurityGroup.securityGroupId,
       [ENV.credentialsKey]: this.credentialsKey.keyArn,
     };
+    // The functions behind CloudFront read the app client's id from SSM at cold start: the client
+    // names the site as its callback, the site names the functions' URLs, so a direct reference
+    // from function to client would close a circle. The parameter's ARN is built from its literal
+    // name for the same reason.
+    const stack = Stack.of(this);
+    const clientIdParameterName = `/ctpo/${stack.stackName}/user-pool-client-id`;
+    new ssm.StringParameter(this, 'ClientIdParameter', {
+      parameterName: clientIdParameterName,
+      stringValue: props.client.userPoolClientId,
+      description: 'CTPO: the app client whose access tokens the API accepts',
+    });
+    const clientIdParameterArn = stack.formatArn({ service: 'ssm', resource: 'parameter', resourceName: clientIdParameterName.slice(1) });
     const common: Record<string, string> = {
       [ENV.jobsTable]: this.jobsTable.tableName,
       [ENV.reportExpiryDays]: String(props.reportExpiryDays),
       [ENV.userPoolId]: props.userPool.userPoolId,
-      [ENV.userPoolClientId]: props.client.userPoolClientId,
+      [ENV.userPoolClientIdParameter]: clientIdParameterName,
       [ENV.allowedOrigins]: props.corsOrigins.join(','),
     };
 
     const toc = this.apiFunction('Toc', LAMBDA_ENTRIES.toc, { ...common }, Duration.seconds(29), 1024);
     const runTests = this.apiFunction('RunTests', LAMBDA_ENTRIES.runTests, { ...common, ...runSettings }, Duration.seconds(20), 512);
+    this.reportKeys = new ReportKeys(this, 'ReportKeys');
     const jobStatus = this.apiFunction(
       'JobStatus',
       LAMBDA_ENTRIES.jobStatus,
-      { ...common, [ENV.cluster]: this.cluster.clusterArn, [ENV.containerName]: RUNNER_CONTAINER },
+      { ...common, [ENV.cluster]: this.cluster.clusterArn, [ENV.containerName]: RUNNER_CONTAINER, [ENV.reportKeySecret]: this.reportKeys.secret.secretArn },
       Duration.seconds(10),
       512,
     );
     const taskState = this.apiFunction('TaskState', LAMBDA_ENTRIES.taskState, { ...common, [ENV.containerName]: RUNNER_CONTAINER }, Duration.seconds(30), 256);
     this.functions = { toc, runTests, jobStatus, taskState };
+    for (const route of [toc, runTests, jobStatus]) {
+      route.addToRolePolicy(new iam.PolicyStatement({ actions: ['ssm:GetParameter'], resources: [clientIdParameterArn] }));
+    }
 
     // run-tests: take a run slot (conditional writes on slot items, read in batches, given back with
     // a conditional delete) and record the job, encrypt, start the task.
@@ -257,7 +283,8 @@ export class QaApi extends Construct {
         conditions: { StringEquals: { 'iam:PassedToService': 'ecs-tasks.amazonaws.com' } },
       }),
     );
-    // job-status: read the job, and ask ECS about one that has gone quiet.
+    // job-status: read the job, ask ECS about one that has gone quiet, sign its report link.
+    jobStatus.addToRolePolicy(new iam.PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [this.reportKeys.secret.secretArn] }));
     jobStatus.addToRolePolicy(new iam.PolicyStatement({ actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'], resources: [this.jobsTable.tableArn] }));
     jobStatus.addToRolePolicy(
       new iam.PolicyStatement({
@@ -272,57 +299,14 @@ export class QaApi extends Construct {
     // task-state: move the job along with its task.
     taskState.addToRolePolicy(new iam.PolicyStatement({ actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'], resources: [this.jobsTable.tableArn] }));
 
-    const accessLogs = new logs.LogGroup(this, 'ApiAccessLogs', { retention: logs.RetentionDays.THREE_MONTHS, removalPolicy: RemovalPolicy.DESTROY });
-    this.httpApi = new apigwv2.HttpApi(this, 'HttpApi', {
-      description: 'CTPO QA API',
-      createDefaultStage: false,
-      ...(props.corsOrigins.length === 0
-        ? {}
-        : {
-            corsPreflight: {
-              allowOrigins: [...props.corsOrigins],
-              allowMethods: [apigwv2.CorsHttpMethod.GET, apigwv2.CorsHttpMethod.POST],
-              allowHeaders: ['authorization', 'content-type'],
-              allowCredentials: true,
-              maxAge: Duration.hours(1),
-            },
-          }),
-      defaultAuthorizer: new authorizers.HttpUserPoolAuthorizer('Cognito', props.userPool, { userPoolClients: [props.client] }),
-    });
-    new apigwv2.HttpStage(this, 'Stage', {
-      httpApi: this.httpApi,
-      stageName: '$default',
-      autoDeploy: true,
-      // Enough for a team; a runaway script cannot run up the bill.
-      throttle: { rateLimit: 20, burstLimit: 40 },
-      accessLogSettings: {
-        destination: new apigwv2.LogGroupLogDestination(accessLogs),
-        format: apigateway.AccessLogFormat.custom(
-          JSON.stringify({
-            requestId: '$context.requestId',
-            time: '$context.requestTime',
-            method: '$context.httpMethod',
-            path: '$context.path',
-            status: '$context.status',
-            latencyMs: '$context.responseLatency',
-            user: '$context.authorizer.claims.sub',
-            authorizerError: '$context.authorizer.error',
-            integrationError: '$context.integrationErrorMessage',
-          }),
-        ),
-      },
-    });
-    this.httpApi.addRoutes({ path: '/api/toc', methods: [apigwv2.HttpMethod.POST], integration: new integrations.HttpLambdaIntegration('Toc', toc) });
-    this.httpApi.addRoutes({
-      path: '/api/run-tests',
-      methods: [apigwv2.HttpMethod.POST],
-      integration: new integrations.HttpLambdaIntegration('RunTests', runTests),
-    });
-    this.httpApi.addRoutes({
-      path: '/api/job-status/{jobArn}',
-      methods: [apigwv2.HttpMethod.GET],
-      integration: new integrations.HttpLambdaIntegration('JobStatus', jobStatus),
-    });
+    // No API Gateway: each route's function has a URL that takes only SigV4-signed requests, and
+    // only the site's distribution may sign them (FunctionUrlOrigin.withOriginAccessControl grants
+    // it). So there is no endpoint beside CloudFront, where WAF limits each caller's rate.
+    this.functionUrls = {
+      toc: toc.addFunctionUrl({ authType: lambda.FunctionUrlAuthType.AWS_IAM }),
+      runTests: runTests.addFunctionUrl({ authType: lambda.FunctionUrlAuthType.AWS_IAM }),
+      jobStatus: jobStatus.addFunctionUrl({ authType: lambda.FunctionUrlAuthType.AWS_IAM }),
+    };
 
     // --- Task state back into the jobs -------------------------------------------------------------
     new events.Rule(this, 'TaskStateChanges', {
