@@ -12,6 +12,8 @@ import type { JobStatusResponse, RunTestsResponse } from './contract.ts';
 import { bearerTokenOf } from './access-token.ts';
 import type { Caller, TokenVerifier } from './access-token.ts';
 import { reportFilename } from './report-filename.ts';
+import { signedReportOutputUrl } from './report-links.ts';
+import type { ReportSigningKey } from './report-links.ts';
 import { errorResponse, jsonResponse, jsonTextResponse } from './respond.ts';
 import type { ConcurrencyLimit } from './concurrency-limit.ts';
 import type { Log } from './respond.ts';
@@ -30,8 +32,15 @@ export interface ApiDeps {
   loadTableOfContents: (input: LoadTableOfContentsInput) => Promise<string>;
   /** Tables of contents one user may be loading at once; one more is answered 429. Default 2. */
   tocLoads?: ConcurrencyLimit;
-  /** Base URL of the reports, ending in '/': a report is at outputUrl + filename + '.html'. */
+  /**
+   * Base URL of the reports, ending in '/'. Job-status answers it with a signed capability for the
+   * job's report appended (api/http/report-links.ts): the report is at outputUrl + filename + '.html'.
+   */
   outputUrl: string;
+  /** The key report links are signed with now. */
+  reportSigningKey: ReportSigningKey;
+  /** How long a report link handed out keeps working. Default REPORT_LINK_LIFETIME_MS. */
+  reportLinkLifetimeMs?: number;
   /** App origins allowed to call the API from a browser (exact match). */
   allowedOrigins: readonly string[];
   /** The address guard's local-use switch. Off on AWS. */
@@ -192,7 +201,14 @@ export function handleJobStatus(request: ApiRequest, deps: ApiDeps): Promise<Api
     if (job.startedAt !== undefined) body.startedAt = job.startedAt;
     if (job.status === 'FAILED') body.reason = job.reason ?? formatMessage(msg('reason.run.failed'), job.language);
     if (job.status === 'SUCCEEDED') {
-      body.outputUrl = deps.outputUrl;
+      // Signed anew on each call: asking again renews a link that has expired.
+      body.outputUrl = await signedReportOutputUrl({
+        reportsUrl: deps.outputUrl,
+        filename: job.filename,
+        now: deps.now?.() ?? new Date(),
+        signingKey: deps.reportSigningKey,
+        lifetimeMs: deps.reportLinkLifetimeMs,
+      });
       if (job.summary !== undefined) body.summary = job.summary;
     }
     return jsonResponse(request, deps.allowedOrigins, 200, body);

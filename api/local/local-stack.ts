@@ -27,7 +27,8 @@ import { loadOrCreateSigningKey } from './identity/signing-key.ts';
 import { DEV_SERVER_ORIGIN, LOCAL_CLIENT_ID, LOCAL_POOL_ID, localRuntimeConfig } from './local-config.ts';
 import { apiRequestHead, hasBody, isClientGone, listen, readApiBody, writeApiResponse } from './node-http.ts';
 import type { LocalResponse } from './node-http.ts';
-import { REPORTS_PREFIX, createReportsRoute } from './reports-route.ts';
+import { loadOrCreateReportKey } from './report-link-key.ts';
+import { REPORTS_PREFIX, createReportsRoute, keyLookup } from './reports-route.ts';
 import { createStaticApp } from './static-app.ts';
 import { ensureTlsCertificate } from './tls-certificate.ts';
 
@@ -63,7 +64,7 @@ export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = {
 const IDENTITY_BODY_PATHS = new Set(['/oauth2/authorize', '/oauth2/token', '/']);
 
 export interface LocalStackOptions {
-  /** Certificate, signing key, job database and reports live here. */
+  /** Certificate, signing keys (sign-in, report links), job database and reports live here. */
   dataDir: string;
   /** 8443 by default; 0 picks a free port. */
   port?: number;
@@ -99,6 +100,10 @@ export interface LocalStackOptions {
   useMkcert?: boolean;
   /** The job worker's entry module (tests use a scripted one). */
   workerEntry?: URL;
+  /** How long a report link job-status hands out keeps working. Default 12 hours. */
+  reportLinkLifetimeMs?: number;
+  /** The clock report links are signed and checked by (tests expire links with it). */
+  now?: () => Date;
   /** The identity stand-in's clock, in ms (tests expire tokens with it). */
   identityNow?: () => number;
   /** DNS for the API's address checks (tests fake public answers). Default: the system resolver. */
@@ -134,6 +139,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
 
   const tls = await ensureTlsCertificate(join(dataDir, 'tls'), { useMkcert: options.useMkcert });
   const signingKey = loadOrCreateSigningKey(join(dataDir, 'identity-signing-key.pem'));
+  const reportKey = loadOrCreateReportKey(join(dataDir, 'report-link-key.json'));
   const jobs = openSqliteJobStore({ path: join(dataDir, 'jobs.sqlite') });
   const recoveredJobs = await failInterruptedJobs(jobs);
 
@@ -235,8 +241,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     signingKey,
     corsOrigins: appOrigins,
     formOrigins: ownOrigins,
-    // 15 minutes, as the deployed user pool: a token taken before sign-out soon stops working.
-    accessTokenTtlSeconds: options.accessTokenTtlSeconds ?? 900,
+    accessTokenTtlSeconds: options.accessTokenTtlSeconds,
     revocationsPath: join(dataDir, 'identity-revocations.json'),
     now: options.identityNow,
   });
@@ -263,6 +268,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     loadTableOfContents: (input) => loadTableOfContentsJson({ ...input, offThread: true }),
     tocLoads: createConcurrencyLimit(options.maxTocLoadsPerUser ?? 2),
     outputUrl: `${origin}${REPORTS_PREFIX}`,
+    reportSigningKey: async () => reportKey,
+    reportLinkLifetimeMs: options.reportLinkLifetimeMs,
+    now: options.now,
     allowedOrigins: appOrigins,
     allowPrivateTargets,
     maxActiveRunsPerUser: options.maxActiveRunsPerUser ?? 3,
@@ -271,7 +279,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     resolve: options.resolve,
     log,
   });
-  const reports = createReportsRoute(reportsDir);
+  const reports = createReportsRoute({ reportsDir, keyOf: keyLookup(reportKey), now: options.now });
   const app = options.webDist === null ? undefined : createStaticApp(options.webDist ?? 'web/dist');
   const pollIntervalMs = options.pollIntervalMs ?? 10_000;
 

@@ -94,6 +94,9 @@ export const NO_JOB_RUNNER: JobRunner = {
 /** For a function whose route reads no table of contents (it keeps the Brightspace client out of its bundle). */
 export const NO_TABLE_OF_CONTENTS: ApiDeps['loadTableOfContents'] = async () => notServedHere('Reading a table of contents');
 
+/** For a function whose route hands out no report links (only job-status holds the signing key). */
+export const NO_REPORT_SIGNING_KEY: ApiDeps['reportSigningKey'] = async () => notServedHere('The report-link signing key');
+
 /** Reads one SSM parameter's value (the default reads it with the function's own role). */
 export type ParameterReader = (name: string) => Promise<string>;
 
@@ -133,7 +136,7 @@ export function tokenVerifierFromEnv(env: Environment, read: ParameterReader = r
 /** The API's dependencies on AWS, from the environment the stack sets. */
 export function apiDepsFromEnv(
   env: Environment,
-  parts: { jobs: JobStore; runner: JobRunner; loadTableOfContents: ApiDeps['loadTableOfContents'] },
+  parts: { jobs: JobStore; runner: JobRunner; loadTableOfContents: ApiDeps['loadTableOfContents']; reportSigningKey?: ApiDeps['reportSigningKey'] },
   readParameterValue: ParameterReader = readParameter,
 ): ApiDeps {
   const allowedOrigins = (env[ENV.allowedOrigins] ?? '')
@@ -146,6 +149,7 @@ export function apiDepsFromEnv(
     runner: parts.runner,
     loadTableOfContents: parts.loadTableOfContents,
     outputUrl: requireEnv(env, ENV.reportsUrl),
+    reportSigningKey: parts.reportSigningKey ?? NO_REPORT_SIGNING_KEY,
     allowedOrigins,
     // On AWS every fetch goes to the public internet only.
     allowPrivateTargets: false,

@@ -10,6 +10,12 @@ import type { JwtClaims } from './jwt.ts';
 import type { SigningKey } from './signing-key.ts';
 import { renderIdentityErrorPage, renderSignInPage } from './sign-in-page.ts';
 
+/**
+ * 15 minutes, as the deployed user pool's access and id tokens (infra/lib/identity.ts): a token
+ * cannot be revoked, so a short life bounds what one kept after sign-out can do.
+ */
+export const ACCESS_TOKEN_TTL_SECONDS = 900;
+
 export interface IdentityClient {
   clientId: string;
   /** Allowed sign-in redirect URLs (Cognito's "callback URLs"), compared exactly. */
@@ -35,6 +41,7 @@ export interface IdentityProviderOptions {
   corsOrigins: readonly string[];
   /** Origins the sign-in form itself may be served from (other names of this server). Default: origin. */
   formOrigins?: readonly string[];
+  /** Access and id tokens' life. Default ACCESS_TOKEN_TTL_SECONDS, as the deployed user pool. */
   accessTokenTtlSeconds?: number;
   refreshTokenTtlSeconds?: number;
   codeTtlSeconds?: number;
@@ -139,7 +146,7 @@ function mediaTypeOf(headers: ApiRequest['headers']): string {
 
 export function createIdentityProvider(options: IdentityProviderOptions): IdentityProvider {
   const now = options.now ?? (() => Date.now());
-  const accessTtl = options.accessTokenTtlSeconds ?? 3600;
+  const accessTtl = options.accessTokenTtlSeconds ?? ACCESS_TOKEN_TTL_SECONDS;
   const refreshTtl = options.refreshTokenTtlSeconds ?? 30 * 24 * 3600;
   const codeTtl = options.codeTtlSeconds ?? 60;
   const issuer = `${options.origin}/${options.poolId}`;
