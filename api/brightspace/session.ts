@@ -378,13 +378,16 @@ const SESSION_READS_UNDER_D2L: { path: RegExp; query: boolean }[] = [
 /** True when a link's address is one the engine reads with the session (see above). */
 export function readsWithSession(url: URL): boolean {
   const path = url.pathname;
-  // An encoded slash, backslash or dot, or an empty segment, could mean another path to the server
-  // than to this check.
-  if (/%(?:2f|5c|2e)/i.test(path) || path.includes('//')) return false;
-  // The server may read "d2l." or "D2L" as "d2l": the first segment is compared as it would.
-  const first = (path.split('/')[1] ?? '').replace(/[.\s]+$/, '').toLowerCase();
+  // An encoded slash, backslash or dot could mean another path to the server than to this check.
+  if (/%(?:2f|5c|2e)/i.test(path)) return false;
+  // A server may merge empty segments ("//d2l/logout" as "/d2l/logout"): the first segment is the
+  // first one that is not empty, and "d2l." or "D2L" count as "d2l", as the server may read them.
+  const first = (path.split('/').find((segment) => segment !== '') ?? '').replace(/[.\s]+$/, '').toLowerCase();
   if (first.includes('%')) return false;
+  // Elsewhere empty segments are harmless: a relative link such as "https;//host/page" resolves to
+  // a missing file of the site, which only the session lets the site call missing.
   if (first !== 'd2l') return true;
+  if (path.includes('//')) return false;
   return SESSION_READS_UNDER_D2L.some((read) => read.path.test(path) && (read.query || url.search === ''));
 }
 

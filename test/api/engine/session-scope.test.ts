@@ -18,6 +18,8 @@ describe('the addresses a link is read at with the session', () => {
     expect(reads('/d2l/le/content/6606/viewContent/101/View')).toBe(true);
     expect(reads('/shared/styles/course.css')).toBe(true);
     expect(reads('/library/reading.html')).toBe(true);
+    // A relative "https;//host/page" in a topic: a missing file of the site, not a way into /d2l/.
+    expect(reads('/content/enforced/6606-BIO101/https;//example.com/page')).toBe(true);
   });
 
   it('are never a sign-out, a tool that acts, a page with a query, or an encoded way around the rule', () => {
@@ -31,6 +33,9 @@ describe('the addresses a link is read at with the session', () => {
       '/content/enforced/..%2f..%2fd2l/logout',
       '/content/enforced/%2e%2e/%2e%2e/d2l/logout',
       '//d2l/logout',
+      '///D2L/logout',
+      '/d2l//logout',
+      '/d2l//api/le/1.91/6606/content/toc',
       '/d2l./logout',
       '/D2L /logout',
       '/%64%32%6c/logout',
