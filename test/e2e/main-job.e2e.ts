@@ -11,7 +11,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_ORG_UNIT, DEMO_PASSWORD, DEMO_USER } from '../../api/local/demo-course/demo-course.ts';
 import type { Report } from '../../api/report/model.ts';
-import { axeViolations, fillCourseForm, signIn, startE2eEnvironment, USER } from './support/e2e-environment.ts';
+import { axeViolations, fillCourseForm, reportAxeViolations, signIn, startE2eEnvironment, USER } from './support/e2e-environment.ts';
 import type { AxeViolationSummary, E2eEnvironment } from './support/e2e-environment.ts';
 
 let env: E2eEnvironment;
@@ -97,7 +97,7 @@ describe('the main job', () => {
     await modules.waitFor();
     const boxes = modules.getByRole('checkbox');
     expect(await boxes.count()).toBe(7);
-    expect(await modules.getByText('7 of 7 modules selected, 15 topics').isVisible()).toBe(true);
+    expect(await modules.getByText('7 of 7 modules selected, 17 topics').isVisible()).toBe(true);
     // The sub-modules sit inside their parent's list.
     expect(await modules.locator('ul ul').getByRole('checkbox').count()).toBe(2);
     // Loaded with these values: loading again is pointless until a field changes.
@@ -110,10 +110,10 @@ describe('the main job', () => {
     // A parent takes its sub-modules: unchecking one leaves it mixed.
     await modules.getByRole('checkbox', { name: '1.2 Activities' }).uncheck();
     expect(await modules.getByRole('checkbox', { name: 'Unit 1: Ecosystems' }).evaluate((box) => (box as HTMLInputElement).indeterminate)).toBe(true);
-    await modules.getByText('5 of 7 modules selected, 12 topics').waitFor();
+    await modules.getByText('5 of 7 modules selected, 14 topics').waitFor();
     await modules.getByRole('checkbox', { name: 'Unit 1: Ecosystems' }).check();
     await modules.getByRole('checkbox', { name: 'Unit 3: Climate' }).uncheck();
-    await modules.getByText('6 of 7 modules selected, 15 topics').waitFor();
+    await modules.getByText('6 of 7 modules selected, 17 topics').waitFor();
     await shot(page, 'one-deselected');
 
     await page.getByRole('button', { name: 'Run CTPO' }).click();
@@ -173,7 +173,7 @@ describe('the main job', () => {
     expect(reportText).not.toContain('Empty module');
     expect(await sidewaysOverflow(reportPage)).toBe(0);
     await shot(reportPage, 'report-1440');
-    reportAccessibility['report at 1440 px'] = await axeViolations(reportPage);
+    reportAccessibility['report at 1440 px'] = await reportAxeViolations(reportPage);
     await reportPage.close();
 
     await page.getByRole('button', { name: 'Sign out' }).click();
@@ -220,7 +220,7 @@ describe('the main job', () => {
     expect(await reportPage.getByRole('heading', { level: 2, name: 'Fix first' }).isVisible()).toBe(true);
     expect(await sidewaysOverflow(reportPage)).toBe(0);
     await shot(reportPage, 'report-390');
-    reportAccessibility['report at 390 px'] = await axeViolations(reportPage);
+    reportAccessibility['report at 390 px'] = await reportAxeViolations(reportPage);
     await reportPage.close();
   });
 
@@ -246,7 +246,7 @@ describe('the main job', () => {
     }
     expect(reportText).not.toContain('Fix first');
     await shot(reportPage, 'report-french');
-    reportAccessibility['report in French'] = await axeViolations(reportPage);
+    reportAccessibility['report in French'] = await reportAxeViolations(reportPage);
     await reportPage.close();
   });
 
