@@ -1,5 +1,5 @@
 // Runs one course test from the command line and writes the HTML report and its JSON and CSV twins:
-//   npm run ctpo -- --site URL --org-unit N --modules 1,2|all --client NAME --out DIR [--language TAG] [--allow-private-targets]
+//   npm run ctpo -- --site URL --org-unit N --modules 1,2|all --client NAME --out DIR [--scopes all|a,b] [--language TAG] [--allow-private-targets]
 // The Brightspace user name and password come from BRIGHTSPACE_USERNAME / BRIGHTSPACE_PASSWORD or a
 // prompt (the password is not echoed), never from the command line, where other users of the
 // machine and the shell history could read them.
@@ -9,24 +9,34 @@ import { parseArgs } from 'node:util';
 import { isAppError } from '../api/errors.ts';
 import { runCourseTest } from '../api/engine/run-course-test.ts';
 import type { CourseTestProgress } from '../api/engine/types.ts';
+import { COURSE_SCOPES, type CourseScope } from '../api/http/contract.ts';
 import { DEFAULT_LANGUAGE, LANGUAGES, languageOf, type Language } from '../api/i18n/languages.ts';
 import { translator } from '../api/i18n/messages.ts';
 import { presenterFor, summarySentences } from '../api/report/present.ts';
 import { renderCsvReport } from '../api/report/render-csv.ts';
 import { renderHtmlReport } from '../api/report/render-html.ts';
 import { renderJsonReport } from '../api/report/render-json.ts';
+import { accessibilityModeLine } from '../api/checks/a11y-mode.ts';
+import { enhancedContrastFromEnv } from '../api/checks/a11y-runner.ts';
 
-const USAGE = `Usage: npm run ctpo -- --site URL --org-unit N --modules 1,2|all --client NAME --out DIR [--language TAG] [--allow-private-targets]
+const USAGE = `Usage: npm run ctpo -- --site URL --org-unit N --modules 1,2|all --client NAME --out DIR [--scopes all|a,b] [--language TAG] [--allow-private-targets] [--enhanced-contrast]
 
   --site URL                 the Brightspace site, e.g. https://school.brightspace.com
   --org-unit N               the course's org unit ID (as in /d2l/home/N)
   --modules 1,2 | all        module ids to test (nested modules included), or every module
   --client NAME              the client label shown in the report
   --out DIR                  folder for the report files (created if missing)
+  --scopes all | a,b         course-wide items to check too: all, or some of
+                             ${COURSE_SCOPES.join(', ')}
+                             (without it, the modules only, with the activities they link to)
   --language TAG             the language of the report and of the messages: ${LANGUAGES.join(', ')}
                              (default en, US English)
   --allow-private-targets    let loopback and private addresses through (a course on this machine
                              or network); also CTPO_ALLOW_PRIVATE_TARGETS=1
+  --enhanced-contrast        also check AAA enhanced contrast (7:1); also CTPO_ENHANCED_CONTRAST=1
+
+Accessibility is checked in headless Chromium (/usr/bin/chromium, or CTPO_CHROMIUM; off for none);
+without one, in jsdom, and colour contrast and the rules that need a browser are not checked.
 
 The user name and password are read from BRIGHTSPACE_USERNAME and BRIGHTSPACE_PASSWORD, or asked for.`;
 
@@ -46,8 +56,10 @@ function parseCommandLine(argv: string[]) {
         modules: { type: 'string' },
         client: { type: 'string' },
         out: { type: 'string' },
+        scopes: { type: 'string' },
         language: { type: 'string' },
         'allow-private-targets': { type: 'boolean', default: false },
+        'enhanced-contrast': { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
       strict: true,
@@ -69,6 +81,14 @@ function parseCommandLine(argv: string[]) {
     if (parts.some((part) => !/^\d{1,15}$/.test(part))) throw new UsageError('--modules must be "all" or module ids separated by commas, e.g. 1,2.');
     modules = parts.map(Number);
   }
+  let scopes: CourseScope[] | undefined;
+  if (values.scopes !== undefined) {
+    const parts = values.scopes.split(',').map((part) => part.trim().toLowerCase()).filter((part) => part !== '');
+    const known = COURSE_SCOPES as readonly string[];
+    if (parts.length === 1 && parts[0] === 'all') scopes = [...COURSE_SCOPES];
+    else if (parts.length > 0 && parts.every((part) => known.includes(part))) scopes = [...new Set(parts as CourseScope[])];
+    else throw new UsageError(`--scopes must be "all" or some of ${COURSE_SCOPES.join(', ')}, separated by commas.`);
+  }
   let language: Language = DEFAULT_LANGUAGE;
   if (values.language !== undefined) {
     const known = languageOf(values.language);
@@ -79,10 +99,12 @@ function parseCommandLine(argv: string[]) {
     site: values.site!,
     orgUnitId: Number(orgUnit),
     modules,
+    scopes,
     client: values.client!,
     out: resolve(values.out!),
     language,
     allowPrivateTargets: values['allow-private-targets'] === true || process.env.CTPO_ALLOW_PRIVATE_TARGETS === '1',
+    enhancedContrast: values['enhanced-contrast'] === true || enhancedContrastFromEnv(),
   };
 }
 
@@ -171,6 +193,7 @@ async function main(): Promise<number> {
     if (options.allowPrivateTargets) {
       process.stderr.write(`${t('cli.private-targets')}\n`);
     }
+    process.stderr.write(`Accessibility: ${accessibilityModeLine(process.env, options.enhancedContrast)}\n`);
     const report = await runCourseTest(
       {
         siteUrl: options.site,
@@ -178,10 +201,12 @@ async function main(): Promise<number> {
         password,
         orgUnitId: options.orgUnitId,
         modules: options.modules,
+        ...(options.scopes === undefined ? {} : { scopes: options.scopes }),
         client: options.client,
         language: options.language,
         allowPrivateTargets: options.allowPrivateTargets,
         signal: controller.signal,
+        options: { enhancedContrast: options.enhancedContrast },
       },
       progressPrinter(t),
     );

@@ -8,6 +8,7 @@ import { DEMO_ORG_UNIT, DEMO_PASSWORD, DEMO_PORT, DEMO_USER, startDemoCourse } f
 import type { DemoCourse } from '../api/local/demo-course/demo-course.ts';
 import { DEFAULT_USER, startLocalStack } from '../api/local/local-stack.ts';
 import type { LocalStack } from '../api/local/local-stack.ts';
+import { accessibilityModeLine } from '../api/checks/a11y-mode.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -28,6 +29,8 @@ Environment:
   CTPO_POLL_INTERVAL_MS       how often the app asks for a job's status (default 10000)
   CTPO_ALLOW_PRIVATE_TARGETS  1 (default here): courses on this machine or network may be tested (never link-local
                               or cloud metadata addresses); 0: public sites only
+  CTPO_CHROMIUM               the Chromium for the accessibility checks (default /usr/bin/chromium; off: none, checks without a browser)
+  CTPO_ENHANCED_CONTRAST      1: also check AAA enhanced contrast (7:1)
 `;
 
 interface Settings {
@@ -142,6 +145,7 @@ function describe(stack: LocalStack, settings: Settings, demo: DemoCourse | stri
       ? '  Addresses   private and loopback sites allowed (CTPO_ALLOW_PRIVATE_TARGETS=1), so a course on this machine can be tested; link-local and cloud metadata addresses never. AWS allows neither.'
       : '  Addresses   public sites only (CTPO_ALLOW_PRIVATE_TARGETS=0).',
   );
+  lines.push(`  Accessibility ${accessibilityModeLine()}`);
   if (stack.recoveredJobs > 0) {
     lines.push(`  Restart     ${stack.recoveredJobs} run${stack.recoveredJobs === 1 ? ' was' : 's were'} cut off by the last stop and ${stack.recoveredJobs === 1 ? 'is' : 'are'} now FAILED.`);
   }
@@ -183,8 +187,6 @@ async function main(): Promise<void> {
     await stack.close();
     throw error;
   }
-  console.log(describe(stack, settings, demo));
-
   let stopping = false;
   const stop = (signal: NodeJS.Signals): void => {
     if (stopping) {
@@ -206,6 +208,9 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  // Only now, with the handlers in place, may "Press Ctrl-C to stop." be read: a Ctrl-C a moment
+  // earlier would kill the process without closing the stack.
+  console.log(describe(stack, settings, demo));
 }
 
 main().catch((error: unknown) => {

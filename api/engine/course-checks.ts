@@ -1,12 +1,13 @@
 // The checks every course item goes through, whatever source it came from: content and our own
-// accessibility checks at once, axe-core in its own thread, and every link handed to the link
-// checker (each distinct address probed once per run). The course's own stylesheets add their
-// addresses to the topics that use them; links to the course's own items are decided from the
-// course index; fragments are checked in their pages. Findings and what could not be checked are
+// accessibility checks at once, axe-core in the run's accessibility runner (a headless browser, or
+// jsdom in a worker thread) while the links are checked, and every link handed to the link checker
+// (each distinct address probed once per run). The course's own stylesheets add their addresses to
+// the topics that use them; links to the course's own items are decided from the course index;
+// fragments are checked in their pages. Findings and what could not be checked are
 // collected here for the report.
-import type { AxeRunner } from '../checks/axe-runner.ts';
+import type { AccessibilityRunner } from '../checks/a11y-runner.ts';
 import { axeFindings, checkAccessibility } from '../checks/accessibility.ts';
-import { checkContent } from '../checks/content.ts';
+import { checkContent, sessionTokenFindings } from '../checks/content.ts';
 import { checkDocument } from '../checks/documents.ts';
 import type { CheckedDocument, Finding, NotScanned } from '../checks/finding.ts';
 import { parseTopic, type LinkOccurrence } from '../checks/html.ts';
@@ -25,7 +26,7 @@ export interface CourseChecksOptions {
   origin: URL;
   orgUnitId: number;
   links: LinkChecker;
-  axe: AxeRunner;
+  a11y: AccessibilityRunner;
   /** Told of every link of every item (the document source reads course files pages link to). */
   onLink?: (link: LinkOccurrence, item: CourseItem) => void;
   /** The course's items, for links to them; without it they are checked over HTTP only. */
@@ -49,6 +50,8 @@ export class CourseChecks {
   scanned = 0;
   /** Link occurrences handed to the link checker. */
   links = 0;
+  /** axe rules whose own code failed, with the number of items each failed on. */
+  readonly ruleErrors = new Map<string, number>();
   /** Links with schemes that are not the web's (mailto:, tel:, app links): never fetched. */
   linksNotCheckable = 0;
   readonly #options: CourseChecksOptions;
@@ -77,23 +80,27 @@ export class CourseChecks {
       this.#addLinks(item.links, item);
     }
     if (item.document !== undefined && item.url !== null) this.#checkDocument(item, item.document, item.url);
+    // A topic is counted once, by its page, file or link; its description is a part of it, and a
+    // document a page links to is part of that page's topic, not a topic of its own.
+    const countsAsTopic = item.place.itemType === 'topic' && item.html?.whole !== false && item.document?.linked !== true;
     if (item.html === undefined) {
-      // A document a page links to is part of that page's topic, not a topic of its own.
-      if (item.place.itemType === 'topic' && item.document?.linked !== true) this.scanned++;
+      if (countsAsTopic) this.scanned++;
       done?.();
       return;
     }
-    const { content, baseUrl } = item.html;
+    const { content, baseUrl, whole } = item.html;
     const parsed = parseTopic(content, baseUrl, orgUnitId);
-    this.findings.push(...checkContent(parsed, item.place, item.url));
-    this.findings.push(...checkAccessibility(parsed, item.place, baseUrl, orgUnitId));
+    // A fragment with nothing visible (an empty description) is not a blank page.
+    this.#push(checkContent(parsed, item.place, item.url).filter((found) => whole || found.check !== 'content.empty'), item);
+    this.#push(sessionTokenFindings(content, item.place, item.url), item);
+    this.#push(checkAccessibility(parsed, item.place, baseUrl, orgUnitId), item);
     for (const link of parsed.otherSchemes) {
       this.linksNotCheckable++;
-      this.findings.push(...mailtoFindings(link, item.place));
+      this.#push(mailtoFindings(link, item.place), item);
     }
     const page = new URL(baseUrl.href);
     page.hash = '';
-    this.findings.push(...fragmentFindings(page.href, parsed.ownFragments, parsed.anchorNames, item.place, true));
+    this.#push(fragmentFindings(page.href, parsed.ownFragments, parsed.anchorNames, item.place, true), item);
     // Told now, while the item is being read, rather than once its stylesheets are.
     for (const link of parsed.links) onLink?.(link, item);
     this.#track(this.#withStylesheets(parsed.links).then((links) => this.#addLinks(links, item)));
@@ -106,10 +113,11 @@ export class CourseChecks {
     }
     this.#backlogBytes += size;
     this.#a11yWork.push(
-      this.#options.axe.run(content).then(
-        (violations) => {
-          this.findings.push(...axeFindings(violations, item.place, item.url));
-          if (item.place.itemType === 'topic') this.scanned++;
+      this.#options.a11y.run({ html: content, url: baseUrl, whole, title: item.place.itemTitle ?? '' }).then(
+        (outcome) => {
+          this.#push(axeFindings(outcome, item.place, item.url), item);
+          for (const rule of outcome.errors) this.ruleErrors.set(rule, (this.ruleErrors.get(rule) ?? 0) + 1);
+          if (countsAsTopic) this.scanned++;
         },
         (error: unknown) => {
           const problem = isAppError(error) ? error.text : msg('reason.a11y.failed');
@@ -152,10 +160,24 @@ export class CourseChecks {
     this.documents.push({ ...item.place, url, type: facts.type, title: facts.title, pages, linked });
   }
 
-  /** Findings of an item; those found in a document name it. */
+  /**
+   * Findings of an item; those found in a document name it, and those of one part of an item (a
+   * topic's description) say so in their subject, so their fingerprints stay apart.
+   */
   #push(findings: Finding[], item: CourseItem): void {
     const document = item.document === undefined ? null : item.url;
-    this.findings.push(...(document === null ? findings : findings.map((found) => ({ ...found, document }))));
+    const { part } = item;
+    if (document === null && part === undefined) {
+      this.findings.push(...findings);
+      return;
+    }
+    for (const found of findings) {
+      this.findings.push({
+        ...found,
+        ...(document === null ? {} : { document }),
+        ...(part === undefined ? {} : { subject: `${part}:${found.subject ?? found.url ?? ''}` }),
+      });
+    }
   }
 
   #track(work: Promise<void>): void {

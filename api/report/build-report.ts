@@ -7,7 +7,10 @@ import type { SelectedModule } from '../brightspace/toc.ts';
 import type { CheckedDocument, Finding, NotScanned, Severity } from '../checks/finding.ts';
 import type { CourseScope } from '../http/contract.ts';
 import { DEFAULT_LANGUAGE, type Language } from '../i18n/languages.ts';
-import { formatMessage } from '../i18n/messages.ts';
+import type { AccessibilityCheckInfo } from '../checks/a11y-runner.ts';
+import { formatMessage, type Message } from '../i18n/messages.ts';
+import type { CheckedItem } from '../sources/course-items.ts';
+import { accessibilityOfReport } from './accessibility-summary.ts';
 import { REPORT_SCHEMA_VERSION, type Report, type ReportFinding } from './model.ts';
 
 export const TOOL_VERSION: string = packageJson.version;
@@ -23,6 +26,10 @@ export interface ReportInput {
   viewUrl: (topicId: number) => string;
   findings: Finding[];
   notScanned: NotScanned[];
+  /** Course items besides modules and topics that were checked. */
+  courseItems?: CheckedItem[];
+  /** Notes on the run as a whole. */
+  runNotes?: Message[];
   scanned: number;
   /** Documents read and checked. */
   documents?: CheckedDocument[];
@@ -31,6 +38,8 @@ export interface ReportInput {
   linksNotCheckable?: number;
   startedAt: Date;
   finishedAt: Date;
+  /** How the run checked accessibility. */
+  accessibility?: AccessibilityCheckInfo;
 }
 
 const SEVERITY_ORDER: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
@@ -78,6 +87,16 @@ export function buildReport(input: ReportInput): Report {
   const notScanned = [...input.notScanned]
     .sort((a, b) => (topicRank.get(a.topicId ?? -1) ?? Number.MAX_SAFE_INTEGER) - (topicRank.get(b.topicId ?? -1) ?? Number.MAX_SAFE_INTEGER))
     .map((item) => ({ ...item, reason: formatMessage(item.reason, language) }));
+  const items = [...(input.courseItems ?? [])]
+    .sort(
+      (a, b) =>
+        rankOfModule(a.place.moduleId) - rankOfModule(b.place.moduleId) ||
+        rankOfTopic(a.place.topicId) - rankOfTopic(b.place.topicId) ||
+        a.place.itemType.localeCompare(b.place.itemType) ||
+        (a.place.itemTitle ?? '').localeCompare(b.place.itemTitle ?? '') ||
+        (a.place.itemId ?? 0) - (b.place.itemId ?? 0),
+    )
+    .map((item) => ({ ...item.place, viewUrl: item.viewUrl }));
   const documents = [...(input.documents ?? [])].sort(
     (a, b) => (topicRank.get(a.topicId ?? -1) ?? Number.MAX_SAFE_INTEGER) - (topicRank.get(b.topicId ?? -1) ?? Number.MAX_SAFE_INTEGER) || a.url.localeCompare(b.url),
   );
@@ -115,6 +134,9 @@ export function buildReport(input: ReportInput): Report {
     },
     findings,
     notScanned,
+    items,
+    notes: (input.runNotes ?? []).map((note) => ({ message: formatMessage(note, language) })),
     documents,
+    ...(input.accessibility === undefined ? {} : { accessibility: accessibilityOfReport(input.accessibility, language) }),
   };
 }

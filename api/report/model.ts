@@ -1,6 +1,6 @@
 // The report model: what a run found, in the run's language. The JSON twin is this object as
 // written (DESIGN.md, "The engine", 3. Report); the HTML and CSV writers read only this.
-import type { CheckedDocument, Finding, NotScanned, Severity } from '../checks/finding.ts';
+import type { CheckedDocument, Finding, FindingPlace, NotScanned, Severity } from '../checks/finding.ts';
 import type { CourseScope } from '../http/contract.ts';
 import type { Language } from '../i18n/languages.ts';
 
@@ -22,6 +22,26 @@ export interface ReportNotScanned extends Omit<NotScanned, 'reason'> {
   reason: string;
 }
 
+/** How accessibility was checked (DESIGN.md, "The engine": in a browser, or without one as a stated fallback). */
+export interface ReportAccessibility {
+  mode: 'browser' | 'jsdom';
+  axeVersion: string;
+  /** The headless Chromium's version (browser mode). */
+  browserVersion?: string;
+  /** AAA enhanced contrast (7:1) was checked too. */
+  enhancedContrast: boolean;
+  /** axe rules a browser would have run that this run did not (without a browser). */
+  notRun: string[];
+  /** axe rules whose own code failed, and on how many items: those items were not checked for them. */
+  ruleErrors: { rule: string; items: number }[];
+  /** One sentence on how accessibility was checked, in the report's language. */
+  summary: string;
+  /** The header's warning of what was not checked, in the report's language; absent when all was. */
+  note?: string;
+  /** One sentence per rule that failed to run, in the report's language. */
+  ruleErrorNotes: string[];
+}
+
 /** The tested modules in table-of-contents order, flattened with their depth. */
 export interface ReportModule {
   moduleId: number;
@@ -29,6 +49,20 @@ export interface ReportModule {
   depth: number;
   parentModuleId: number | null;
   topics: { topicId: number; title: string; viewUrl: string }[];
+}
+
+/**
+ * A course item besides the modules and topics that the run checked (an assignment, a quiz, an
+ * announcement, a grade item, the course's overview and gradebook), with its page in Brightspace.
+ * Items opened by a quicklink topic keep that topic's module and topic; course-wide ones have none.
+ */
+export interface ReportItem extends FindingPlace {
+  viewUrl: string | null;
+}
+
+/** Something about the run as a whole: a route the site does not offer, what could not be read. */
+export interface ReportNote {
+  message: string;
 }
 
 export interface Report {
@@ -59,6 +93,11 @@ export interface Report {
   };
   findings: ReportFinding[];
   notScanned: ReportNotScanned[];
+  /** Course items besides modules and topics, in report order (course-wide ones after the modules). */
+  items: ReportItem[];
+  notes: ReportNote[];
   /** The documents read and checked, in the course's order. */
   documents: ReportDocument[];
+  /** How accessibility was checked; absent in reports of runs that checked none. */
+  accessibility?: ReportAccessibility;
 }

@@ -2,7 +2,8 @@
 // run's language, that reads well on a phone, offline and printed. First what to do: a summary,
 // "Fix first" (errors by problem), then module → topic with every finding in plain words (what,
 // where, how to fix, the address labelled), what could not be scanned in its place, problems
-// repeated in many places listed once, and the course-wide items. Everything from the course is
+// repeated in many places listed once, and the course-wide items. The header says how accessibility
+// was checked and what it could not cover. Everything from the course is
 // escaped, and only http(s) addresses become links. The filters are plain CSS (checkboxes and
 // :has()), so they work where scripts are blocked.
 import type { Severity } from '../checks/finding.ts';
@@ -85,7 +86,11 @@ function findingDetails(ctx: Context, finding: ReportFinding): string {
   const rows: string[] = [`<dt>${escapeHtml(p.t('report.field.what'))}</dt><dd>${escapeHtml(finding.message)}</dd>`];
   const where = whereParts(p, finding);
   const code = elementCode(finding);
-  if (where.length > 0) rows.push(`<dt>${escapeHtml(p.t('report.field.where'))}</dt><dd>${escapeHtml(p.list(where))}${code === null ? '' : ` <code class="check-id">${escapeHtml(code)}</code>`}</dd>`);
+  // axe's selector finds the element on the page (the browser's developer tools take it as it is).
+  const selector = finding.selector === undefined || finding.selector === '' ? '' : ` <code class="check-id selector">${escapeHtml(finding.selector)}</code>`;
+  if (where.length > 0 || selector !== '') {
+    rows.push(`<dt>${escapeHtml(p.t('report.field.where'))}</dt><dd>${escapeHtml(p.list(where))}${code === null ? '' : ` <code class="check-id">${escapeHtml(code)}</code>`}${selector}</dd>`);
+  }
   if (finding.url !== null) rows.push(`<dt>${escapeHtml(addressLabel(p, finding))}</dt><dd class="address">${linkTo(finding.url)}</dd>`);
   const fix = fixOf(p, finding.check);
   if (fix !== null) {
@@ -161,9 +166,9 @@ ${renderPlaces(ctx, group.places, true)}</li>`;
 ${body}</section>`;
 }
 
-/** What a repeated problem shares, without what differs from place to place (how often, which page). */
+/** What a repeated problem shares, without what differs from place to place (how often, which page, where on it). */
 function withoutPlaceDetails(finding: ReportFinding): ReportFinding {
-  const { count: _count, page: _page, ...shared } = finding;
+  const { count: _count, page: _page, selector: _selector, ...shared } = finding;
   return shared;
 }
 
@@ -258,13 +263,27 @@ function renderCourseWide(ctx: Context, findings: ReportFinding[], notScanned: R
   };
   for (const entry of notScanned) entryOf(entry).notScanned.push(entry);
   for (const finding of findings) entryOf(finding).findings.push(finding);
+  // Each item's heading links to its page in Brightspace, where the run knows it.
+  const pages = new Map(ctx.report.items.filter((item) => item.moduleId === null).map((item) => [placeKey(item), item.viewUrl]));
+  const headingOf = (key: string, heading: string) => {
+    const page = pages.get(key);
+    return page === undefined || page === null ? escapeHtml(heading) : linkTo(page, heading);
+  };
   const articles = [...items.entries()].map(
-    ([key, item]) => `<article class="item" id="${key}" aria-labelledby="${key}-title"><h3 id="${key}-title">${escapeHtml(item.heading)}</h3>
+    ([key, item]) => `<article class="item" id="${key}" aria-labelledby="${key}-title"><h3 id="${key}-title">${headingOf(key, item.heading)}</h3>
 ${renderNotScanned(ctx, item.notScanned)}
 ${renderFindings(ctx, item.findings)}</article>`,
   );
   return `<section id="course-wide" aria-labelledby="course-wide-title"><h2 id="course-wide-title">${escapeHtml(p.t('report.course-wide.title'))}</h2>
 ${articles.join('\n')}</section>`;
+}
+
+/** What the run could not read or check as a whole (a route the site does not offer...). */
+function renderNotes(ctx: Context): string {
+  const { p, report } = ctx;
+  if (report.notes.length === 0) return '';
+  return `<section id="notes" aria-labelledby="notes-title"><h2 id="notes-title">${escapeHtml(p.t('report.notes.title'))}</h2>
+<ul>${report.notes.map((note) => `<li>${escapeHtml(note.message)}</li>`).join('\n')}</ul></section>`;
 }
 
 function renderChart(ctx: Context): string {
@@ -285,6 +304,21 @@ function renderChart(ctx: Context): string {
 <colgroup><col class="col-module"><col class="col-bar"><col class="col-numbers"></colgroup>
 <thead><tr><th scope="col">${escapeHtml(p.t('report.chart.module'))}</th><td class="bar" aria-hidden="true"></td><th scope="col">${escapeHtml(p.t('report.chart.findings'))}</th></tr></thead>
 <tbody>${body.join('\n')}</tbody></table>`;
+}
+
+/** How accessibility was checked, for the header's facts (in the report's language already). */
+function accessibilityMeta(ctx: Context): string {
+  const { accessibility } = ctx.report;
+  if (accessibility === undefined) return '';
+  return `<dt>${escapeHtml(ctx.p.t('report.meta.accessibility'))}</dt><dd>${escapeHtml(accessibility.summary)}</dd>`;
+}
+
+/** What the accessibility checks could not cover, said where the reader starts. */
+function accessibilityNotes(ctx: Context): string {
+  const { accessibility } = ctx.report;
+  if (accessibility === undefined) return '';
+  const notes = [...(accessibility.note === undefined ? [] : [accessibility.note]), ...accessibility.ruleErrorNotes];
+  return notes.map((note) => `<p class="a11y-note">${escapeHtml(note)}</p>`).join('\n');
 }
 
 function renderSummary(ctx: Context): string {
@@ -353,6 +387,7 @@ export function renderHtmlReport(report: Report): string {
     ['findings', p.t('report.findings.title')],
     ...(report.findings.some((item) => !inModules(item)) || report.notScanned.some((item) => !inModules(item)) ? [['course-wide', p.t('report.course-wide.title')]] : []),
     ...(report.documents.length > 0 ? [['documents', p.t('report.documents.title', { count: report.documents.length })]] : []),
+    ...(report.notes.length > 0 ? [['notes', p.t('report.notes.title')]] : []),
   ];
 
   return `<!doctype html>
@@ -376,7 +411,9 @@ ${filterStyles(checks)}</style>
 <dt>${escapeHtml(p.t('report.meta.run'))}</dt><dd>${escapeHtml(p.t('report.meta.run-value', { start: when(p, report.startedAt), end: when(p, report.finishedAt), duration: duration(p, report.startedAt, report.finishedAt) }))}</dd>
 <dt>${escapeHtml(p.t('report.meta.modules'))}</dt><dd>${escapeHtml(new Intl.NumberFormat(bcp47Of(p.language)).format(report.modules.length))}</dd>
 <dt>${escapeHtml(p.t('report.meta.scopes'))}</dt><dd>${escapeHtml(scopes)}</dd>
+${accessibilityMeta(ctx)}
 </dl>
+${accessibilityNotes(ctx)}
 <nav class="sections" aria-label="${escapeHtml(p.t('report.nav.label'))}"><ul>${sections.map(([id, label]) => `<li><a href="#${id}">${escapeHtml(label)}</a></li>`).join('')}</ul></nav>
 </header>
 <main>
@@ -400,10 +437,10 @@ ${report.modules
 </section>
 ${renderCourseWide(ctx, report.findings.filter((item) => !inModules(item)), report.notScanned.filter((item) => !inModules(item)))}
 ${renderDocuments(ctx)}
+${renderNotes(ctx)}
 </main>
 <footer>
 <p>${escapeHtml(p.t('report.footer.written', { version: report.tool.version }))} ${escapeHtml(p.t('report.footer.severities'))}</p>
-<p>${escapeHtml(p.t('report.footer.axe'))}</p>
 </footer>
 </body>
 </html>
