@@ -84,10 +84,12 @@ describe('the local worker pool', () => {
     // Worker thread ids grow with each start: their order is the start order.
     const threadIds = finished.map((job) => Number(job!.runnerRef!.replace('local-worker-', '')));
     expect(threadIds).toEqual([...threadIds].sort((a, b) => a - b));
-    // And no two runs beyond the cap overlapped in time.
+    // And at no moment were more runs going than the cap. The most at once is reached at some run's
+    // start, so counting the runs going at each start is enough (a long run may overlap two shorter
+    // ones in turn: that is fine).
     for (const job of finished) {
-      const overlapping = finished.filter((other) => other!.startedAt! < job!.finishedAt! && job!.startedAt! < other!.finishedAt!);
-      expect(overlapping.length).toBeLessThanOrEqual(2);
+      const atItsStart = finished.filter((other) => other!.startedAt! <= job!.startedAt! && job!.startedAt! < other!.finishedAt!);
+      expect(atItsStart.length).toBeLessThanOrEqual(2);
     }
   });
 
