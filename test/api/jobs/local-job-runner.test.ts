@@ -84,10 +84,12 @@ describe('the local worker pool', () => {
     // Each run names its place in the start order and its process: the start order is the arrival order.
     const starts = finished.map((job) => /^local-(\d+)-pid-\d+$/.exec(job!.runnerRef!)?.[1]).map(Number);
     expect(starts).toEqual([1, 2, 3, 4, 5, 6, 7]);
-    // And no two runs beyond the cap overlapped in time.
+    // And at no moment were more runs going than the cap. The most at once is reached at some run's
+    // start, so counting the runs going at each start is enough (a long run may overlap two shorter
+    // ones in turn: that is fine).
     for (const job of finished) {
-      const overlapping = finished.filter((other) => other!.startedAt! < job!.finishedAt! && job!.startedAt! < other!.finishedAt!);
-      expect(overlapping.length).toBeLessThanOrEqual(2);
+      const atItsStart = finished.filter((other) => other!.startedAt! <= job!.startedAt! && job!.startedAt! < other!.finishedAt!);
+      expect(atItsStart.length).toBeLessThanOrEqual(2);
     }
   });
 
