@@ -1,19 +1,26 @@
-// The messages between the worker pool (main thread) and a job's worker thread.
+// The messages between the worker pool (the API's process) and a job's own process, over the IPC
+// channel of child_process.fork: the credentials travel only here, never in argv, the environment
+// or a file.
 import type { Message } from '../i18n/messages.ts';
 import type { BrightspaceCredentials, JobPatch, JobRecord } from './types.ts';
 
 export interface JobWorkerData {
   job: JobRecord;
-  /** Held in the worker's memory for the run only. */
+  /** Held in the job process's memory for the run only. */
   credentials: BrightspaceCredentials;
   reportsDir: string;
   allowPrivateTargets: boolean;
   progressIntervalMs?: number;
 }
 
-export type WorkerToMain = { type: 'update'; requestId: number; patch: JobPatch };
+export type WorkerToMain =
+  | { type: 'update'; requestId: number; patch: JobPatch }
+  /** The run threw: where and why, as it may be logged (api/http/failure-log.ts). */
+  | { type: 'crashed'; detail: string };
 
 export type MainToWorker =
+  /** The first message: the job and its credentials. */
+  | { type: 'start'; data: JobWorkerData }
   | { type: 'updated'; requestId: number; record: JobRecord | undefined }
   /** Stop the run: the reason becomes the job's reason. */
   | { type: 'stop'; reason: Message };

@@ -254,12 +254,13 @@ export class QaApi extends Construct {
       route.addToRolePolicy(new iam.PolicyStatement({ actions: ['ssm:GetParameter'], resources: [clientIdParameterArn] }));
     }
 
-    // run-tests: record the job, count the user's active runs, encrypt, start the task.
+    // run-tests: take a run slot (conditional writes on slot items, read in batches, given back with
+    // a conditional delete) and record the job, encrypt, start the task.
     runTests.addToRolePolicy(
-      new iam.PolicyStatement({ actions: ['dynamodb:PutItem', 'dynamodb:GetItem', 'dynamodb:UpdateItem'], resources: [this.jobsTable.tableArn] }),
-    );
-    runTests.addToRolePolicy(
-      new iam.PolicyStatement({ actions: ['dynamodb:Query'], resources: [`${this.jobsTable.tableArn}/index/${OWNER_INDEX}`] }),
+      new iam.PolicyStatement({
+        actions: ['dynamodb:PutItem', 'dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:BatchGetItem', 'dynamodb:DeleteItem'],
+        resources: [this.jobsTable.tableArn],
+      }),
     );
     runTests.addToRolePolicy(
       new iam.PolicyStatement({

@@ -105,7 +105,7 @@ describe('the QA API construct', () => {
     expect(variables).toMatchObject({ CTPO_REPORTS_URL: '/reports/', CTPO_REPORT_EXPIRY_DAYS: '30' });
   });
 
-  it('keeps jobs in DynamoDB, expiring with their reports, with the owner index the run limit reads', () => {
+  it('keeps jobs in DynamoDB, expiring with their reports, with an index of the jobs of each owner', () => {
     synth.template.hasResourceProperties('AWS::DynamoDB::GlobalTable', {
       KeySchema: [{ AttributeName: 'id', KeyType: 'HASH' }],
       BillingMode: 'PAY_PER_REQUEST',
@@ -197,15 +197,14 @@ describe('the QA API construct', () => {
     const runTests = nonLog('QaApiRunTestsRole');
     expect(runTests.map(actionsOf)).toEqual([
       ['ssm:GetParameter'],
-      ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
-      ['dynamodb:Query'],
+      ['dynamodb:BatchGetItem', 'dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
       ['kms:Encrypt'],
       ['ecs:RunTask'],
       ['iam:PassRole'],
     ]);
     const cluster = { 'Fn::GetAtt': [resourceNamed(synth.template, 'AWS::ECS::Cluster', 'QaApiCluster').id, 'Arn'] };
-    expect(runTests[4]).toMatchObject({ Resource: { Ref: resourceNamed(synth.template, 'AWS::ECS::TaskDefinition', 'QaApiRunner').id }, Condition: { ArnEquals: { 'ecs:cluster': cluster } } });
-    expect(runTests[5]).toMatchObject({ Condition: { StringEquals: { 'iam:PassedToService': 'ecs-tasks.amazonaws.com' } } });
+    expect(runTests[3]).toMatchObject({ Resource: { Ref: resourceNamed(synth.template, 'AWS::ECS::TaskDefinition', 'QaApiRunner').id }, Condition: { ArnEquals: { 'ecs:cluster': cluster } } });
+    expect(runTests[4]).toMatchObject({ Condition: { StringEquals: { 'iam:PassedToService': 'ecs-tasks.amazonaws.com' } } });
     // Each function writes only to its own log group.
     for (const name of ['Toc', 'RunTests', 'JobStatus', 'TaskState']) {
       const logs = statementsOfRole(`QaApi${name}Role`).filter((statement) => actionsOf(statement).every((action) => action.startsWith('logs:')));

@@ -9,6 +9,7 @@ import { findings } from './findings.ts';
 import { fixes } from './fixes.ts';
 import { links } from './links.ts';
 import { report } from './report.ts';
+import { safeguards } from './safeguards.ts';
 
-export const english = { ...errors, ...findings, ...links, ...documents, ...fixes, ...report, ...cli, ...courseWide, ...accessibility } as const satisfies Record<string, string>;
+export const english = { ...errors, ...findings, ...links, ...documents, ...fixes, ...report, ...cli, ...courseWide, ...accessibility, ...safeguards } as const satisfies Record<string, string>;
 export type MessageId = keyof typeof english;
