@@ -19,10 +19,10 @@ export function checkContent(topic: ParsedTopic, place: FindingPlace, pageUrl: s
   }
   if (found.size > 0) {
     const examples = [...found].slice(0, 3).map((text) => `"${text}"`).join(', ');
-    findings.push(finding('content.placeholder', place, pageUrl, msg('finding.content.placeholder', { examples }), { count: found.size }));
+    findings.push(finding('content.placeholder', place, pageUrl, msg('finding.content.placeholder', { examples }), { count: found.size, subject: 'text' }));
   }
   if (topic.text.replace(/[\s\u00a0\u200b]/g, '') === '' && !topic.hasMedia) {
-    findings.push(finding('content.empty', place, pageUrl, msg('finding.content.empty')));
+    findings.push(finding('content.empty', place, pageUrl, msg('finding.content.empty'), { subject: 'text' }));
   }
   return findings;
 }
