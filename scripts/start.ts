@@ -27,6 +27,7 @@ Environment:
   CTPO_POOL_SIZE              test runs at once (default 2)
   CTPO_POLL_INTERVAL_MS       how often the app asks for a job's status (default 10000)
   CTPO_ALLOW_PRIVATE_TARGETS  1 (default here): courses on this machine or network may be tested; 0: public sites only
+  CTPO_REPORT_EXPIRY_DAYS     days a finished run and its report are kept (default 30; off: for ever); dismissals stay
 `;
 
 interface Settings {
@@ -41,6 +42,8 @@ interface Settings {
   poolSize: number;
   pollIntervalMs: number;
   allowPrivateTargets: boolean;
+  /** null: runs and reports are kept for ever. */
+  reportExpiryDays: number | null;
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
@@ -74,6 +77,7 @@ function settingsFrom(argv: string[], env: NodeJS.ProcessEnv): Settings {
     poolSize: integer(env, 'CTPO_POOL_SIZE', 2, 1, 16),
     pollIntervalMs: integer(env, 'CTPO_POLL_INTERVAL_MS', 10_000, 1000, 3_600_000),
     allowPrivateTargets: allow !== '0',
+    reportExpiryDays: env.CTPO_REPORT_EXPIRY_DAYS?.trim() === 'off' ? null : integer(env, 'CTPO_REPORT_EXPIRY_DAYS', 30, 1, 36_500),
   };
 }
 
@@ -118,6 +122,9 @@ function describe(stack: LocalStack, settings: Settings, demo: DemoCourse | stri
     `  Sign in     ${settings.email} / ${settings.passwordFromEnv ? '(the password in CTPO_LOCAL_PASSWORD)' : settings.password}`,
     `  Data        ${show(settings.dataDir)} (jobs, reports, certificate, signing key)`,
     `  Test runs   ${settings.poolSize} at once, the rest wait`,
+    settings.reportExpiryDays === null
+      ? '  Kept        runs and reports for ever (CTPO_REPORT_EXPIRY_DAYS=off)'
+      : `  Kept        runs and reports ${settings.reportExpiryDays} days (CTPO_REPORT_EXPIRY_DAYS); dismissed findings until restored`,
   ];
   if (typeof demo === 'string') {
     lines.push(`  Demo course ${demo}`);
@@ -141,6 +148,9 @@ function describe(stack: LocalStack, settings: Settings, demo: DemoCourse | stri
       ? '  Addresses   private and loopback sites allowed (CTPO_ALLOW_PRIVATE_TARGETS=1), so a course on this machine can be tested. AWS never allows them.'
       : '  Addresses   public sites only (CTPO_ALLOW_PRIVATE_TARGETS=0).',
   );
+  if (stack.expiredJobs > 0) {
+    lines.push(`  Expired     ${stack.expiredJobs} run${stack.expiredJobs === 1 ? '' : 's'} older than ${settings.reportExpiryDays} days deleted with ${stack.expiredJobs === 1 ? 'its report' : 'their reports'}.`);
+  }
   if (stack.recoveredJobs > 0) {
     lines.push(`  Restart     ${stack.recoveredJobs} run${stack.recoveredJobs === 1 ? ' was' : 's were'} cut off by the last stop and ${stack.recoveredJobs === 1 ? 'is' : 'are'} now FAILED.`);
   }
@@ -167,6 +177,7 @@ async function main(): Promise<void> {
       poolSize: settings.poolSize,
       pollIntervalMs: settings.pollIntervalMs,
       allowPrivateTargets: settings.allowPrivateTargets,
+      reportExpiryDays: settings.reportExpiryDays,
       log: (line) => console.error(line),
     });
   } catch (error) {

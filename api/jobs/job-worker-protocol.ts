@@ -1,5 +1,6 @@
 // The messages between the worker pool (main thread) and a job's worker thread.
 import type { Message } from '../i18n/messages.ts';
+import type { ComparisonBaseline } from '../report/compare.ts';
 import type { BrightspaceCredentials, JobPatch, JobRecord } from './types.ts';
 
 export interface JobWorkerData {
@@ -9,11 +10,18 @@ export interface JobWorkerData {
   reportsDir: string;
   allowPrivateTargets: boolean;
   progressIntervalMs?: number;
+  /** Whether the main thread can give the run a baseline to compare with (it holds the stores). */
+  compare: boolean;
 }
 
-export type WorkerToMain = { type: 'update'; requestId: number; patch: JobPatch };
+export type WorkerToMain =
+  | { type: 'update'; requestId: number; patch: JobPatch }
+  /** The run's report is ready: what should it be compared with? */
+  | { type: 'baseline'; requestId: number };
 
 export type MainToWorker =
   | { type: 'updated'; requestId: number; record: JobRecord | undefined }
+  /** The baseline, or the reason it could not be read (the run then goes without a comparison). */
+  | { type: 'baseline'; requestId: number; baseline?: ComparisonBaseline; error?: string }
   /** Stop the run: the reason becomes the job's reason. */
   | { type: 'stop'; reason: Message };

@@ -5,7 +5,7 @@ import { AppError } from '../errors.ts';
 import { executeJob } from './execute-job.ts';
 import { createFileReportStore } from './file-report-store.ts';
 import type { JobWorkerData, MainToWorker, WorkerToMain } from './job-worker-protocol.ts';
-import type { JobPatch, JobRecord, JobStore } from './types.ts';
+import type { BaselineSource, JobPatch, JobRecord, JobStore } from './types.ts';
 
 const port = parentPort;
 if (port === null) throw new Error('job-worker.ts runs as a worker thread of the local job runner.');
@@ -13,12 +13,16 @@ if (port === null) throw new Error('job-worker.ts runs as a worker thread of the
 const data = workerData as JobWorkerData;
 const stop = new AbortController();
 const replies = new Map<number, (record: JobRecord | undefined) => void>();
+const baselineReplies = new Map<number, (reply: Extract<MainToWorker, { type: 'baseline' }>) => void>();
 let nextRequestId = 1;
 
 port.on('message', (message: MainToWorker) => {
   if (message.type === 'updated') {
     replies.get(message.requestId)?.(message.record);
     replies.delete(message.requestId);
+  } else if (message.type === 'baseline') {
+    baselineReplies.get(message.requestId)?.(message);
+    baselineReplies.delete(message.requestId);
   } else if (message.type === 'stop') {
     stop.abort(new AppError('internal', message.reason));
   }
@@ -35,11 +39,24 @@ const jobs: Pick<JobStore, 'update'> = {
   },
 };
 
+// The main thread holds the stores; the worker asks it once its report is ready.
+const baselines: BaselineSource = {
+  baselineFor() {
+    return new Promise((resolve, reject) => {
+      const requestId = nextRequestId++;
+      baselineReplies.set(requestId, (reply) => (reply.baseline === undefined ? reject(new Error(reply.error ?? 'no baseline')) : resolve(reply.baseline)));
+      const message: WorkerToMain = { type: 'baseline', requestId };
+      port.postMessage(message);
+    });
+  },
+};
+
 await executeJob({
   job: data.job,
   credentials: data.credentials,
   jobs,
   reports: createFileReportStore(data.reportsDir),
+  ...(data.compare ? { baselines } : {}),
   allowPrivateTargets: data.allowPrivateTargets,
   signal: stop.signal,
   progressIntervalMs: data.progressIntervalMs,

@@ -7,7 +7,7 @@ import { AppError } from '../errors.ts';
 import { formatMessage, msg, type Message } from '../i18n/messages.ts';
 import { runTimeoutReason } from './execute-job.ts';
 import type { Log } from '../http/respond.ts';
-import type { JobPatch, BrightspaceCredentials, JobRecord, JobRunner, JobStore } from './types.ts';
+import type { BaselineSource, JobPatch, BrightspaceCredentials, JobRecord, JobRunner, JobStore } from './types.ts';
 import type { JobWorkerData, MainToWorker, WorkerToMain } from './job-worker-protocol.ts';
 
 export const CRASH_REASON = msg('reason.run.crashed');
@@ -16,6 +16,8 @@ export const SHUTDOWN_QUEUED_REASON = msg('reason.run.server-stopped-queued');
 
 export interface LocalJobRunnerOptions {
   jobs: JobStore;
+  /** What each report is compared with; absent: no comparison. */
+  baselines?: BaselineSource;
   /** Folder the worker writes reports into. */
   reportsDir: string;
   allowPrivateTargets: boolean;
@@ -91,6 +93,7 @@ export function createLocalJobRunner(options: LocalJobRunnerOptions): LocalJobRu
       reportsDir: options.reportsDir,
       allowPrivateTargets: options.allowPrivateTargets,
       progressIntervalMs: options.progressIntervalMs,
+      compare: options.baselines !== undefined,
     };
     const worker = new Worker(workerEntry, { workerData: data, name: `ctpo-job-${job.id}` });
     let stopping: Message | undefined;
@@ -105,11 +108,17 @@ export function createLocalJobRunner(options: LocalJobRunnerOptions): LocalJobRu
     const runTimer = setTimeout(() => stop(runTimeoutReason(runTimeoutMs)), runTimeoutMs);
 
     worker.on('message', (message: WorkerToMain) => {
-      if (message.type !== 'update') return;
-      void safeUpdate(job.id, message.patch).then((record) => {
-        const reply: MainToWorker = { type: 'updated', requestId: message.requestId, record };
-        worker.postMessage(reply);
-      });
+      if (message.type === 'update') {
+        void safeUpdate(job.id, message.patch).then((record) => {
+          const reply: MainToWorker = { type: 'updated', requestId: message.requestId, record };
+          worker.postMessage(reply);
+        });
+      } else if (message.type === 'baseline' && options.baselines !== undefined) {
+        void options.baselines.baselineFor(job).then(
+          (baseline): MainToWorker => ({ type: 'baseline', requestId: message.requestId, baseline }),
+          (error: unknown): MainToWorker => ({ type: 'baseline', requestId: message.requestId, error: error instanceof Error ? error.message : String(error) }),
+        ).then((reply) => worker.postMessage(reply));
+      }
     });
     worker.on('error', (error) => {
       // The worker's own redaction has run; this is an uncaught error, logged without the password.

@@ -2,6 +2,7 @@
 // DynamoDB on AWS) and how a run is started (the local worker pool, an ECS Fargate task).
 import type { JobProgress, JobStatus, JobSummary } from '../http/contract.ts';
 import type { Language } from '../i18n/languages.ts';
+import type { ComparisonBaseline } from '../report/compare.ts';
 import type { Dismissal } from '../report/model.ts';
 
 export interface JobRecord {
@@ -108,4 +109,9 @@ export interface DismissalStore {
   put(owner: string, course: CourseKey, dismissal: Dismissal): Promise<void>;
   /** False when there was nothing to restore. */
   remove(owner: string, course: CourseKey, fingerprint: string): Promise<boolean>;
+}
+
+/** What a finished run compares its report with (report/compare.ts), wherever the runner runs. */
+export interface BaselineSource {
+  baselineFor(job: JobRecord): Promise<ComparisonBaseline>;
 }

@@ -2,7 +2,8 @@
 // file so that the messages sit beside the checks and errors that use them.
 import { errors } from './errors.ts';
 import { findings } from './findings.ts';
+import { history } from './history.ts';
 import { report } from './report.ts';
 
-export const english = { ...errors, ...findings, ...report } as const satisfies Record<string, string>;
+export const english = { ...errors, ...findings, ...report, ...history } as const satisfies Record<string, string>;
 export type MessageId = keyof typeof english;

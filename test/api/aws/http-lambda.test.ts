@@ -5,7 +5,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createDynamoJobStore } from '../../../api/aws/dynamo-job-store.ts';
 import { createEcsJobRunner } from '../../../api/aws/ecs-job-runner.ts';
-import { NO_JOB_RUNNER, NO_TABLE_OF_CONTENTS, apiRequestOf, lambdaHandlerOf } from '../../../api/aws/lambda/http-lambda.ts';
+import { NO_DISMISSALS, NO_JOB_HISTORY, NO_JOB_RUNNER, NO_TABLE_OF_CONTENTS, apiRequestOf, lambdaHandlerOf } from '../../../api/aws/lambda/http-lambda.ts';
 import { createIssuerTokenVerifier } from '../../../api/http/access-token.ts';
 import { handleJobStatus, handleRunTests } from '../../../api/http/routes.ts';
 import type { ApiDeps } from '../../../api/http/routes.ts';
@@ -81,6 +81,8 @@ describe('the API routes as Lambda functions', () => {
     deps = {
       verifier,
       loadTableOfContents: NO_TABLE_OF_CONTENTS,
+      history: NO_JOB_HISTORY,
+      dismissals: NO_DISMISSALS,
       outputUrl: 'https://d111111abcdef8.cloudfront.net/reports/',
       allowedOrigins: [],
       allowPrivateTargets: false,
