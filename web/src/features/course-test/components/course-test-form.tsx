@@ -1,6 +1,6 @@
 // The main form: the five course fields, loading the course's modules, choosing some and starting
 // a run. The job monitor of a started run is rendered where the parent puts it (`monitor`).
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { useIntl } from 'react-intl';
 import { ErrorSummary, type FieldError } from '@/components/error-summary/error-summary';
 import { Spinner } from '@/components/spinner/spinner';
@@ -29,9 +29,24 @@ export interface StartedRun {
   filename: string;
 }
 
+/** An earlier run's values for the form ('Run again'): never a credential. */
+export interface FormPrefill {
+  /** Changes each time the user asks, so the same run can fill the form again. */
+  key: number;
+  siteUrl: string;
+  orgUnitId: string;
+  clientName: string;
+  /** Selected once the modules are loaded (those still in the course). */
+  moduleIds: readonly string[];
+  /** Says where the values came from, e.g. the run's client and date. */
+  source: string;
+}
+
 interface CourseTestFormProps {
   /** The job monitor, shown under the banner once a run has started. */
   monitor?: ReactNode;
+  /** Values to fill in from an earlier run. */
+  prefill?: FormPrefill | null;
   /** A new run is being started: whatever was monitored before is no longer current. */
   onRunStarting: () => void;
   onRunStarted: (run: StartedRun) => void;
@@ -55,7 +70,7 @@ function failureDetail(error: unknown, networkMessage: string): string | undefin
   return undefined;
 }
 
-export function CourseTestForm({ monitor, onRunStarting, onRunStarted }: CourseTestFormProps) {
+export function CourseTestForm({ monitor, prefill = null, onRunStarting, onRunStarted }: CourseTestFormProps) {
   const intl = useIntl();
   const [fields, setFields] = useState<CourseFields>(EMPTY_FIELDS);
   const [submitAttempt, setSubmitAttempt] = useState(0);
@@ -66,6 +81,30 @@ export function CourseTestForm({ monitor, onRunStarting, onRunStarted }: CourseT
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [running, setRunning] = useState(false);
   const [banner, setBanner] = useState<Banner | null>(null);
+  // 'Run again': the modules to select once loaded, and which prefill was applied last.
+  const [preferredModules, setPreferredModules] = useState<ReadonlySet<string> | null>(null);
+  const [appliedPrefill, setAppliedPrefill] = useState<number | null>(null);
+  const [prefillNote, setPrefillNote] = useState<string | null>(null);
+
+  // A new prefill replaces the course fields (the user name and password stay as typed) and
+  // forgets the modules loaded for another course.
+  if (prefill !== null && prefill.key !== appliedPrefill) {
+    setAppliedPrefill(prefill.key);
+    setFields((previous) => ({ ...previous, siteUrl: prefill.siteUrl, orgUnitId: prefill.orgUnitId, clientName: prefill.clientName }));
+    setPreferredModules(new Set(prefill.moduleIds));
+    setToc({ status: 'idle' });
+    setSelected(new Set());
+    setLastLoaded(null);
+    setSubmitAttempt(0);
+    setPrefillNote(prefill.source);
+  }
+
+  useEffect(() => {
+    if (appliedPrefill === null) return;
+    // The first field still to fill: usually the password, which is never kept.
+    const next = FIELDS.find((field) => (document.getElementById(field.id) as HTMLInputElement | null)?.value === '');
+    document.getElementById(next?.id ?? FIELDS[0]!.id)?.focus();
+  }, [appliedPrefill]);
 
   const label = (field: FieldDefinition) => intl.formatMessage({ id: field.labelId });
   const rulesOf = (field: FieldDefinition): TextInputRules => ({
@@ -96,7 +135,9 @@ export function CourseTestForm({ monitor, onRunStarting, onRunStarted }: CourseT
     try {
       const modules = moduleChoices(await loadTableOfContents(request));
       setToc({ status: 'loaded', modules });
-      setSelected(new Set(modules.map((module) => module.id)));
+      const again = preferredModules === null ? [] : modules.filter((module) => preferredModules.has(module.id));
+      setSelected(new Set((again.length > 0 ? again : modules).map((module) => module.id)));
+      setPreferredModules(null);
       setLastLoaded(trimmedFields(request));
     } catch (error) {
       console.error('CTPO: loading the table of contents failed', error instanceof Error ? error.message : error);
@@ -119,6 +160,7 @@ export function CourseTestForm({ monitor, onRunStarting, onRunStarted }: CourseT
     const request = fields;
     const moduleIds = modules.filter((module) => selected.has(module.id)).map((module) => module.id);
     onRunStarting();
+    setPrefillNote(null);
     setRunning(true);
     setSavedFields(request);
     setBanner({ tone: 'info', text: intl.formatMessage({ id: 'run.starting' }) });
@@ -148,6 +190,11 @@ export function CourseTestForm({ monitor, onRunStarting, onRunStarted }: CourseT
 
       <form className="course-test__form" noValidate onSubmit={handleSubmit}>
         {submitAttempt > 0 && <ErrorSummary errors={errors} attempt={submitAttempt} />}
+        {prefillNote !== null && (
+          <p className="course-test__prefilled" role="status">
+            {intl.formatMessage({ id: 'form.prefilled' }, { source: prefillNote })}
+          </p>
+        )}
 
         <div className="course-test__fields">
           {FIELDS.map((field) => (
