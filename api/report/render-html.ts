@@ -5,6 +5,7 @@
 import { checkTitle } from '../checks/catalogue.ts';
 import type { Severity } from '../checks/finding.ts';
 import type { Report, ReportFinding as Finding, ReportModule } from './model.ts';
+import { COMPARISON_STYLE, renderComparison } from './render-comparison.ts';
 
 const SEVERITIES: Severity[] = ['error', 'warning', 'info'];
 const SEVERITY_LABEL: Record<Severity, string> = { error: 'Error', warning: 'Warning', info: 'Note' };
@@ -173,7 +174,7 @@ ${report.notScanned.map((item) => `<tr><td>${escapeHtml(item.title || `Topic ${i
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <title>CTPO report: ${escapeHtml(report.client)}, ${escapeHtml(course)}</title>
-<style>${STYLE}
+<style>${STYLE}${COMPARISON_STYLE}
 ${filterStyles(checks)}</style>
 </head>
 <body>
@@ -199,6 +200,7 @@ ${SEVERITIES.map((severity) => `<li class="${severity}"><strong>${totals.finding
 </ul>
 ${report.modules.length > 0 ? renderChart(report) : ''}
 </section>
+${renderComparison(report)}
 ${filters}
 <section aria-labelledby="findings-title">
 <h2 id="findings-title">Findings</h2>
