@@ -1,9 +1,9 @@
 // Benchmark of the engine's hot path against linkinator, on the same pages from the same servers:
 //   npm run bench:engine [-- --rounds 3] [--instant]
 // A synthetic course (300 topics, 3300 link occurrences, 1300+ distinct addresses on 40 hosts, some
-// slow, some broken) is served on loopback by a child process. The engine and linkinator each run
-// in their own child process, in alternating order, so neither inherits the other's memory or
-// warm connections. It prints throughput, peak memory and whether both found the same broken
+// slow, some broken) and a course stylesheet every topic uses are served on loopback by a child
+// process. The engine and linkinator each run in their own child process, in alternating order, so
+// neither inherits the other's memory or warm connections. It prints throughput, peak memory and whether both found the same broken
 // links; the last line is the link throughput ratio.
 import { spawn } from 'node:child_process';
 import type { Readable } from 'node:stream';
@@ -26,6 +26,7 @@ const LINKS_PER_TOPIC = 11;
 const DISTINCT = 1300;
 const HOSTS = 40;
 const UNREACHABLE = 5;
+const CSS_ASSETS = 8;
 const LINKINATOR_TIMEOUT_MS = 15_000;
 const SLOW_RANGE: [number, number] = [1000, 2500];
 const NORMAL_RANGE: [number, number] = [50, 500];
@@ -141,6 +142,15 @@ async function serve(instant: boolean): Promise<void> {
     [pool[i], pool[j]] = [pool[j]!, pool[i]!];
   }
 
+  // The course's own stylesheet, used by every topic: the engine reads it once (with the session)
+  // and checks its addresses; linkinator checks the stylesheet's own address only.
+  const stylesheetPath = `/content/enforced/${ORG_UNIT}-${CODE}/course.css`;
+  const cssAssets = Array.from({ length: CSS_ASSETS }, (_, i) => `${hosts[i % HOSTS]!.origin}/delay/${latency()}/ok/course-css-${i}.png`);
+  assets[stylesheetPath] = {
+    contentType: 'text/css; charset=utf-8',
+    body: `@import url("${hosts[0]!.origin}/delay/${latency()}/ok/fonts.css");\n${cssAssets.map((url, i) => `.figure-${i} { background-image: url("${url}"); }`).join('\n')}\n`,
+  };
+
   const modules: ModuleModel[] = [];
   let occurrences = 0;
   for (let m = 0; m < MODULES; m++) {
@@ -159,7 +169,7 @@ async function serve(instant: boolean): Promise<void> {
         title: `Week ${m + 1}, part ${t + 1}`,
         kind: 'html',
         fileName: `m${m + 1}/t${t + 1}.html`,
-        html: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Week ${m + 1}, part ${t + 1}</title></head><body>
+        html: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Week ${m + 1}, part ${t + 1}</title><link rel="stylesheet" href="../course.css"></head><body>
 <h2>Week ${m + 1}, part ${t + 1}</h2>
 <p>This part introduces the week's topic. Read the sources below before the live session, and note two questions to bring.</p>
 <ul>
@@ -321,7 +331,8 @@ async function conduct(rounds: number, instant: boolean): Promise<void> {
   console.log(`CTPO engine benchmark: Node.js ${process.version}, ${availableParallelism()} cores (${cpu}), ${megabytes(totalmem())} RAM`);
   console.log(
     `synthetic course: ${config.topics} HTML topics, ${config.occurrences} link occurrences, ${config.distinct} distinct URLs on ${config.hosts} loopback hosts ` +
-      `(${config.instant ? 'no latency' : `latency ${NORMAL_RANGE[0]}-${NORMAL_RANGE[1]} ms`}, ${config.slow} slow at ${config.slowRange[0]}-${config.slowRange[1]} ms; ${config.expectedBroken.length} broken)`,
+      `(${config.instant ? 'no latency' : `latency ${NORMAL_RANGE[0]}-${NORMAL_RANGE[1]} ms`}, ${config.slow} slow at ${config.slowRange[0]}-${config.slowRange[1]} ms; ${config.expectedBroken.length} broken), ` +
+      `and a course stylesheet used by every topic with ${CSS_ASSETS + 1} addresses of its own`,
   );
   console.log(`linkinator 8.1.0: its defaults (concurrency 100, HEAD then GET, no retries) with timeout ${LINKINATOR_TIMEOUT_MS} ms and the session cookie; recurse off`);
   console.log('engine: its defaults (512 requests overall, 10 per host, 8 topics at once, HEAD then GET, 2 retries, 15 s timeout), axe-core on every topic');

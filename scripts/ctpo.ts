@@ -1,5 +1,5 @@
-// Runs one course test from the command line and writes the HTML report and its JSON twin:
-//   npm run ctpo -- --site URL --org-unit N --modules 1,2|all --client NAME --out DIR [--allow-private-targets]
+// Runs one course test from the command line and writes the HTML report and its JSON and CSV twins:
+//   npm run ctpo -- --site URL --org-unit N --modules 1,2|all --client NAME --out DIR [--language TAG] [--allow-private-targets]
 // The Brightspace user name and password come from BRIGHTSPACE_USERNAME / BRIGHTSPACE_PASSWORD or a
 // prompt (the password is not echoed), never from the command line, where other users of the
 // machine and the shell history could read them.
@@ -9,30 +9,28 @@ import { parseArgs } from 'node:util';
 import { isAppError } from '../api/errors.ts';
 import { runCourseTest } from '../api/engine/run-course-test.ts';
 import type { CourseTestProgress } from '../api/engine/types.ts';
+import { DEFAULT_LANGUAGE, LANGUAGES, languageOf, type Language } from '../api/i18n/languages.ts';
+import { translator } from '../api/i18n/messages.ts';
+import { presenterFor, summarySentences } from '../api/report/present.ts';
+import { renderCsvReport } from '../api/report/render-csv.ts';
 import { renderHtmlReport } from '../api/report/render-html.ts';
 import { renderJsonReport } from '../api/report/render-json.ts';
 
-const USAGE = `Usage: npm run ctpo -- --site URL --org-unit N --modules 1,2|all --client NAME --out DIR [--allow-private-targets]
+const USAGE = `Usage: npm run ctpo -- --site URL --org-unit N --modules 1,2|all --client NAME --out DIR [--language TAG] [--allow-private-targets]
 
   --site URL                 the Brightspace site, e.g. https://school.brightspace.com
   --org-unit N               the course's org unit ID (as in /d2l/home/N)
   --modules 1,2 | all        module ids to test (nested modules included), or every module
   --client NAME              the client label shown in the report
   --out DIR                  folder for the report files (created if missing)
+  --language TAG             the language of the report and of the messages: ${LANGUAGES.join(', ')}
+                             (default en, US English)
   --allow-private-targets    let loopback and private addresses through (a course on this machine
                              or network); also CTPO_ALLOW_PRIVATE_TARGETS=1
 
 The user name and password are read from BRIGHTSPACE_USERNAME and BRIGHTSPACE_PASSWORD, or asked for.`;
 
 class UsageError extends Error {}
-
-const PHASE_LABEL: Record<CourseTestProgress['phase'], string> = {
-  'sign-in': 'Signing in',
-  contents: 'Reading the table of contents',
-  topics: 'Checking topics',
-  links: 'Checking links',
-  report: 'Writing the report',
-};
 
 function parseCommandLine(argv: string[]) {
   if (argv.some((arg) => /^--?(password|pass|pw|username|user)(=|$)/i.test(arg))) {
@@ -48,6 +46,7 @@ function parseCommandLine(argv: string[]) {
         modules: { type: 'string' },
         client: { type: 'string' },
         out: { type: 'string' },
+        language: { type: 'string' },
         'allow-private-targets': { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -70,12 +69,19 @@ function parseCommandLine(argv: string[]) {
     if (parts.some((part) => !/^\d{1,15}$/.test(part))) throw new UsageError('--modules must be "all" or module ids separated by commas, e.g. 1,2.');
     modules = parts.map(Number);
   }
+  let language: Language = DEFAULT_LANGUAGE;
+  if (values.language !== undefined) {
+    const known = languageOf(values.language);
+    if (known === undefined) throw new UsageError(`--language must be one of ${LANGUAGES.join(', ')}.`);
+    language = known;
+  }
   return {
     site: values.site!,
     orgUnitId: Number(orgUnit),
     modules,
     client: values.client!,
     out: resolve(values.out!),
+    language,
     allowPrivateTargets: values['allow-private-targets'] === true || process.env.CTPO_ALLOW_PRIVATE_TARGETS === '1',
   };
 }
@@ -125,11 +131,11 @@ function reportName(client: string, orgUnitId: number, when: Date): string {
   return `${slug}-${orgUnitId}-${stamp}`;
 }
 
-function progressPrinter() {
+function progressPrinter(t: ReturnType<typeof translator>) {
   const live = process.stderr.isTTY === true;
   let lastPhase = '';
   return (p: CourseTestProgress) => {
-    const line = `${PHASE_LABEL[p.phase]}: ${p.done}/${p.total}`;
+    const line = t('cli.progress', { phase: t(`cli.phase.${p.phase}`), done: p.done, total: p.total });
     if (live) {
       process.stderr.write(`\r\u001b[2K${line}`);
       if (p.done === p.total) process.stderr.write('\n');
@@ -156,34 +162,42 @@ async function main(): Promise<number> {
     return 0;
   }
 
+  const t = translator(options.language);
   const controller = new AbortController();
   process.once('SIGINT', () => controller.abort(new UsageError('Cancelled.')));
   try {
     const username = process.env.BRIGHTSPACE_USERNAME || (await ask('Brightspace Username: ', false));
     const password = process.env.BRIGHTSPACE_PASSWORD || (await ask('Brightspace Password: ', true));
     if (options.allowPrivateTargets) {
-      process.stderr.write('Private and loopback addresses are allowed for this run (--allow-private-targets).\n');
+      process.stderr.write(`${t('cli.private-targets')}\n`);
     }
     const report = await runCourseTest(
-      { siteUrl: options.site, username, password, orgUnitId: options.orgUnitId, modules: options.modules, client: options.client, allowPrivateTargets: options.allowPrivateTargets, signal: controller.signal },
-      progressPrinter(),
+      {
+        siteUrl: options.site,
+        username,
+        password,
+        orgUnitId: options.orgUnitId,
+        modules: options.modules,
+        client: options.client,
+        language: options.language,
+        allowPrivateTargets: options.allowPrivateTargets,
+        signal: controller.signal,
+      },
+      progressPrinter(t),
     );
     await mkdir(options.out, { recursive: true });
     const base = join(options.out, reportName(options.client, options.orgUnitId, new Date(report.startedAt)));
-    await writeFile(`${base}.html`, renderHtmlReport(report));
     await writeFile(`${base}.json`, renderJsonReport(report));
-    const { totals } = report;
-    process.stdout.write(
-      `${totals.findings.error} errors, ${totals.findings.warning} warnings, ${totals.findings.info} notes; ` +
-        `${totals.scanned}/${totals.topics} topics scanned, ${totals.links} links checked.\n${base}.html\n${base}.json\n`,
-    );
+    await writeFile(`${base}.csv`, renderCsvReport(report));
+    await writeFile(`${base}.html`, renderHtmlReport(report));
+    process.stdout.write(`${summarySentences(presenterFor(options.language), report).join(' ')}\n${base}.html\n${base}.json\n${base}.csv\n`);
     return 0;
   } catch (error) {
     if (error instanceof UsageError) {
       process.stderr.write(`\nctpo: ${error.message}\n`);
       return controller.signal.aborted ? 130 : 2;
     }
-    const message = isAppError(error) ? error.message : 'The run failed unexpectedly. Try again; if it keeps failing, report it with the time of the run.';
+    const message = isAppError(error) ? error.messageIn(options.language) : t('cli.failed-unexpectedly');
     process.stderr.write(`\nctpo: ${message}\n`);
     if (!isAppError(error)) console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
     return 1;

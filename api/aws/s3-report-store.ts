@@ -1,4 +1,4 @@
-// The report store on AWS: the HTML report and its JSON twin in the private reports bucket, which
+// The report store on AWS: the HTML report and its JSON and CSV twins in the private reports bucket, which
 // CloudFront serves under /reports/. The bucket's lifecycle rule deletes them after the expiry.
 import type { S3Client } from '@aws-sdk/client-s3';
 import { GetObjectCommand, NoSuchKey, PutObjectCommand } from '@aws-sdk/client-s3';
@@ -27,9 +27,10 @@ export function createS3ReportStore(options: S3ReportStoreOptions): ReportStore 
     async put(filename, files) {
       assertSafe(filename);
       const key = `${options.prefix}${filename}`;
-      // The JSON first: the HTML's presence is what a reader takes as "the report is there".
+      // The twins first: the HTML's presence is what a reader takes as "the report is there".
       const parts = [
         { key: `${key}.json`, body: files.json, contentType: 'application/json; charset=utf-8' },
+        { key: `${key}.csv`, body: files.csv, contentType: 'text/csv; charset=utf-8', contentDisposition: `attachment; filename="${filename}.csv"` },
         { key: `${key}.html`, body: files.html, contentType: 'text/html; charset=utf-8' },
       ];
       for (const part of parts) {
@@ -39,6 +40,7 @@ export function createS3ReportStore(options: S3ReportStoreOptions): ReportStore 
             Key: part.key,
             Body: part.body,
             ContentType: part.contentType,
+            ...(part.contentDisposition === undefined ? {} : { ContentDisposition: part.contentDisposition }),
             // Revalidated on every view, so a report is gone from CloudFront when it expires here.
             CacheControl: 'no-cache',
           }),

@@ -141,6 +141,22 @@ export class BrightspaceSession {
     return { ok: true, html: response.body ?? '' };
   }
 
+  /**
+   * A text file of the site read with the session (a course stylesheet), or null when it cannot be
+   * read: another site, an answer other than 200, a network failure or a file over the limit.
+   */
+  async readSiteText(url: URL, limitBytes: number): Promise<string | null> {
+    if (url.origin !== this.origin.origin) return null;
+    try {
+      const { response } = await this.#followOwnRedirects({ url, readBodyLimit: limitBytes });
+      return response.status === 200 ? (response.body ?? '') : null;
+    } catch (error) {
+      if (this.#signal?.aborted) throw this.#signal.reason;
+      if (isAppError(error) && (error.code === 'site_unreachable' || error.code === 'site_error' || error.code === 'address_not_allowed')) return null;
+      throw error;
+    }
+  }
+
   /** Ends the session on the site (best effort) and forgets the cookies. */
   async close(): Promise<void> {
     try {

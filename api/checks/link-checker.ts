@@ -1,11 +1,17 @@
 // The hot path: checks every distinct address of a run once. Keep-alive connections, a cap per host
 // and overall, HEAD first and GET when HEAD is refused, redirects followed through the address
 // guard, Retry-After honoured, jittered retries for 5xx, 429 and timeouts, a time limit on every
-// request. The Brightspace site's own addresses are checked with the session.
+// request. The Brightspace site's own addresses are checked with the session. Pages that links
+// point into with a #fragment are read once each (up to a size limit) for their ids and names.
 import { isAppError } from '../errors.ts';
 import { msg } from '../i18n/messages.ts';
 import { headerValue, NetworkFailure, type GuardedHttpClient, type HttpResponse } from '../net/guarded-http.ts';
+import { anchorNamesOf } from './html.ts';
 import type { LinkProbe } from './links.ts';
+
+/** A page read for its anchors beyond this size is not judged: its fragments are not reported. */
+export const MAX_ANCHOR_PAGE_BYTES = 5 * 1024 * 1024;
+const ANCHOR_TYPES = /html|svg|xml/i;
 
 export interface LinkCheckLimits {
   /** Requests in flight overall. */
@@ -82,6 +88,7 @@ export class LinkChecker {
   readonly #options: LinkCheckerOptions;
   readonly #limits: LinkCheckLimits;
   readonly #results = new Map<string, Promise<LinkProbe>>();
+  readonly #anchors = new Map<string, Promise<Set<string> | null>>();
   readonly #hosts = new Map<string, HostState>();
   #active = 0;
   #done = 0;
@@ -113,6 +120,37 @@ export class LinkChecker {
       this.#results.set(url, result);
     }
     return result;
+  }
+
+  /**
+   * The ids and names of the page at an address, read once per run whatever the number of
+   * fragments pointing into it; null when it is not an HTML or SVG page that could be read whole.
+   */
+  anchors(url: string): Promise<Set<string> | null> {
+    let result = this.#anchors.get(url);
+    if (result === undefined) {
+      result = this.#readAnchors(new URL(url));
+      this.#anchors.set(url, result);
+    }
+    return result;
+  }
+
+  async #readAnchors(url: URL): Promise<Set<string> | null> {
+    await this.#acquire(url.host);
+    try {
+      const { response } = await this.#options.http.follow(
+        { url, method: 'GET', headers: HEADERS, signal: this.#options.signal, readBodyLimit: MAX_ANCHOR_PAGE_BYTES },
+        { headersFor: this.#options.headersFor, maxRedirects: 10 },
+      );
+      if (response.status !== 200 || !ANCHOR_TYPES.test(headerValue(response.headers, 'content-type') ?? '')) return null;
+      return anchorNamesOf(response.body ?? '');
+    } catch {
+      if (this.#options.signal?.aborted) throw this.#options.signal.reason;
+      // The probe of the same address reports what went wrong; a page that cannot be read whole is not judged.
+      return null;
+    } finally {
+      this.#release(url.host);
+    }
   }
 
   async #probe(url: URL): Promise<LinkProbe> {

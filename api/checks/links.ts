@@ -3,7 +3,7 @@
 import { msg, type Message } from '../i18n/messages.ts';
 import { finding } from './catalogue.ts';
 import type { Finding, FindingPlace } from './finding.ts';
-import type { LinkOccurrence } from './html.ts';
+import { fragmentFound, isClientStateFragment, type FragmentReference, type LinkOccurrence, type OtherSchemeLink } from './html.ts';
 
 export type LinkOutcome = 'ok' | 'broken' | 'unreachable' | 'unverifiable';
 
@@ -51,7 +51,8 @@ export function orgUnitOf(url: URL, siteOrigin: URL): number | null {
 /** Findings that need no request: an address into another course, plain http on an https course. */
 export function staticLinkFindings(link: LinkOccurrence, place: FindingPlace, siteOrigin: URL, orgUnitId: number): Finding[] {
   if (link.url === null) {
-    return [finding('link.broken', place, link.raw, msg('finding.link.invalid-address', { address: link.raw }), linkDetails(link))];
+    const message = link.problem === 'local-file' ? msg('finding.link.local-file', { address: link.raw }) : msg('finding.link.invalid-address', { address: link.raw });
+    return [finding('link.broken', place, link.raw, message, linkDetails(link))];
   }
   const url = new URL(link.url);
   const findings: Finding[] = [];
@@ -68,6 +69,8 @@ export function staticLinkFindings(link: LinkOccurrence, place: FindingPlace, si
 /** Findings from the probe of one address, for one place it appears. */
 export function probeFindings(link: LinkOccurrence & { url: string }, probe: LinkProbe, place: FindingPlace): Finding[] {
   const details = linkDetails(link);
+  // A form that only posts to its address: refusing a GET (405) shows the address exists.
+  if (link.postOnly && probe.status === 405) return [];
   switch (probe.outcome) {
     case 'broken':
       return [finding('link.broken', place, link.url, probe.detail, details)];
@@ -86,4 +89,29 @@ export function linkDetails(link: LinkOccurrence): Partial<Finding> {
   if (link.text !== undefined && link.text !== '') details.linkText = link.text;
   if (link.count !== undefined && link.count > 1) details.count = link.count;
   return details;
+}
+
+/** A mailto: link whose address is not a valid e-mail address. */
+export function mailtoFindings(link: OtherSchemeLink, place: FindingPlace): Finding[] {
+  if (link.scheme !== 'mailto' || link.valid) return [];
+  const details: Partial<Finding> = { element: link.element, subject: link.raw };
+  if (link.text) details.linkText = link.text;
+  return [finding('link.mailto-invalid', place, link.raw, msg('finding.link.mailto-invalid', { address: link.raw }), details)];
+}
+
+/**
+ * Fragments that name no place in the target page. `anchors` are the target's ids and names;
+ * fragments that are state for the page's scripts are never reported.
+ */
+export function fragmentFindings(url: string, fragments: FragmentReference[], anchors: Set<string>, place: FindingPlace, samePage: boolean): Finding[] {
+  return fragments
+    .filter((reference) => !isClientStateFragment(reference.fragment) && !fragmentFound(reference.fragment, anchors))
+    .map((reference) => {
+      const address = `${url}#${reference.fragment}`;
+      const details: Partial<Finding> = { element: reference.element, subject: address };
+      if (reference.text) details.linkText = reference.text;
+      if (reference.count !== undefined && reference.count > 1) details.count = reference.count;
+      const message = msg(samePage ? 'finding.link.fragment-missing-here' : 'finding.link.fragment-missing', { fragment: reference.fragment });
+      return finding('link.fragment-missing', place, address, message, details);
+    });
 }

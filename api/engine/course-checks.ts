@@ -1,14 +1,18 @@
 // The checks every course item goes through, whatever source it came from: content and our own
 // accessibility checks at once, axe-core in its own thread, and every link handed to the link
-// checker (each distinct address probed once per run). Findings and what could not be checked are
+// checker (each distinct address probed once per run). The course's own stylesheets add their
+// addresses to the topics that use them; links to the course's own items are decided from the
+// course index; fragments are checked in their pages. Findings and what could not be checked are
 // collected here for the report.
 import type { AxeRunner } from '../checks/axe-runner.ts';
 import { axeFindings, checkAccessibility } from '../checks/accessibility.ts';
 import { checkContent } from '../checks/content.ts';
 import type { Finding, NotScanned } from '../checks/finding.ts';
 import { parseTopic, type LinkOccurrence } from '../checks/html.ts';
+import { internalLinkFindings, internalTargetOf, type CourseIndex, type InternalTarget } from '../checks/internal-links.ts';
 import type { LinkChecker } from '../checks/link-checker.ts';
-import { probeFindings, staticLinkFindings } from '../checks/links.ts';
+import { fragmentFindings, mailtoFindings, probeFindings, staticLinkFindings } from '../checks/links.ts';
+import type { CourseStylesheets } from '../checks/stylesheets.ts';
 import { isAppError } from '../errors.ts';
 import { msg } from '../i18n/messages.ts';
 import type { CourseItem } from '../sources/course-items.ts';
@@ -21,6 +25,16 @@ export interface CourseChecksOptions {
   orgUnitId: number;
   links: LinkChecker;
   axe: AxeRunner;
+  /** The course's items, for links to them; without it they are checked over HTTP only. */
+  index?: CourseIndex;
+  /** The course's own stylesheets; without it only the stylesheet addresses themselves are checked. */
+  stylesheets?: CourseStylesheets;
+}
+
+interface PendingLink {
+  link: LinkOccurrence & { url: string };
+  item: CourseItem;
+  target: InternalTarget;
 }
 
 export class CourseChecks {
@@ -30,10 +44,15 @@ export class CourseChecks {
   scanned = 0;
   /** Link occurrences handed to the link checker. */
   links = 0;
+  /** Links with schemes that are not the web's (mailto:, tel:, app links): never fetched. */
+  linksNotCheckable = 0;
   readonly #options: CourseChecksOptions;
   readonly #linkWork: Promise<void>[] = [];
   readonly #a11yWork: Promise<void>[] = [];
   #linkFailure: unknown;
+  /** Links to activities, decided once every reader has added what it read to the index. */
+  #pending: PendingLink[] = [];
+  #readingDone = false;
   #backlogBytes = 0;
   #backlogWaiters: (() => void)[] = [];
 
@@ -58,7 +77,14 @@ export class CourseChecks {
     const parsed = parseTopic(content, baseUrl, orgUnitId);
     this.findings.push(...checkContent(parsed, item.place, item.url));
     this.findings.push(...checkAccessibility(parsed, item.place, baseUrl, orgUnitId));
-    this.#addLinks(parsed.links, item);
+    for (const link of parsed.otherSchemes) {
+      this.linksNotCheckable++;
+      this.findings.push(...mailtoFindings(link, item.place));
+    }
+    const page = new URL(baseUrl.href);
+    page.hash = '';
+    this.findings.push(...fragmentFindings(page.href, parsed.ownFragments, parsed.anchorNames, item.place, true));
+    this.#track(this.#withStylesheets(parsed.links).then((links) => this.#addLinks(links, item)));
 
     // The accessibility checker runs in its own thread; reading the next items does not wait for it
     // unless too much HTML is queued.
@@ -90,25 +116,79 @@ export class CourseChecks {
     await Promise.all(this.#a11yWork);
   }
 
-  /** Waits for every link probe; a failure of the checker itself (not of a link) is thrown. */
+  /**
+   * Waits for every link probe; a failure of the checker itself (not of a link) is thrown. Call it
+   * once every source has read the course: links to activities are decided from the index then.
+   */
   async linksDone(): Promise<void> {
-    await Promise.all(this.#linkWork);
+    this.#readingDone = true;
+    for (;;) {
+      for (const pending of this.#pending.splice(0)) this.#decide(pending);
+      const count = this.#linkWork.length;
+      await Promise.all(this.#linkWork);
+      if (this.#linkWork.length === count && this.#pending.length === 0) break;
+    }
     if (this.#linkFailure !== undefined) throw this.#linkFailure;
   }
 
+  #track(work: Promise<void>): void {
+    this.#linkWork.push(work.catch((error: unknown) => void (this.#linkFailure ??= error)));
+  }
+
+  /** A page's links with the addresses of the course stylesheets it uses, each address once. */
+  async #withStylesheets(links: LinkOccurrence[]): Promise<LinkOccurrence[]> {
+    const { stylesheets } = this.#options;
+    const sheets = stylesheets === undefined ? [] : links.filter((link) => link.stylesheet && link.url !== null);
+    if (sheets.length === 0) return links;
+    const merged = new Map(links.map((link) => [link.url ?? `invalid:${link.raw}`, link]));
+    for (const sheetLinks of await Promise.all(sheets.map((sheet) => stylesheets!.linksOf(sheet.url!)))) {
+      for (const link of sheetLinks) {
+        const key = link.url ?? `invalid:${link.raw}`;
+        const existing = merged.get(key);
+        if (existing === undefined) merged.set(key, link);
+        else merged.set(key, { ...existing, count: (existing.count ?? 1) + (link.count ?? 1) });
+      }
+    }
+    return [...merged.values()];
+  }
+
   #addLinks(occurrences: LinkOccurrence[], item: CourseItem): void {
-    const { origin, orgUnitId, links } = this.#options;
+    const { origin, orgUnitId, index } = this.#options;
     for (const link of occurrences) {
       this.links++;
       this.findings.push(...staticLinkFindings(link, item.place, origin, orgUnitId));
       const url = link.url;
       if (url === null) continue;
-      this.#linkWork.push(
-        links.check(url).then(
-          (probe) => void this.findings.push(...probeFindings({ ...link, url }, probe, item.place)),
-          (error: unknown) => void (this.#linkFailure ??= error),
-        ),
-      );
+      const target = index === undefined ? null : internalTargetOf(new URL(url), origin, orgUnitId);
+      if (target === null) this.#probe({ ...link, url }, item);
+      else if (target.kind === 'activity' && !this.#readingDone) this.#pending.push({ link: { ...link, url }, item, target });
+      else this.#decide({ link: { ...link, url }, item, target });
     }
+  }
+
+  /** An internal link: decided by the index when it knows the target, else checked over HTTP. */
+  #decide({ link, item, target }: PendingLink): void {
+    const { state, title, fileUrl } = this.#options.index!.lookup(target);
+    if (state === 'unknown') return this.#probe(link, item);
+    this.findings.push(...internalLinkFindings(link, target, state, title, item.place));
+    // Whether a course file exists is for the request to say, even when its topic is hidden.
+    if (target.kind === 'file') return this.#probe(link, item);
+    // A fragment on a topic's viewer page points into the topic's own file.
+    if (state !== 'missing' && fileUrl !== undefined && link.fragments !== undefined) {
+      const file = new URL(fileUrl, this.#options.origin).href;
+      this.#track(this.#options.links.anchors(file).then((anchors) => {
+        if (anchors !== null) this.findings.push(...fragmentFindings(link.url, link.fragments!, anchors, item.place, false));
+      }));
+    }
+  }
+
+  #probe(link: LinkOccurrence & { url: string }, item: CourseItem): void {
+    const { links } = this.#options;
+    this.#track(links.check(link.url).then(async (probe) => {
+      this.findings.push(...probeFindings(link, probe, item.place));
+      if (probe.outcome !== 'ok' || link.fragments === undefined) return;
+      const anchors = await links.anchors(link.url);
+      if (anchors !== null) this.findings.push(...fragmentFindings(link.url, link.fragments, anchors, item.place, false));
+    }));
   }
 }

@@ -4,7 +4,9 @@
 import { BrightspaceSession, sitePolicy, siteOriginOf } from '../brightspace/session.ts';
 import { selectModules } from '../brightspace/toc.ts';
 import { AxeRunner } from '../checks/axe-runner.ts';
+import { CourseIndex } from '../checks/internal-links.ts';
 import { DEFAULT_LINK_LIMITS, LinkChecker } from '../checks/link-checker.ts';
+import { CourseStylesheets, MAX_STYLESHEET_BYTES } from '../checks/stylesheets.ts';
 import { checkStructure } from '../checks/structure.ts';
 import { GuardedHttpClient } from '../net/guarded-http.ts';
 import { buildReport } from '../report/build-report.ts';
@@ -87,7 +89,13 @@ export async function runCourseTest(input: CourseTestInput, onProgress?: (p: Cou
         if (inLinkPhase) progress('links', done, total);
       },
     });
-    const checks = new CourseChecks({ origin, orgUnitId, links: linkChecker, axe });
+    const index = new CourseIndex(toc);
+    const stylesheets = new CourseStylesheets({
+      read: (url) => signedIn.readSiteText(url, MAX_STYLESHEET_BYTES),
+      isOwn: (url) => url.origin === origin.origin,
+      orgUnitId,
+    });
+    const checks = new CourseChecks({ origin, orgUnitId, links: linkChecker, axe, index, stylesheets });
     checks.addFindings(checkStructure(selected, now));
     const context: SourceContext = {
       session: signedIn,
@@ -95,6 +103,7 @@ export async function runCourseTest(input: CourseTestInput, onProgress?: (p: Cou
       orgUnitId,
       now,
       signal,
+      courseIndex: index,
       check: (item, done) => checks.check(item, done),
       addFindings: (findings) => checks.addFindings(findings),
       notScanned: (entry) => void checks.notScanned.push(entry),
@@ -124,6 +133,7 @@ export async function runCourseTest(input: CourseTestInput, onProgress?: (p: Cou
       notScanned: checks.notScanned,
       scanned: checks.scanned,
       links: checks.links,
+      linksNotCheckable: checks.linksNotCheckable,
       startedAt,
       finishedAt: new Date(),
     });

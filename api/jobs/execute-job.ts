@@ -1,12 +1,15 @@
 // One test run from start to end, the same wherever it runs (a local worker thread, the Fargate
-// task): RUNNING with progress, the engine, both reports stored, DEPROVISIONING, then SUCCEEDED;
-// or FAILED with a reason the user can act on. The password lives only in this call's memory.
+// task): RUNNING with progress, the engine, the report and its twins stored, DEPROVISIONING, then
+// SUCCEEDED with what was found (the monitor's summary); or FAILED with a reason the user can act
+// on, in the run's language. The password lives only in this call's memory.
 import { isAppError } from '../errors.ts';
 import { formatMessage, msg, type Message } from '../i18n/messages.ts';
 import { runCourseTest } from '../engine/run-course-test.ts';
 import type { CourseTestProgress } from '../engine/types.ts';
 import { redact } from '../http/respond.ts';
 import type { Log } from '../http/respond.ts';
+import { COURSE_SCOPES, type CourseScope } from '../http/contract.ts';
+import { renderCsvReport } from '../report/render-csv.ts';
 import { renderHtmlReport } from '../report/render-html.ts';
 import { renderJsonReport } from '../report/render-json.ts';
 import { compareWithHistory } from '../report/compare.ts';
@@ -55,6 +58,11 @@ export async function executeJob(input: ExecuteJobInput): Promise<JobRecord | un
   };
   const onProgress = (progress: CourseTestProgress): void => {
     if (Date.now() - lastWrite >= interval) {
+      // A newer progress supersedes one still waiting: left queued, it would be written after
+      // this one (a slow step between two calls, as on a busy machine, made the record go back).
+      if (timer !== undefined) clearTimeout(timer);
+      timer = undefined;
+      pending = undefined;
       writeProgress(progress);
       return;
     }
@@ -84,6 +92,8 @@ export async function executeJob(input: ExecuteJobInput): Promise<JobRecord | un
         orgUnitId: job.orgUnitId,
         modules: job.modules,
         client: job.client,
+        ...(job.scopes === undefined ? {} : { scopes: job.scopes.filter((scope): scope is CourseScope => (COURSE_SCOPES as readonly string[]).includes(scope)) }),
+        ...(job.language === undefined ? {} : { language: job.language }),
         allowPrivateTargets: input.allowPrivateTargets,
         signal: input.signal,
       },
@@ -91,11 +101,10 @@ export async function executeJob(input: ExecuteJobInput): Promise<JobRecord | un
     );
     await stopProgress();
     const report = await compared(found, job, input);
-    const html = await renderHtmlReport(report);
-    const json = await renderJsonReport(report);
-    await input.reports.put(job.filename, { html, json });
+    await input.reports.put(job.filename, { html: renderHtmlReport(report), json: renderJsonReport(report), csv: renderCsvReport(report) });
     await jobs.update(job.id, { status: 'DEPROVISIONING' });
-    return await jobs.update(job.id, { status: 'SUCCEEDED', summary: summaryOf(report), ...(report.courseName === undefined ? {} : { courseName: report.courseName }) });
+    const outcome = { summary: summaryOf(report), ...(report.courseName === undefined ? {} : { courseName: report.courseName }) };
+    return await jobs.update(job.id, { status: 'SUCCEEDED', ...outcome });
   } catch (error) {
     await stopProgress();
     const abortReason: unknown = input.signal?.aborted ? input.signal.reason : undefined;

@@ -1,5 +1,5 @@
-// Reports on the local disk: <dir>/<filename>.html and .json, each written whole (temp file then
-// rename) so the reports route never serves half a report.
+// Reports on the local disk: <dir>/<filename>.json, .csv and .html, each written whole (temp file
+// then rename) so the reports route never serves half a report; the HTML last, as on S3.
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -22,7 +22,7 @@ export function createFileReportStore(dir: string): FileReportStore {
     async put(filename, files) {
       assertSafe(filename);
       await mkdir(dir, { recursive: true });
-      for (const [extension, content] of [['html', files.html], ['json', files.json]] as const) {
+      for (const [extension, content] of [['json', files.json], ['csv', files.csv], ['html', files.html]] as const) {
         const target = join(dir, `${filename}.${extension}`);
         const temporary = `${target}.${randomBytes(6).toString('hex')}.tmp`;
         try {

@@ -68,9 +68,16 @@ export interface JobRunner {
   hasCapacity?(): boolean;
 }
 
+/** The report's three files: the HTML report, its JSON twin and its CSV twin. */
+export interface ReportFiles {
+  html: string;
+  json: string;
+  csv: string;
+}
+
 /** Where finished reports go: a folder locally, the reports bucket on AWS. */
 export interface ReportStore {
-  put(filename: string, files: { html: string; json: string }): Promise<void>;
+  put(filename: string, files: ReportFiles): Promise<void>;
   /** One stored file of a report (the JSON twin a later run compares with); undefined once it is gone. */
   get(filename: string, extension: 'json'): Promise<string | undefined>;
 }

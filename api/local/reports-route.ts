@@ -1,4 +1,4 @@
-// GET /reports/<filename>.html|.json: the stored reports, by exact name only (no listing, nothing
+// GET /reports/<filename>.html|.json|.csv: the stored reports, by exact name only (no listing, nothing
 // outside the folder). A report holds text copied from course pages, so the HTML is served in a
 // sandbox: even if some of that text slipped through as markup, it could not reach the app's
 // origin (where the sign-in tokens live) nor leak the report's address to the sites it links to.
@@ -21,7 +21,7 @@ export const REPORT_CSP = [
   'sandbox allow-scripts allow-popups allow-popups-to-escape-sandbox allow-downloads',
 ].join('; ');
 
-const TYPES = { html: 'text/html; charset=utf-8', json: 'application/json; charset=utf-8' } as const;
+const TYPES = { html: 'text/html; charset=utf-8', json: 'application/json; charset=utf-8', csv: 'text/csv; charset=utf-8' } as const;
 
 function notFound(): LocalResponse {
   return {
@@ -38,9 +38,9 @@ export function createReportsRoute(reportsDir: string): (request: ApiRequest) =>
     }
     // The raw (still encoded) name must already be a plain report name: no decoding, so no
     // %2e%2e or %2f tricks, and no other file of the folder can be named.
-    const match = /^([^/]+)\.(html|json)$/.exec(request.path.slice(REPORTS_PREFIX.length));
+    const match = /^([^/]+)\.(html|json|csv)$/.exec(request.path.slice(REPORTS_PREFIX.length));
     if (!request.path.startsWith(REPORTS_PREFIX) || match === null || !REPORT_FILENAME.test(match[1]!)) return notFound();
-    const [, name, extension] = match as unknown as [string, string, 'html' | 'json'];
+    const [, name, extension] = match as unknown as [string, string, keyof typeof TYPES];
     let body: Buffer;
     try {
       body = await readFile(join(reportsDir, `${name}.${extension}`));
@@ -55,6 +55,8 @@ export function createReportsRoute(reportsDir: string): (request: ApiRequest) =>
       'x-robots-tag': 'noindex',
     };
     if (extension === 'html') headers['content-security-policy'] = REPORT_CSP;
+    // A spreadsheet file: saved, not shown in the browser.
+    if (extension === 'csv') headers['content-disposition'] = `attachment; filename="${name}.csv"`;
     return { status: 200, headers, body };
   };
 }

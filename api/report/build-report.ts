@@ -26,6 +26,8 @@ export interface ReportInput {
   scanned: number;
   documents?: number;
   links: number;
+  /** Links with schemes that are not the web's (mailto:, tel:, app links), never fetched. */
+  linksNotCheckable?: number;
   startedAt: Date;
   finishedAt: Date;
 }
@@ -116,6 +118,7 @@ export function buildReport(input: ReportInput): Report {
       notScanned: notScanned.length,
       documents: input.documents ?? 0,
       links: input.links,
+      linksNotCheckable: input.linksNotCheckable ?? 0,
       findings: counts,
       review: input.findings.filter((item) => item.review === true).length,
     },

@@ -48,6 +48,8 @@ export interface Report {
     notScanned: number;
     documents: number;
     links: number;
+    /** Links with schemes that are not the web's (mailto:, tel:, app links): counted, never fetched. */
+    linksNotCheckable: number;
     findings: Record<Severity, number>;
     /** Of the `info` findings, those a person must look at ("Needs review"). */
     review: number;

@@ -1,16 +1,33 @@
-// The HTML report: one self-contained file (inline styles, no script, no external asset) that reads
-// well on screen, offline and printed. Everything that comes from the course is escaped, and only
-// http(s) addresses become links. The filters are plain CSS (checkboxes and :has()), so they work
-// where scripts are blocked.
-import { checkTitle } from '../checks/catalogue.ts';
+// The HTML report: one self-contained file (inline style, no script, no external asset) in the
+// run's language, that reads well on a phone, offline and printed. First what to do: a summary,
+// "Fix first" (errors by problem), then module → topic with every finding in plain words (what,
+// where, how to fix, the address labelled), what could not be scanned in its place, problems
+// repeated in many places listed once, and the course-wide items; what changed since the last run
+// of the course, and the findings dismissed for it, apart. Everything from the course is
+// escaped, and only http(s) addresses become links. The filters are plain CSS (checkboxes and
+// :has()), so they work where scripts are blocked.
 import type { Severity } from '../checks/finding.ts';
-import type { Report, ReportFinding as Finding, ReportModule } from './model.ts';
-import { COMPARISON_STYLE, renderComparison } from './render-comparison.ts';
+import { bcp47Of, directionOf } from '../i18n/languages.ts';
+import { fixFirstGroups, repeatedGroups, type PlaceRef, type RepeatedGroup } from './groups.ts';
+import type { Report, ReportFinding, ReportModule, ReportNotScanned } from './model.ts';
+import {
+  addressLabel,
+  elementCode,
+  fixOf,
+  itemHeading,
+  itemTitle,
+  moduleTitle,
+  placeKey,
+  presenterFor,
+  severityLabel,
+  summarySentences,
+  topicTitle,
+  whereParts,
+  type Presenter,
+} from './present.ts';
+import { REPORT_STYLE } from './report-style.ts';
 
 const SEVERITIES: Severity[] = ['error', 'warning', 'info'];
-const SEVERITY_LABEL: Record<Severity, string> = { error: 'Error', warning: 'Warning', info: 'Note' };
-const SEVERITY_SINGULAR: Record<Severity, string> = { error: 'error', warning: 'warning', info: 'note' };
-const SEVERITY_PLURAL: Record<Severity, string> = { error: 'errors', warning: 'warnings', info: 'notes' };
 
 export function escapeHtml(value: unknown): string {
   return String(value)
@@ -21,6 +38,11 @@ export function escapeHtml(value: unknown): string {
     .replace(/'/g, '&#39;');
 }
 
+/** Text from the course on its own: isolated, so it keeps its own direction in either kind of page. */
+function courseText(text: string): string {
+  return `<bdi>${escapeHtml(text)}</bdi>`;
+}
+
 /** A link for web addresses only; anything else (javascript:, data:...) stays text. */
 function linkTo(url: string, text: string = url): string {
   let parsed: URL | null;
@@ -29,101 +51,254 @@ function linkTo(url: string, text: string = url): string {
   } catch {
     parsed = null;
   }
-  if (parsed === null || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) return escapeHtml(text);
-  return `<a href="${escapeHtml(parsed.href)}" rel="noopener noreferrer" target="_blank">${escapeHtml(text)}</a>`;
+  if (parsed === null || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) return courseText(text);
+  return `<a href="${escapeHtml(parsed.href)}" rel="noopener noreferrer" target="_blank">${courseText(text)}</a>`;
 }
 
-function when(iso: string): string {
-  return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+/** Everything a writer needs while rendering one report. */
+interface Context {
+  p: Presenter;
+  report: Report;
+  /** Each check's position in the check filter. */
+  checkIndex: Map<string, number>;
+  /** Findings listed under Repeated problems: in their place only a line points there. */
+  repeatedOf: Map<ReportFinding, RepeatedGroup>;
 }
 
-function duration(startedAt: string, finishedAt: string): string {
+function duration(p: Presenter, startedAt: string, finishedAt: string): string {
   const seconds = Math.max(0, Math.round((Date.parse(finishedAt) - Date.parse(startedAt)) / 1000));
-  return seconds < 60 ? `${seconds} s` : `${Math.floor(seconds / 60)} min ${seconds % 60} s`;
+  return seconds < 60 ? p.t('report.duration.seconds', { seconds }) : p.t('report.duration.minutes', { minutes: Math.floor(seconds / 60), seconds: seconds % 60 });
 }
 
-function plural(count: number, one: string, many: string): string {
-  return `${count} ${count === 1 ? one : many}`;
+function when(p: Presenter, iso: string): string {
+  return new Intl.DateTimeFormat(bcp47Of(p.language), { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }).format(new Date(iso));
 }
 
-const STYLE = `
-:root { --error: #b3261e; --warning: #8a5300; --info: #1f5fa8; --line: #d9dde3; --muted: #555d66; }
-* { box-sizing: border-box; }
-body { margin: 0; font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #1b1f24; background: #fff; }
-header, main, footer { max-width: 72rem; margin: 0 auto; padding: 1rem 1.5rem; }
-header { border-bottom: 3px solid #1b1f24; }
-.tool { margin: 0; color: var(--muted); font-size: .85rem; letter-spacing: .04em; text-transform: uppercase; }
-h1 { margin: .2rem 0 .6rem; font-size: 1.6rem; }
-h2 { margin: 2rem 0 .8rem; font-size: 1.3rem; border-bottom: 1px solid var(--line); padding-bottom: .3rem; }
-h3 { margin: 1.4rem 0 .4rem; font-size: 1.1rem; }
-h4 { margin: .9rem 0 .3rem; font-size: 1rem; }
-a { color: #0b57d0; }
-.meta { display: grid; grid-template-columns: max-content 1fr; gap: .2rem 1rem; margin: 0; }
-.meta dt { font-weight: 600; } .meta dd { margin: 0; }
-.totals { display: flex; flex-wrap: wrap; gap: .8rem; list-style: none; padding: 0; margin: 0; }
-.totals li { border: 1px solid var(--line); border-radius: .4rem; padding: .5rem .9rem; min-width: 8rem; }
-.totals strong { display: block; font-size: 1.5rem; }
-.totals .error strong { color: var(--error); } .totals .warning strong { color: var(--warning); } .totals .info strong { color: var(--info); }
-table { border-collapse: collapse; width: 100%; }
-th, td { text-align: left; vertical-align: top; padding: .35rem .5rem; border-bottom: 1px solid var(--line); }
-.chart td.bar { width: 45%; }
-.bar span { display: inline-block; height: .9rem; vertical-align: middle; }
-.bar .error { background: var(--error); } .bar .warning { background: var(--warning); } .bar .info { background: var(--info); }
-.chart .numbers { white-space: nowrap; color: var(--muted); font-variant-numeric: tabular-nums; }
-.filters fieldset { border: 1px solid var(--line); border-radius: .4rem; margin: 0 0 .6rem; }
-.filters label { margin-right: 1rem; white-space: nowrap; display: inline-block; }
-.module { margin-left: calc(var(--depth, 0) * 1.2rem); }
-.topic { border-left: 3px solid var(--line); padding-left: .8rem; margin: .6rem 0; }
-.findings { list-style: none; padding: 0; margin: .3rem 0; }
-.finding { padding: .35rem 0; border-top: 1px dashed var(--line); }
-.finding:first-child { border-top: 0; }
-.badge { display: inline-block; min-width: 4.6rem; text-align: center; font-size: .75rem; font-weight: 700; text-transform: uppercase; border-radius: .25rem; padding: .05rem .4rem; color: #fff; margin-right: .4rem; }
-.badge.error { background: var(--error); } .badge.warning { background: var(--warning); } .badge.info { background: var(--info); }
-.check { font-weight: 600; } code { font-size: .85em; color: var(--muted); }
-.finding p { margin: .15rem 0 0; }
-.address { overflow-wrap: anywhere; font-size: .9em; }
-.clean { color: var(--muted); margin: .2rem 0; }
-footer { color: var(--muted); font-size: .85rem; border-top: 1px solid var(--line); margin-top: 2rem; }
-@media print {
-  body { font-size: 11pt; } .filters { display: none; } .finding { display: block !important; break-inside: avoid; }
-  a { color: inherit; } .topic { break-inside: avoid-page; }
-}
-`;
-
-function filterStyles(checks: string[]): string {
-  const rules = SEVERITIES.map((severity) => `body:has(#show-${severity}:not(:checked)) .finding[data-severity="${severity}"] { display: none; }`);
-  checks.forEach((_, index) => rules.push(`body:has(#show-check-${index}:not(:checked)) .finding[data-check-index="${index}"] { display: none; }`));
-  return rules.join('\n');
+function checkHead(ctx: Context, finding: Pick<ReportFinding, 'check' | 'severity' | 'review' | 'status'>, level: 'p' | 'h3' = 'p'): string {
+  const { p } = ctx;
+  const fresh = finding.status === 'new' ? `<span class="status-new">${escapeHtml(p.t('report.new'))}</span>` : '';
+  return `<${level} class="finding-head"><span class="badge ${finding.severity}">${escapeHtml(severityLabel(p, finding))}</span>${fresh}<span class="finding-title">${escapeHtml(p.title(finding.check))}</span> <span class="check-id">${escapeHtml(finding.check)}</span></${level}>`;
 }
 
-function renderFinding(item: Finding, checkIndex: Map<string, number>): string {
-  const address = item.url === null ? '' : `<p class="address">${linkTo(item.url)}</p>`;
-  return `<li class="finding" data-severity="${item.severity}" data-check-index="${checkIndex.get(item.check)}">
-<span class="badge ${item.severity}">${SEVERITY_LABEL[item.severity]}</span><span class="check">${escapeHtml(checkTitle(item.check))}</span> <code>${escapeHtml(item.check)}</code>
-<p>${escapeHtml(item.message)}</p>${address}</li>`;
+/** What, where, the address and how to fix: the body of a finding (or of a repeated group). */
+function findingDetails(ctx: Context, finding: ReportFinding): string {
+  const { p } = ctx;
+  const rows: string[] = [`<dt>${escapeHtml(p.t('report.field.what'))}</dt><dd>${escapeHtml(finding.message)}</dd>`];
+  const where = whereParts(p, finding);
+  const code = elementCode(finding);
+  if (where.length > 0) rows.push(`<dt>${escapeHtml(p.t('report.field.where'))}</dt><dd>${escapeHtml(p.list(where))}${code === null ? '' : ` <code class="check-id">${escapeHtml(code)}</code>`}</dd>`);
+  if (finding.url !== null) rows.push(`<dt>${escapeHtml(addressLabel(p, finding))}</dt><dd class="address">${linkTo(finding.url)}</dd>`);
+  const fix = fixOf(p, finding.check);
+  if (fix !== null) {
+    const help = finding.helpUrl === undefined ? '' : ` ${linkTo(finding.helpUrl, p.t('report.fix.rule-help', { rule: finding.check.replace(/^a11y\./, '') }))}`;
+    rows.push(`<dt>${escapeHtml(p.t('report.field.fix'))}</dt><dd>${escapeHtml(fix)}${help}</dd>`);
+  }
+  const html = finding.element?.trim().startsWith('<') ? `<details><summary>${escapeHtml(p.t('report.field.html'))}</summary><code>${escapeHtml(finding.element)}</code></details>` : '';
+  return `<dl>${rows.join('')}</dl>${html}`;
 }
 
-function renderFindings(items: Finding[], checkIndex: Map<string, number>): string {
-  return `<ul class="findings">${items.map((item) => renderFinding(item, checkIndex)).join('\n')}</ul>`;
+function filterAttributes(ctx: Context, finding: ReportFinding): string {
+  return `data-severity="${finding.severity}" data-check-index="${ctx.checkIndex.get(finding.check)}"`;
 }
 
-function renderModule(module: ReportModule, findings: Finding[], checkIndex: Map<string, number>): string {
-  const own = findings.filter((item) => item.moduleId === module.moduleId);
-  const moduleLevel = own.filter((item) => item.topicId === null);
-  const topics = module.topics.map((topic) => {
-    const items = own.filter((item) => item.topicId === topic.topicId);
-    const body = items.length === 0 ? '<p class="clean">No findings.</p>' : renderFindings(items, checkIndex);
-    return `<article class="topic"><h4>${linkTo(topic.viewUrl, topic.title || `Topic ${topic.topicId}`)}</h4>${body}</article>`;
-  });
-  return `<section class="module" style="--depth: ${module.depth}" aria-label="${escapeHtml(module.title)}">
-<h3>${escapeHtml(module.title || `Module ${module.moduleId}`)}</h3>
-${moduleLevel.length > 0 ? renderFindings(moduleLevel, checkIndex) : ''}
+function renderFinding(ctx: Context, finding: ReportFinding): string {
+  const group = ctx.repeatedOf.get(finding);
+  if (group !== undefined) {
+    // Listed once under Repeated problems; here only a pointer, so this place is still complete.
+    return `<li class="finding" ${filterAttributes(ctx, finding)}><p class="finding-head"><span class="badge ${finding.severity}">${escapeHtml(severityLabel(ctx.p, finding))}</span><a href="#${group.id}">${escapeHtml(ctx.p.t('report.repeated.see', { title: ctx.p.title(finding.check) }))}</a></p></li>`;
+  }
+  return `<li class="finding" ${filterAttributes(ctx, finding)}>${checkHead(ctx, finding)}${findingDetails(ctx, finding)}</li>`;
+}
+
+function renderFindings(ctx: Context, findings: ReportFinding[]): string {
+  return findings.length === 0 ? '' : `<ul class="findings">${findings.map((finding) => renderFinding(ctx, finding)).join('\n')}</ul>`;
+}
+
+function renderNotScanned(ctx: Context, entries: ReportNotScanned[]): string {
+  const { p } = ctx;
+  return entries
+    .map((entry) => {
+      const address = entry.url === undefined ? '' : `<p class="address">${linkTo(entry.url)}</p>`;
+      return `<div class="not-scanned"><p><span class="badge">${escapeHtml(p.t('report.not-scanned.label'))}</span>${escapeHtml(entry.reason)}</p>${address}<p class="hint">${escapeHtml(p.t('report.not-scanned.hint'))}</p></div>`;
+    })
+    .join('\n');
+}
+
+/** "Module › Topic › Item", each part isolated (HTML). */
+function placeLabel(ctx: Context, place: PlaceRef): string {
+  const { p } = ctx;
+  const parts: string[] = [];
+  if (place.moduleId !== null) parts.push(courseText(moduleTitle(p, place.moduleId, place.moduleTitle)));
+  if (place.topicId !== null) parts.push(courseText(topicTitle(p, place.topicId, place.topicTitle)));
+  if (place.itemType !== 'module' && place.itemType !== 'topic') parts.push(place.moduleId === null ? escapeHtml(itemHeading(p, place)) : courseText(itemTitle(p, place)));
+  return parts.join(' › ');
+}
+
+/** Links to the places of a group; `counted`: how many errors each place has, when more than one. */
+function renderPlaces(ctx: Context, places: PlaceRef[], counted = false): string {
+  const count = (place: PlaceRef) => (counted && place.count > 1 ? ` <span class="spread">(${escapeHtml(ctx.p.t('report.count.error', { count: place.count }))})</span>` : '');
+  return `<ul class="places">${places.map((place) => `<li><a href="#${place.key}">${placeLabel(ctx, place)}</a>${count(place)}</li>`).join('')}</ul>`;
+}
+
+function renderFixFirst(ctx: Context): string {
+  const { p } = ctx;
+  const groups = fixFirstGroups(ctx.report);
+  const body =
+    groups.length === 0
+      ? `<p>${escapeHtml(p.t('report.fix-first.none'))}</p>`
+      : `<p>${escapeHtml(p.t('report.fix-first.intro'))}</p>
+<ol class="fix-first">
+${groups
+  .map((group) => {
+    const fix = fixOf(p, group.check);
+    return `<li><h3>${escapeHtml(p.title(group.check))} <span class="check-id">${escapeHtml(group.check)}</span></h3>
+<p class="spread">${escapeHtml(p.t('report.fix-first.spread', { findings: group.findings.length, places: group.places.length }))}</p>
+${fix === null ? '' : `<p><strong>${escapeHtml(p.t('report.label', { label: p.t('report.field.fix') }))}</strong> ${escapeHtml(fix)}</p>`}
+${renderPlaces(ctx, group.places, true)}</li>`;
+  })
+  .join('\n')}
+</ol>`;
+  return `<section id="fix-first" aria-labelledby="fix-first-title"><h2 id="fix-first-title">${escapeHtml(p.t('report.fix-first.title'))}</h2>
+${body}</section>`;
+}
+
+/** What a repeated problem shares, without what differs from place to place (how often, which page). */
+function withoutPlaceDetails(finding: ReportFinding): ReportFinding {
+  const { count: _count, page: _page, ...shared } = finding;
+  return shared;
+}
+
+function renderRepeated(ctx: Context, groups: RepeatedGroup[]): string {
+  if (groups.length === 0) return '';
+  const { p } = ctx;
+  const items = groups.map(
+    (group) => `<li class="finding" id="${group.id}" ${filterAttributes(ctx, group.example)}>${checkHead(ctx, group.example)}${findingDetails(ctx, withoutPlaceDetails(group.example))}
+<p>${escapeHtml(p.t('report.repeated.places', { count: group.places.length }))}</p>${renderPlaces(ctx, group.places)}</li>`,
+  );
+  return `<section id="repeated" aria-labelledby="repeated-title"><h2 id="repeated-title">${escapeHtml(p.t('report.repeated.title'))}</h2>
+<p>${escapeHtml(p.t('report.repeated.intro'))}</p>
+<ul class="findings">${items.join('\n')}</ul></section>`;
+}
+
+function renderModule(ctx: Context, module: ReportModule, findings: ReportFinding[], notScanned: ReportNotScanned[]): string {
+  const { p } = ctx;
+  const moduleLevel = findings.filter((item) => item.topicId === null || !module.topics.some((topic) => topic.topicId === item.topicId));
+  const moduleNotScanned = notScanned.filter((item) => item.topicId === null || !module.topics.some((topic) => topic.topicId === item.topicId));
+  const clean: string[] = [];
+  const topics: string[] = [];
+  for (const topic of module.topics) {
+    const own = findings.filter((item) => item.topicId === topic.topicId);
+    const skipped = notScanned.filter((item) => item.topicId === topic.topicId);
+    const title = topicTitle(p, topic.topicId, topic.title);
+    if (own.length === 0 && skipped.length === 0) {
+      clean.push(linkTo(topic.viewUrl, title));
+      continue;
+    }
+    topics.push(`<article class="topic" id="topic-${topic.topicId}" aria-labelledby="topic-${topic.topicId}-title">
+<h4 id="topic-${topic.topicId}-title">${linkTo(topic.viewUrl, title)}</h4>
+${renderNotScanned(ctx, skipped)}
+${renderFindings(ctx, own)}
+</article>`);
+  }
+  const depth = Math.min(module.depth, 3);
+  const cleanLine = clean.length === 0 ? '' : `<p class="clean">${listOfHtml(p, clean, 'report.topics.clean', 'topics')}</p>`;
+  const empty = module.topics.length === 0 && moduleLevel.length === 0 && moduleNotScanned.length === 0 ? `<p class="clean">${escapeHtml(p.t('report.module.no-topics'))}</p>` : '';
+  return `<section class="module depth-${depth}" id="module-${module.moduleId}" aria-labelledby="module-${module.moduleId}-title">
+<h3 id="module-${module.moduleId}-title">${courseText(moduleTitle(p, module.moduleId, module.title))}</h3>
+${renderNotScanned(ctx, moduleNotScanned)}
+${renderFindings(ctx, moduleLevel)}
 ${topics.join('\n')}
-${module.topics.length === 0 && moduleLevel.length === 0 ? '<p class="clean">No topics.</p>' : ''}
+${cleanLine}${empty}
 </section>`;
 }
 
-function renderChart(report: Report): string {
+/** A message whose list value is made of HTML pieces (links): the list is formatted around markers. */
+function listOfHtml(p: Presenter, pieces: string[], id: 'report.topics.clean', name: 'topics'): string {
+  // Private-use characters mark where each piece goes; course text never reaches the message itself.
+  const markers = pieces.map((_, index) => `\uE000${index}\uE001`);
+  const text = escapeHtml(p.t(id, { [name]: p.list(markers) }));
+  return text.replace(/\uE000(\d+)\uE001/g, (_, index: string) => pieces[Number(index)]!);
+}
+
+function renderCourseWide(ctx: Context, findings: ReportFinding[], notScanned: ReportNotScanned[]): string {
+  if (findings.length === 0 && notScanned.length === 0) return '';
+  const { p } = ctx;
+  const items = new Map<string, { heading: string; findings: ReportFinding[]; notScanned: ReportNotScanned[] }>();
+  const entryOf = (entry: ReportFinding | ReportNotScanned) => {
+    const key = placeKey(entry);
+    let item = items.get(key);
+    if (item === undefined) {
+      item = { heading: itemHeading(p, entry), findings: [], notScanned: [] };
+      items.set(key, item);
+    }
+    return item;
+  };
+  for (const entry of notScanned) entryOf(entry).notScanned.push(entry);
+  for (const finding of findings) entryOf(finding).findings.push(finding);
+  const articles = [...items.entries()].map(
+    ([key, item]) => `<article class="item" id="${key}" aria-labelledby="${key}-title"><h3 id="${key}-title">${escapeHtml(item.heading)}</h3>
+${renderNotScanned(ctx, item.notScanned)}
+${renderFindings(ctx, item.findings)}</article>`,
+  );
+  return `<section id="course-wide" aria-labelledby="course-wide-title"><h2 id="course-wide-title">${escapeHtml(p.t('report.course-wide.title'))}</h2>
+${articles.join('\n')}</section>`;
+}
+
+/** A finding of the course's history (new, fixed or dismissed): where it is, then as everywhere else. */
+function renderHistoryFinding(ctx: Context, finding: ReportFinding, extra = ''): string {
+  const place = placeLabel(ctx, { ...finding, key: '', count: 1 });
+  return `<li class="finding">${checkHead(ctx, finding)}${place === '' ? '' : `<p class="spread">${place}</p>`}${findingDetails(ctx, finding)}${extra}</li>`;
+}
+
+/**
+ * What changed since the caller's previous run of the course (report/compare.ts): what is new, what
+ * was fixed, or that there is nothing to compare with yet. Absent when the run was never compared.
+ */
+function renderHistory(ctx: Context): string {
+  const { p, report } = ctx;
+  if (report.comparison === undefined) return '';
+  const { previous, fixed } = report.comparison;
+  const dismissed = report.dismissed ?? [];
+  const list = (findings: ReportFinding[], none: string) =>
+    findings.length === 0 ? `<p>${escapeHtml(none)}</p>` : `<ul class="findings">${findings.map((finding) => renderHistoryFinding(ctx, finding)).join('\n')}</ul>`;
+  const parts: string[] = [];
+  if (previous === null) {
+    parts.push(`<p>${escapeHtml(p.t('report.history.first'))}</p>`);
+  } else {
+    const fresh = report.findings.filter((finding) => finding.status === 'new');
+    const open = report.findings.filter((finding) => finding.status === 'open').length;
+    parts.push(
+      `<p>${escapeHtml(p.t('report.history.compared', { date: `${when(p, previous.finishedAt)} UTC`, report: previous.filename }))}</p>`,
+      `<p class="lead">${escapeHtml(p.t('report.history.counts', { new: fresh.length, fixed: fixed.length, open }))}</p>`,
+      `<h3 id="history-new">${escapeHtml(p.t('report.history.new.title'))} (${fresh.length})</h3>`,
+      list(fresh, p.t('report.history.new.none')),
+      `<h3 id="history-fixed">${escapeHtml(p.t('report.history.fixed.title'))} (${fixed.length})</h3>`,
+      ...(fixed.length > 0 ? [`<p>${escapeHtml(p.t('report.history.fixed.intro'))}</p>`] : []),
+      list(fixed, p.t('report.history.fixed.none')),
+    );
+  }
+  if (dismissed.length > 0) parts.push(`<p><a href="#dismissed">${escapeHtml(p.t('report.history.dismissed-count', { count: dismissed.length }))}</a></p>`);
+  return `<section id="history" aria-labelledby="history-title"><h2 id="history-title">${escapeHtml(p.t('report.history.title'))}</h2>
+${parts.join('\n')}</section>`;
+}
+
+/** The findings dismissed for the course: apart and out of every count, with who, when and why. */
+function renderDismissed(ctx: Context): string {
+  const { p, report } = ctx;
+  const dismissed = report.dismissed ?? [];
+  if (dismissed.length === 0) return '';
+  const items = dismissed.map((finding) => {
+    const { by, at, reason } = finding.dismissal;
+    const why = `${p.t('report.history.dismissed.by', { by: p.value(by), date: `${when(p, at)} UTC` })}${reason === undefined ? '' : ` ${p.t('report.history.dismissed.reason', { reason: p.value(reason) })}`}`;
+    return renderHistoryFinding(ctx, finding, `<p class="hint" data-fingerprint="${escapeHtml(finding.fingerprint)}">${escapeHtml(why)}</p>`);
+  });
+  return `<section id="dismissed" aria-labelledby="dismissed-title"><h2 id="dismissed-title">${escapeHtml(p.t('report.history.dismissed.title'))} (${dismissed.length})</h2>
+<p>${escapeHtml(p.t('report.history.dismissed.intro'))}</p>
+<ul class="findings">${items.join('\n')}</ul></section>`;
+}
+
+function renderChart(ctx: Context): string {
+  const { p, report } = ctx;
   const rows = report.modules.map((module) => {
     const counts: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
     for (const item of report.findings) if (item.moduleId === module.moduleId) counts[item.severity]++;
@@ -131,86 +306,136 @@ function renderChart(report: Report): string {
   });
   const max = Math.max(1, ...rows.map((row) => row.total));
   const body = rows.map(({ module, counts, total }) => {
-    const bars = SEVERITIES.filter((severity) => counts[severity] > 0)
-      .map((severity) => `<span class="${severity}" style="width: ${((counts[severity] / max) * 100).toFixed(1)}%"></span>`)
-      .join('');
-    const numbers = total === 0 ? 'none' : SEVERITIES.filter((s) => counts[s] > 0).map((s) => plural(counts[s], SEVERITY_SINGULAR[s], SEVERITY_PLURAL[s])).join(', ');
-    return `<tr><th scope="row" style="padding-left: ${0.5 + module.depth * 1.2}rem">${escapeHtml(module.title || `Module ${module.moduleId}`)}</th><td class="bar" aria-hidden="true">${bars}</td><td class="numbers">${numbers}</td></tr>`;
+    const present = SEVERITIES.filter((severity) => counts[severity] > 0);
+    const bars = present.map((severity) => `<span class="${severity}" style="width: ${((counts[severity] / max) * 100).toFixed(1)}%"></span>`).join('');
+    const numbers = total === 0 ? p.t('report.chart.none') : p.list(present.map((severity) => p.t(`report.count.${severity}`, { count: counts[severity] })));
+    return `<tr><th scope="row" class="depth-${Math.min(module.depth, 3)}"><a href="#module-${module.moduleId}">${courseText(moduleTitle(p, module.moduleId, module.title))}</a></th><td class="bar" aria-hidden="true">${bars}</td><td class="numbers">${escapeHtml(numbers)}</td></tr>`;
   });
-  return `<table class="chart"><caption class="tool" style="text-align: left">Findings by module</caption>
-<thead><tr><th scope="col">Module</th><th scope="col" aria-hidden="true"></th><th scope="col">Findings</th></tr></thead>
+  return `<table class="chart"><caption>${escapeHtml(p.t('report.chart.caption'))}</caption>
+<colgroup><col class="col-module"><col class="col-bar"><col class="col-numbers"></colgroup>
+<thead><tr><th scope="col">${escapeHtml(p.t('report.chart.module'))}</th><td class="bar" aria-hidden="true"></td><th scope="col">${escapeHtml(p.t('report.chart.findings'))}</th></tr></thead>
 <tbody>${body.join('\n')}</tbody></table>`;
 }
 
-export function renderHtmlReport(report: Report): string {
-  const course = report.courseName ? `${report.courseName} (org unit ${report.orgUnitId})` : `Org unit ${report.orgUnitId}`;
-  const checks = [...new Set(report.findings.map((item) => item.check))].sort();
-  const checkIndex = new Map(checks.map((check, index) => [check, index]));
+function renderSummary(ctx: Context): string {
+  const { p, report } = ctx;
   const { totals } = report;
+  const tile = (className: string, value: string, label: string) => `<li${className ? ` class="${className}"` : ''}><strong>${escapeHtml(value)}</strong>${escapeHtml(label)}</li>`;
+  const number = (value: number) => new Intl.NumberFormat(bcp47Of(p.language)).format(value);
+  const tiles = [
+    ...SEVERITIES.map((severity) => tile(severity, number(totals.findings[severity]), p.t(`report.total.${severity}`, { count: totals.findings[severity] }))),
+    tile('', p.t('report.total.scanned-value', { scanned: totals.scanned, topics: totals.topics }), p.t('report.total.scanned')),
+    tile('', number(totals.notScanned), p.t('report.total.not-scanned')),
+    ...(totals.documents > 0 ? [tile('', number(totals.documents), p.t('report.total.documents'))] : []),
+    tile('', number(totals.links), p.t('report.total.links')),
+    ...(totals.linksNotCheckable > 0 ? [tile('', number(totals.linksNotCheckable), p.t('report.total.links-not-checkable'))] : []),
+  ];
+  return `<section id="summary" aria-labelledby="summary-title">
+<h2 id="summary-title">${escapeHtml(p.t('report.summary.title'))}</h2>
+<p class="lead">${summarySentences(p, report).map((sentence) => `<span>${escapeHtml(sentence)}</span>`).join(' ')}</p>
+<ul class="totals">
+${tiles.join('\n')}
+</ul>
+${report.modules.length > 0 ? renderChart(ctx) : ''}
+</section>`;
+}
+
+function renderFilters(ctx: Context, checks: string[]): string {
+  const { p, report } = ctx;
+  if (report.findings.length === 0) return '';
   const checkCounts = new Map<string, number>();
   for (const item of report.findings) checkCounts.set(item.check, (checkCounts.get(item.check) ?? 0) + 1);
-
-  const filters = report.findings.length === 0 ? '' : `<section class="filters" aria-labelledby="filters-title">
-<h2 id="filters-title">Show</h2>
-<fieldset><legend>Severity</legend>
-${SEVERITIES.map((severity) => `<label><input type="checkbox" id="show-${severity}" checked> ${SEVERITY_LABEL[severity]} (${totals.findings[severity]})</label>`).join('\n')}
+  const box = (id: string, label: string) => `<label><input type="checkbox" id="${id}" checked> <span>${label}</span></label>`;
+  return `<section class="filters" aria-labelledby="filters-title">
+<h2 id="filters-title">${escapeHtml(p.t('report.filters.title'))}</h2>
+<fieldset><legend>${escapeHtml(p.t('report.filters.severity'))}</legend>
+${SEVERITIES.map((severity) => box(`show-${severity}`, escapeHtml(p.t('report.filters.count', { label: p.t(`report.severity.${severity}`), count: report.totals.findings[severity] })))).join('\n')}
 </fieldset>
-<fieldset><legend>Checks</legend>
-${checks.map((check, index) => `<label><input type="checkbox" id="show-check-${index}" checked> ${escapeHtml(checkTitle(check))} <code>${escapeHtml(check)}</code> (${checkCounts.get(check)})</label>`).join('\n')}
+<fieldset><legend>${escapeHtml(p.t('report.filters.checks'))}</legend>
+${checks.map((check, index) => box(`show-check-${index}`, `${escapeHtml(p.t('report.filters.count', { label: p.title(check), count: checkCounts.get(check) ?? 0 }))} <span class="check-id">${escapeHtml(check)}</span>`)).join('\n')}
 </fieldset>
 </section>`;
+}
 
-  const notScanned = report.notScanned.length === 0 ? '' : `<section aria-labelledby="not-scanned-title">
-<h2 id="not-scanned-title">Not scanned (${report.notScanned.length})</h2>
-<p>CTPO could not read these topics, so they were not checked. Look at them by hand.</p>
-<table><thead><tr><th scope="col">Topic</th><th scope="col">Why</th></tr></thead><tbody>
-${report.notScanned.map((item) => `<tr><td>${escapeHtml(item.title || `Topic ${item.topicId ?? item.itemId ?? ''}`)}</td><td>${escapeHtml(item.reason)}</td></tr>`).join('\n')}
-</tbody></table></section>`;
+function filterStyles(checks: string[]): string {
+  const rules = SEVERITIES.map((severity) => `body:has(#show-${severity}:not(:checked)) .finding[data-severity="${severity}"] { display: none; }`);
+  checks.forEach((_, index) => rules.push(`body:has(#show-check-${index}:not(:checked)) .finding[data-check-index="${index}"] { display: none; }`));
+  return rules.join('\n');
+}
+
+export function renderHtmlReport(report: Report): string {
+  const p = presenterFor(report.language, { isolate: true });
+  const checks = [...new Set(report.findings.map((item) => item.check))].sort();
+  const groups = repeatedGroups(report.findings);
+  const repeatedOf = new Map<ReportFinding, RepeatedGroup>();
+  for (const group of groups) for (const finding of group.findings) repeatedOf.set(finding, group);
+  const ctx: Context = { p, report, checkIndex: new Map(checks.map((check, index) => [check, index])), repeatedOf };
+
+  const course = report.courseName === undefined ? p.t('report.course-unnamed', { orgUnitId: String(report.orgUnitId) }) : p.value(report.courseName);
+  const client = p.value(report.client);
+  const tested = new Set(report.modules.map((module) => module.moduleId));
+  const inModules = (entry: { moduleId: number | null }) => entry.moduleId !== null && tested.has(entry.moduleId);
+  const scopes = report.scopes.length === 0 ? p.t('report.scopes.none') : p.list(report.scopes.map((scope) => p.t('report.scope', { scope })));
+  const sections = [
+    ['summary', p.t('report.summary.title')],
+    ...(report.comparison === undefined ? [] : [['history', p.t('report.history.title')]]),
+    ['fix-first', p.t('report.fix-first.title')],
+    ...(groups.length > 0 ? [['repeated', p.t('report.repeated.title')]] : []),
+    ['findings', p.t('report.findings.title')],
+    ...(report.findings.some((item) => !inModules(item)) || report.notScanned.some((item) => !inModules(item)) ? [['course-wide', p.t('report.course-wide.title')]] : []),
+    ...((report.dismissed ?? []).length > 0 ? [['dismissed', p.t('report.history.dismissed.title')]] : []),
+  ];
 
   return `<!doctype html>
-<html lang="en">
+<html lang="${escapeHtml(bcp47Of(report.language))}" dir="${directionOf(report.language)}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
-<title>CTPO report: ${escapeHtml(report.client)}, ${escapeHtml(course)}</title>
-<style>${STYLE}${COMPARISON_STYLE}
+<title>${escapeHtml(p.t('report.document-title', { client, course }))}</title>
+<style>${REPORT_STYLE}
 ${filterStyles(checks)}</style>
 </head>
 <body>
 <header>
-<p class="tool">CTPO: Course Testing Protocol Observer</p>
-<h1>${escapeHtml(report.client)}: ${escapeHtml(report.courseName ?? `Course ${report.orgUnitId}`)}</h1>
+<p class="tool">${escapeHtml(p.t('report.tool'))}</p>
+<h1>${escapeHtml(p.t('report.heading', { client, course }))}</h1>
 <dl class="meta">
-<dt>Client</dt><dd>${escapeHtml(report.client)}</dd>
-<dt>Site</dt><dd>${linkTo(report.siteUrl)}</dd>
-<dt>Course</dt><dd>${escapeHtml(course)}</dd>
-<dt>Run</dt><dd>${when(report.startedAt)} to ${when(report.finishedAt)} (${duration(report.startedAt, report.finishedAt)})</dd>
-<dt>Modules tested</dt><dd>${report.modules.length}</dd>
+<dt>${escapeHtml(p.t('report.meta.client'))}</dt><dd>${courseText(report.client)}</dd>
+<dt>${escapeHtml(p.t('report.meta.site'))}</dt><dd>${linkTo(report.siteUrl)}</dd>
+<dt>${escapeHtml(p.t('report.meta.course'))}</dt><dd>${escapeHtml(p.t('report.meta.course-value', { course, orgUnitId: String(report.orgUnitId) }))}</dd>
+<dt>${escapeHtml(p.t('report.meta.run'))}</dt><dd>${escapeHtml(p.t('report.meta.run-value', { start: when(p, report.startedAt), end: when(p, report.finishedAt), duration: duration(p, report.startedAt, report.finishedAt) }))}</dd>
+<dt>${escapeHtml(p.t('report.meta.modules'))}</dt><dd>${escapeHtml(new Intl.NumberFormat(bcp47Of(p.language)).format(report.modules.length))}</dd>
+<dt>${escapeHtml(p.t('report.meta.scopes'))}</dt><dd>${escapeHtml(scopes)}</dd>
 </dl>
+<nav class="sections" aria-label="${escapeHtml(p.t('report.nav.label'))}"><ul>${sections.map(([id, label]) => `<li><a href="#${id}">${escapeHtml(label)}</a></li>`).join('')}</ul></nav>
 </header>
 <main>
-<section aria-labelledby="summary-title">
-<h2 id="summary-title">Summary</h2>
-<ul class="totals">
-${SEVERITIES.map((severity) => `<li class="${severity}"><strong>${totals.findings[severity]}</strong>${SEVERITY_PLURAL[severity]}</li>`).join('\n')}
-<li><strong>${totals.scanned} / ${totals.topics}</strong>topics scanned</li>
-<li><strong>${totals.notScanned}</strong>topics not scanned</li>
-<li><strong>${totals.links}</strong>links checked</li>
-</ul>
-${report.modules.length > 0 ? renderChart(report) : ''}
+${renderSummary(ctx)}
+${renderHistory(ctx)}
+${renderFixFirst(ctx)}
+${renderFilters(ctx, checks)}
+${renderRepeated(ctx, groups)}
+<section id="findings" aria-labelledby="findings-title">
+<h2 id="findings-title">${escapeHtml(p.t('report.findings.title'))}</h2>
+${report.findings.length === 0 ? `<p>${escapeHtml(p.t('report.findings.none'))}</p>` : ''}
+${report.modules
+  .map((module) =>
+    renderModule(
+      ctx,
+      module,
+      report.findings.filter((item) => item.moduleId === module.moduleId),
+      report.notScanned.filter((item) => item.moduleId === module.moduleId),
+    ),
+  )
+  .join('\n')}
 </section>
-${renderComparison(report)}
-${filters}
-<section aria-labelledby="findings-title">
-<h2 id="findings-title">Findings</h2>
-${report.findings.length === 0 ? '<p>No findings: every check passed on the topics CTPO could read.</p>' : ''}
-${report.modules.map((module) => renderModule(module, report.findings, checkIndex)).join('\n')}
-</section>
-${notScanned}
+${renderCourseWide(ctx, report.findings.filter((item) => !inModules(item)), report.notScanned.filter((item) => !inModules(item)))}
+${renderDismissed(ctx)}
 </main>
 <footer>
-<p>Written by CTPO ${escapeHtml(report.tool.version)}. Errors are problems students will meet; warnings should be looked at; notes are for information. Accessibility checks use axe-core without a browser, so colour contrast and layout are not checked.</p>
+<p>${escapeHtml(p.t('report.footer.written', { version: report.tool.version }))} ${escapeHtml(p.t('report.footer.severities'))}</p>
+<p>${escapeHtml(p.t('report.footer.axe'))}</p>
 </footer>
 </body>
 </html>

@@ -3,6 +3,7 @@
 // checks through its context; the checks never know where an item came from.
 import type { BrightspaceSession } from '../brightspace/session.ts';
 import type { Finding, FindingPlace, NotScanned } from '../checks/finding.ts';
+import type { CourseIndex } from '../checks/internal-links.ts';
 import type { LinkOccurrence } from '../checks/html.ts';
 import type { CourseTestPhase } from '../engine/types.ts';
 
@@ -25,6 +26,11 @@ export interface SourceContext {
   orgUnitId: number;
   now: Date;
   signal?: AbortSignal;
+  /**
+   * The course's items, for links to them. A reader of activities adds everything it read for a
+   * tool with `courseIndex.addActivities(tool, entries)`, before the run's links are decided.
+   */
+  courseIndex: CourseIndex;
   /**
    * Hands an item to the checks. Resolves once more may be read (the checks hold a bounded backlog);
    * `done` is called when every check of the item has finished.

@@ -105,6 +105,10 @@ describe('when something goes wrong', () => {
     expect(await page.getByText('QA job failed. Check logs for details.').isVisible()).toBe(true);
     expect(await page.locator('.job-monitor__reason').innerText()).toMatch(/^127\.0\.0\.1:\d+ refused the connection\. Check the Client Site URL, or try again later\.$/);
     expect(await page.getByRole('link', { name: /View HTML Output/ }).count()).toBe(0);
+    // The banner of the run's start no longer says only "success".
+    const runBanner = page.locator('.status-banner').filter({ hasText: '✅ Success: Test run started' });
+    expect(await runBanner.getAttribute('class')).toContain('status-banner--error');
+    expect(await runBanner.innerText()).toMatch(/^❌ The test run started, then failed: the job monitor below says why\./);
     await shot(page, 'run-failed');
     const violations = await axeViolations(page);
     expect(violations, JSON.stringify(violations, null, 2)).toEqual([]);

@@ -95,9 +95,14 @@ describe('accessibility (axe)', () => {
   });
 
   it('monitor succeeded', async () => {
-    monitorJob({ status: 'SUCCEEDED', outputUrl: 'https://reports.example.ca/' });
+    monitorJob({
+      status: 'SUCCEEDED',
+      outputUrl: 'https://reports.example.ca/',
+      summary: { findings: { error: 3, warning: 1, info: 2, review: 1 }, topics: 9, scanned: 7, notScanned: 2, documents: 0, links: 40 },
+    });
     await renderSignedInApp();
-    await screen.findByRole('link', { name: '⬇ Download' });
+    await screen.findByRole('link', { name: '⬇ Findings (CSV)' });
+    await screen.findByText(/^Found 3 errors/);
     await expectNoAxeViolations();
   });
 

@@ -94,6 +94,8 @@ describe('Choose Modules', () => {
     expect(request?.method).toBe('POST');
     expect(request?.headers.get('Authorization')).toBe(`Bearer ${session.accessToken}`);
     expect(request?.headers.get('Content-Type')).toBe('application/json');
+    // The server's errors come in the language on screen.
+    expect(request?.headers.get('Accept-Language')).toBe('en');
     expect(request?.credentials).toBe('include');
     expect(request?.body).toEqual({
       ORG_UNIT_ID: '6606',
@@ -101,6 +103,7 @@ describe('Choose Modules', () => {
       USER_NAME: 'qa.tester',
       // The password goes exactly as typed.
       PASSWORD: ' s3cret pass ',
+      LANGUAGE: 'en',
     });
 
     toc.resolve(json(TOC));
@@ -135,15 +138,21 @@ describe('Choose Modules', () => {
 });
 
 describe('the modules', () => {
-  it('lists every module with an id and a title, nested ones indented, all selected', async () => {
+  it('lists every module with an id and a title, nested ones inside their parent, all selected', async () => {
     backendWithToc();
     const { user } = await renderSignedInApp();
     const group = await loadModules(user);
     const boxes = within(group).getAllByRole('checkbox');
     expect(boxes.map((box) => box.closest('label')?.textContent)).toEqual(TOC_TITLES);
     expect(boxes.every((box) => (box as HTMLInputElement).checked)).toBe(true);
-    expect(boxes.map((box) => box.closest('li')?.style.getPropertyValue('--depth'))).toEqual(['0', '1', '2', '0']);
-    expect(within(group).getByText('4 of 4 selected')).toBeInTheDocument();
+    // How deep each sits: the lists it is in.
+    const depth = (box: HTMLElement) => {
+      let count = -1;
+      for (let list = box.closest('ul'); list; list = list.parentElement?.closest('ul') ?? null) count++;
+      return count;
+    };
+    expect(boxes.map(depth)).toEqual([0, 1, 2, 0]);
+    expect(within(group).getByText('4 of 4 modules selected, 1 topic')).toBeInTheDocument();
   });
 
   it('says so when the course has no modules', async () => {
@@ -164,19 +173,20 @@ describe('the modules', () => {
     expect(selectAll).toBeDisabled();
     expect(deselectAll).toBeEnabled();
 
-    await user.click(screen.getByRole('checkbox', { name: 'Course outline' }));
+    await user.click(screen.getByRole('checkbox', { name: 'Unit 1: Foundations' }));
     expect(selectAll).toBeEnabled();
     expect(deselectAll).toBeEnabled();
-    expect(screen.getByText('3 of 4 selected')).toBeInTheDocument();
+    expect(screen.getByText('3 of 4 modules selected, 1 topic')).toBeInTheDocument();
 
     await user.click(deselectAll);
-    expect(screen.getAllByRole('checkbox').some((box) => (box as HTMLInputElement).checked)).toBe(false);
+    const modules = within(screen.getByRole('group', { name: 'Modules' }));
+    expect(modules.getAllByRole('checkbox').some((box) => (box as HTMLInputElement).checked)).toBe(false);
     expect(deselectAll).toBeDisabled();
     expect(selectAll).toBeEnabled();
     expect(run).toBeDisabled();
 
     await user.click(selectAll);
-    expect(screen.getAllByRole('checkbox').every((box) => (box as HTMLInputElement).checked)).toBe(true);
+    expect(modules.getAllByRole('checkbox').every((box) => (box as HTMLInputElement).checked)).toBe(true);
     expect(selectAll).toBeDisabled();
     expect(run).toBeEnabled();
   });

@@ -58,6 +58,7 @@ describe('polling', () => {
     expect(first?.method).toBe('GET');
     expect(first?.headers.get('Authorization')).toBe(`Bearer ${session.accessToken}`);
     expect(first?.credentials).toBe('include');
+    expect(first?.headers.get('Accept-Language')).toBe('en');
     expect(within(monitor()).getByText(ARN)).toBeInTheDocument();
     expect(within(monitor()).getByRole('status')).toHaveTextContent('Setting up environment...');
 
@@ -240,6 +241,16 @@ describe('the report links', () => {
     expect(within(monitor()).queryByText('Job failed. Check logs for details.')).not.toBeInTheDocument();
   });
 
+  it('offer the CSV and JSON twins beside the report', async () => {
+    await startMonitoring(script(json({ status: 'SUCCEEDED', outputUrl: 'https://reports.example.ca/reports/' })));
+    const csv = within(monitor()).getByRole('link', { name: '⬇ Findings (CSV)' });
+    expect(csv).toHaveAttribute('href', 'https://reports.example.ca/reports/acme-6606-20250101-x7k2.csv');
+    expect(csv).toHaveAttribute('download', 'acme-6606-20250101-x7k2.csv');
+    const data = within(monitor()).getByRole('link', { name: '⬇ Report data (JSON)' });
+    expect(data).toHaveAttribute('href', 'https://reports.example.ca/reports/acme-6606-20250101-x7k2.json');
+    expect(data).toHaveAttribute('download', 'acme-6606-20250101-x7k2.json');
+  });
+
   it('download as "output" when the run gave no file name', async () => {
     seedMonitoredJob(ARN, '');
     await startMonitoring(script(json({ status: 'SUCCEEDED', outputUrl: '/reports/' })));
@@ -262,6 +273,75 @@ describe('the report links', () => {
   it('are absent before the job has succeeded', async () => {
     await startMonitoring(script(json({ status: 'RUNNING', outputUrl: 'https://reports.example.ca/reports/' })));
     expect(within(monitor()).queryByRole('link')).not.toBeInTheDocument();
+  });
+});
+
+const SUMMARY = {
+  findings: { error: 13, warning: 6, info: 2, review: 1 },
+  topics: 15,
+  scanned: 11,
+  notScanned: 4,
+  documents: 3,
+  links: 120,
+};
+
+describe('the summary of a finished run', () => {
+  it('says what was found in one line, from the job status', async () => {
+    await startMonitoring(script(json({ status: 'RUNNING' }), json({ status: 'SUCCEEDED', outputUrl: 'https://reports.example.ca/reports/', summary: SUMMARY })));
+    expect(within(monitor()).queryByText(/^Found/)).not.toBeInTheDocument();
+    await advance(10_000);
+    expect(within(monitor()).getByText(/^Found/)).toHaveTextContent(
+      'Found 13 errors, 6 warnings, and 2 notes in 11 of 15 topics. 4 could not be scanned: check them by hand. 1 note needs review by a person. 120 links and 3 documents checked.',
+    );
+  });
+
+  it('leaves out what is zero, says when nothing was found, and counts one in the singular', async () => {
+    await startMonitoring(
+      script(
+        json({ status: 'SUCCEEDED', summary: { ...SUMMARY, findings: { error: 1, warning: 0, info: 0, review: 0 }, notScanned: 1, documents: 0, links: 1 } }),
+      ),
+    );
+    expect(within(monitor()).getByText(/^Found/)).toHaveTextContent('Found 1 error in 11 of 15 topics. 1 could not be scanned: check it by hand. 1 link checked.');
+  });
+
+  it('says so when a run found nothing', async () => {
+    await startMonitoring(script(json({ status: 'SUCCEEDED', summary: { ...SUMMARY, findings: { error: 0, warning: 0, info: 0, review: 0 }, scanned: 15, notScanned: 0 } })));
+    expect(within(monitor()).getByText(/^No problems/)).toHaveTextContent('No problems found in 15 of 15 topics. 120 links and 3 documents checked.');
+  });
+
+  it('is left out when the status has none, or one that is not whole numbers', async () => {
+    await startMonitoring(script(json({ status: 'SUCCEEDED', summary: { ...SUMMARY, topics: 'many' } })));
+    expect(within(monitor()).getByRole('status')).toHaveTextContent('QA job completed successfully.');
+    expect(within(monitor()).queryByText(/topics/)).not.toBeInTheDocument();
+  });
+});
+
+describe('a failed run', () => {
+  const REASON = 'Brightspace did not accept this user name and password. Check them and try again.';
+
+  it('says why first, then the seed’s lines, and polls no more', async () => {
+    const { backend } = await startMonitoring(script(json({ status: 'RUNNING' }), json({ status: 'FAILED', reason: REASON })));
+    await advance(10_000);
+    const banner = within(monitor()).getByRole('alert');
+    const lines = within(banner).getAllByText(/./, { selector: 'p' }).map((line) => line.textContent);
+    expect(lines).toEqual([REASON, 'QA job failed. Check logs for details.']);
+    expect(within(monitor()).getByText('Job failed. Check logs for details.')).toBeInTheDocument();
+    // The reason is what the alert says first.
+    expect(banner.textContent?.indexOf(REASON)).toBe(0);
+    await advance(60_000);
+    expect(backend.requestsTo('/api/job-status/*')).toHaveLength(2);
+  });
+
+  it('keeps the reason in view when the banner is dismissed', async () => {
+    await startMonitoring(script(json({ status: 'FAILED', reason: REASON })));
+    fireEvent.click(within(monitor()).getByRole('button', { name: 'Close' }));
+    expect(within(monitor()).queryByRole('alert')).not.toBeInTheDocument();
+    expect(within(monitor()).getByText(REASON)).toBeInTheDocument();
+  });
+
+  it('says what to do when the server gave no reason', async () => {
+    await startMonitoring(script(json({ status: 'FAILED' })));
+    expect(within(monitor()).getByRole('alert')).toHaveTextContent(/^The run did not finish\. Start it again; if it fails again, contact whoever runs CTPO\./);
   });
 });
 

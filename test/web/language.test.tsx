@@ -9,7 +9,7 @@ import frCA from '@/locales/fr-CA.json';
 import ja from '@/locales/ja.json';
 import ko from '@/locales/ko.json';
 import { SUPPORTED_LOCALES } from '@/lib/i18n/locale';
-import { FakeBackend, TEST_CONFIG } from './support/fake-backend';
+import { FakeBackend, json, TEST_CONFIG } from './support/fake-backend';
 import { renderApp } from './support/render-app';
 import { seedSignedInUser } from './support/session';
 
@@ -154,6 +154,31 @@ describe('the language menu', () => {
     expect(document.documentElement).toHaveAttribute('lang', 'fr-CA');
     expect(document.title).toBe(frCA['app.title']);
     expect(localStorage.getItem('ctpo.language')).toBe('fr-CA');
+  });
+
+  it('asks the server for its answers in the chosen language: LANGUAGE in the bodies, Accept-Language on every call', async () => {
+    const backend = new FakeBackend()
+      .on('POST', '/api/toc', () => json({ Modules: [{ ModuleId: 1, Title: 'Semaine 1', Modules: [] }] }))
+      .on('POST', '/api/run-tests', () => json({ message: 'Lancé.', taskArn: 'job-fr', filename: 'f' }, 202))
+      .on('GET', '/api/job-status/*', () => json({ status: 'RUNNING' }))
+      .install();
+    const { user } = await renderSignedInPage(en);
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Language' }), 'Français (Canada)');
+    await screen.findByRole('heading', { level: 1, name: frCA['app.title'] });
+    await user.type(screen.getByLabelText(frCA['form.username.label']), 'qa');
+    await user.type(screen.getByLabelText(frCA['form.password.label']), 'pw');
+    await user.type(screen.getByLabelText(frCA['form.siteUrl.label']), 'https://school.brightspace.com');
+    await user.type(screen.getByLabelText(frCA['form.orgUnitId.label']), '6606');
+    await user.type(screen.getByLabelText(frCA['form.client.label'], { exact: true }), 'Acme');
+    await user.click(screen.getByRole('button', { name: frCA['form.chooseModules'] }));
+    await user.click(await screen.findByRole('button', { name: frCA['modules.run'] }));
+    await waitFor(() => expect(backend.requestsTo('/api/job-status/*').length).toBeGreaterThan(0));
+
+    expect(backend.requestsTo('/api/toc')[0]?.body).toMatchObject({ LANGUAGE: 'fr-CA' });
+    expect(backend.requestsTo('/api/run-tests')[0]?.body).toMatchObject({ LANGUAGE: 'fr-CA' });
+    for (const request of [...backend.requestsTo('/api/toc'), ...backend.requestsTo('/api/run-tests'), ...backend.requestsTo('/api/job-status/*')]) {
+      expect(request.headers.get('Accept-Language'), request.url.pathname).toBe('fr-CA');
+    }
   });
 
   it('is on the sign-in screen too, so the hosted login is reached in the chosen language', async () => {

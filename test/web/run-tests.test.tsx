@@ -38,10 +38,11 @@ async function readyToRun() {
 const runButton = () => screen.getByRole('button', { name: /^(Run CTPO|Running…)$/ });
 
 describe('Run CTPO', () => {
-  it('posts the fields and the selected module ids as numbers, with the bearer token and credentials', async () => {
+  it('posts the fields, the selected module ids as numbers, the course-wide items and the language, with the bearer token and credentials', async () => {
     const api = backend();
     const { user } = await readyToRun();
-    await user.click(screen.getByRole('checkbox', { name: 'Course outline' }));
+    await user.click(screen.getByRole('checkbox', { name: 'Unit 1: Foundations' }));
+    await user.click(screen.getByRole('checkbox', { name: 'Quizzes' }));
     await user.click(runButton());
 
     await waitFor(() => expect(api.requestsTo('/api/run-tests')).toHaveLength(1));
@@ -49,6 +50,7 @@ describe('Run CTPO', () => {
     expect(request?.url.href).toBe('https://api.example.ca/api/run-tests');
     expect(request?.method).toBe('POST');
     expect(request?.headers.get('Authorization')).toBe(`Bearer ${session.accessToken}`);
+    expect(request?.headers.get('Accept-Language')).toBe('en');
     expect(request?.credentials).toBe('include');
     expect(request?.body).toEqual({
       USER_NAME: 'qa.tester',
@@ -56,7 +58,9 @@ describe('Run CTPO', () => {
       CLIENT_URL: 'https://school.brightspace.com',
       ORG_UNIT_ID: '6606',
       CLIENT_NAME: 'Acme College',
-      MODULES: [101, 103, 301],
+      MODULES: [101, 102, 103],
+      SCOPES: ['assignments', 'discussions', 'announcements', 'overview', 'gradebook'],
+      LANGUAGE: 'en',
     });
   });
 

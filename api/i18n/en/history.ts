@@ -24,6 +24,7 @@ export const history = {
   'report.history.dismissed.intro': 'Findings dismissed for this course. They are not counted in this report; restore one in CTPO to count it again.',
   'report.history.dismissed.by': 'Dismissed by {by} on {date}.',
   'report.history.dismissed.reason': 'Reason: {reason}',
-  'report.history.severity': '{severity, select, error {Error} warning {Warning} other {Note}}',
-  'report.history.status': '{status, select, new {New} other {Still open}}',
+  'report.history.state': '{state, select, new {New} open {Still open} fixed {Fixed} dismissed {Dismissed} other {}}',
+  'csv.status': 'Since the last run',
+  'csv.dismissal': 'Dismissal',
 } as const;

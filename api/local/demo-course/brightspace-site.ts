@@ -113,6 +113,8 @@ function topicEntry(course: CourseModel, topic: TopicModel, index: number): Reco
     Bookmarked: false,
     Unread: true,
     CompletionType: 2,
+    // Content quicklinks name a topic by the tail of this (…&type=content&rcode=<CODE>-<id>).
+    ActivityId: `https://ids.brightspace.com/activities/contenttopic/${course.code}-${topic.id}`,
     LastModifiedDate: '2026-01-05T10:00:00.000Z',
   };
   let specific: Record<string, unknown>;
@@ -305,7 +307,15 @@ export function createBrightspaceHandler(model: SiteModel) {
       const course = findCourse(Number(match[1]));
       if (!course) return send(404, '<p>Not found</p>');
       if (course.forbiddenFor?.includes(user)) return send(403, '<p>Not authorized</p>');
+      if (match[2] !== undefined && !allTopics(course.modules).some((topic) => topic.id === Number(match![2]))) return send(404, '<p>Topic not found</p>');
       return send(200, `<!doctype html><title>${course.name}</title><p>${course.name}</p>`);
+    }
+    if (/^\/d2l\/common\/dialogs\/quickLink\/quickLink\.d2l$/i.test(path)) {
+      const course = findCourse(Number(url.searchParams.get('ou')));
+      const rcode = url.searchParams.get('rcode') ?? url.searchParams.get('rCode') ?? '';
+      const topic = course && url.searchParams.get('type') === 'content' ? allTopics(course.modules).find((t) => `${course.code}-${t.id}`.toLowerCase() === rcode.toLowerCase()) : undefined;
+      if (course && topic) return redirect(`/d2l/le/content/${course.orgUnitId}/viewContent/${topic.id}/View`);
+      return send(404, '<p>Item not found</p>');
     }
     if (path === '/d2l/home') return send(200, '<!doctype html><title>Home</title><p>My Home</p>');
     return send(404, '<!doctype html><title>Not found</title><p>Not found</p>');

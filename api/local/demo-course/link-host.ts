@@ -33,6 +33,7 @@ export interface LinkHost {
  * /hang/...         never answers          /no-head/...       405 to HEAD, 200 to GET
  * /forbidden/...    403                    /bot-wall/...      403 with cf-mitigated: challenge
  * /redirect?to=URL  302 to URL             /loop/...          302 to itself
+ * /post-only/...    405 unless POST (a form's endpoint)
  * /delay/<ms>/<path>  answers as <path> does, <ms> later (network latency)
  * anything else     404
  */
@@ -102,6 +103,8 @@ export async function startLinkHost(options: { host?: string } = {}): Promise<Li
         return send(302, { location: url.searchParams.get('to') ?? '/' });
       case 'loop':
         return send(302, { location: path });
+      case 'post-only':
+        return req.method === 'POST' ? send(200) : send(405, { allow: 'POST' });
       default:
         return send(404);
     }

@@ -89,12 +89,13 @@ describe('the Fargate task', () => {
     s3Mock.restore();
   });
 
-  it('runs the job to SUCCEEDED, writes both reports, exits 0, and writes the password nowhere', async () => {
+  it('runs the job to SUCCEEDED with its summary, writes the report and its twins, exits 0, and writes the password nowhere', async () => {
     await jobs.create(aJob('job-ok'));
     expect(await run(await envFor('job-ok', PASSWORD))).toBe(0);
     expect(await jobs.get('job-ok')).toMatchObject({ status: 'SUCCEEDED', startedAt: expect.any(String), finishedAt: expect.any(String) });
     const puts = s3Mock.commandCalls(PutObjectCommand).map((call) => call.args[0].input);
-    expect(puts.map((put) => put.Key)).toEqual(['reports/acme-college-ou6606-job-ok.json', 'reports/acme-college-ou6606-job-ok.html']);
+    expect(puts.map((put) => put.Key)).toEqual(['reports/acme-college-ou6606-job-ok.json', 'reports/acme-college-ou6606-job-ok.csv', 'reports/acme-college-ou6606-job-ok.html']);
+    expect((await jobs.get('job-ok'))?.summary).toMatchObject({ topics: expect.any(Number), scanned: expect.any(Number), findings: expect.objectContaining({ error: expect.any(Number) }) });
     const report = JSON.parse(String(puts[0]!.Body)) as { client: string; orgUnitId: number };
     expect(report).toMatchObject({ client: 'Acme College', orgUnitId: 6606 });
     const everything = JSON.stringify([[...table.items.values()], puts.map((put) => put.Body), logs]);

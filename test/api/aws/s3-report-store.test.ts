@@ -14,19 +14,26 @@ describe('the S3 report store', () => {
   });
   afterEach(() => s3Mock.restore());
 
-  it('writes the report and its JSON twin under the prefix CloudFront serves', async () => {
+  it('writes the report and its JSON and CSV twins under the prefix CloudFront serves, the HTML last', async () => {
     const store = createS3ReportStore({ client: s3, bucket: 'reports-bucket', prefix: 'reports/' });
-    await store.put('acme-ou6606-20260501-x7k2', { html: '<!doctype html><title>r</title>', json: '{"schemaVersion":1}' });
+    await store.put('acme-ou6606-20260501-x7k2', { html: '<!doctype html><title>r</title>', json: '{"schemaVersion":1}', csv: 'Module,Topic\r\n' });
     const puts = s3Mock.commandCalls(PutObjectCommand).map((call) => call.args[0].input);
     expect(puts).toEqual([
       expect.objectContaining({ Bucket: 'reports-bucket', Key: 'reports/acme-ou6606-20260501-x7k2.json', ContentType: 'application/json; charset=utf-8', Body: '{"schemaVersion":1}' }),
+      expect.objectContaining({
+        Bucket: 'reports-bucket',
+        Key: 'reports/acme-ou6606-20260501-x7k2.csv',
+        ContentType: 'text/csv; charset=utf-8',
+        ContentDisposition: 'attachment; filename="acme-ou6606-20260501-x7k2.csv"',
+        Body: 'Module,Topic\r\n',
+      }),
       expect.objectContaining({ Bucket: 'reports-bucket', Key: 'reports/acme-ou6606-20260501-x7k2.html', ContentType: 'text/html; charset=utf-8', CacheControl: 'no-cache' }),
     ]);
   });
 
   it.each(['../secrets', 'a/b', '', '.hidden', 'x'.repeat(201), 'name with space'])('refuses the unsafe name %j and writes nothing', async (name) => {
     const store = createS3ReportStore({ client: s3, bucket: 'reports-bucket', prefix: 'reports/' });
-    await expect(store.put(name, { html: '', json: '' })).rejects.toThrow(/not a safe report name/);
+    await expect(store.put(name, { html: '', json: '', csv: '' })).rejects.toThrow(/not a safe report name/);
     expect(s3Mock.commandCalls(PutObjectCommand)).toHaveLength(0);
   });
 });

@@ -155,3 +155,49 @@ describe('retryAfterMs', () => {
     expect(retryAfterMs(undefined)).toBeNull();
   });
 });
+
+describe('LinkChecker.anchors', () => {
+  it('reads a page once for its ids and names however many fragments point into it, and judges only HTML or SVG read whole', async () => {
+    const hits = new Map<string, number>();
+    const server: Server = createServer((req, res) => {
+      hits.set(req.url ?? '', (hits.get(req.url ?? '') ?? 0) + 1);
+      if (req.url === '/page.html') {
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+        res.end('<h2 id="one">One</h2><a name="two"></a><template><p id="inert"></p></template><!-- <p id="commented"> -->');
+      } else if (req.url === '/icons.svg') {
+        res.writeHead(200, { 'content-type': 'image/svg+xml' });
+        res.end('<svg xmlns="http://www.w3.org/2000/svg"><symbol id="star"/></svg>');
+      } else if (req.url === '/file.pdf') {
+        res.writeHead(200, { 'content-type': 'application/pdf' });
+        res.end('%PDF id="x"');
+      } else if (req.url === '/huge.html') {
+        res.writeHead(200, { 'content-type': 'text/html' });
+        res.end(`<p id="start"></p>${'x'.repeat(6 * 1024 * 1024)}`);
+      } else {
+        res.writeHead(404).end();
+      }
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      await withChecker(async (checker) => {
+        const [page, again, svg, pdf, huge, missing] = await Promise.all([
+          checker.anchors(`${origin}/page.html`),
+          checker.anchors(`${origin}/page.html`),
+          checker.anchors(`${origin}/icons.svg`),
+          checker.anchors(`${origin}/file.pdf`),
+          checker.anchors(`${origin}/huge.html`),
+          checker.anchors(`${origin}/missing.html`),
+        ]);
+        expect([...page!].sort()).toEqual(['inert', 'one', 'two']);
+        expect(again).toBe(page);
+        expect([...svg!]).toEqual(['star']);
+        expect([pdf, huge, missing]).toEqual([null, null, null]);
+        expect(hits.get('/page.html')).toBe(1);
+      });
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+});

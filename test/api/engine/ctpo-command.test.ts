@@ -40,17 +40,19 @@ function ctpo(args: string[], env: Record<string, string> = {}): Promise<{ code:
 const credentials = { BRIGHTSPACE_USERNAME: SAMPLE_USER, BRIGHTSPACE_PASSWORD: SAMPLE_PASSWORD };
 
 describe('npm run ctpo', () => {
-  it('runs a course test, shows progress and writes both report files', async () => {
+  it('runs a course test, shows progress and writes the report with its JSON and CSV twins', async () => {
     const result = await ctpo(['--site', site.origin, '--org-unit', '6606', '--modules', '10', '--client', 'Acme Learning', '--out', out, '--allow-private-targets'], credentials);
     expect(result.stderr).toContain('Private and loopback addresses are allowed for this run');
     expect(result.stderr).toContain('Checking topics: 3/3');
     expect(result.code).toBe(0);
     const files = (await readdir(out)).sort();
-    expect(files).toHaveLength(2);
-    expect(files[0]).toMatch(/^acme-learning-6606-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ\.html$/);
-    expect(files[1]).toBe(files[0]!.replace(/\.html$/, '.json'));
-    expect(result.stdout).toContain('2 errors, 1 warnings, 0 notes; 3/3 topics scanned');
-    const json = JSON.parse(await readFile(join(out, files[1]!), 'utf8'));
+    expect(files).toHaveLength(3);
+    const base = files[0]!.replace(/\.csv$/, '');
+    expect(base).toMatch(/^acme-learning-6606-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ$/);
+    expect(files).toEqual([`${base}.csv`, `${base}.html`, `${base}.json`]);
+    expect(result.stdout).toContain('Found 2 errors and 1 warning in 3 of 3 topics.');
+    expect(result.stdout).toContain(join(out, `${base}.csv`));
+    const json = JSON.parse(await readFile(join(out, `${base}.json`), 'utf8'));
     expect(json.modules.map((m: { moduleId: number }) => m.moduleId)).toEqual([10]);
     const everything = [result.stdout, result.stderr, ...(await Promise.all(files.map((f) => readFile(join(out, f), 'utf8'))))].join('\n');
     expect(everything).not.toContain(SAMPLE_PASSWORD);
@@ -87,5 +89,18 @@ describe('npm run ctpo', () => {
     const guarded = await ctpo(['--site', site.origin, '--org-unit', '6606', '--modules', 'all', '--client', 'A', '--out', out], credentials);
     expect(guarded.code).toBe(1);
     expect(guarded.stderr).toContain('ctpo: The address must start with https://.');
+  });
+
+  it('speaks the language of --language and refuses one it does not have', async () => {
+    const french = await ctpo(['--site', site.origin, '--org-unit', '6606', '--modules', '10', '--client', 'Acme', '--out', out, '--allow-private-targets', '--language', 'fr-FR'], {
+      ...credentials,
+      BRIGHTSPACE_PASSWORD: 'wrong-password',
+    });
+    expect(french.code).toBe(1);
+    expect(french.stderr).toContain('Connexion\u00a0: 0/1');
+    expect(french.stderr).toContain("ctpo: Brightspace n’a pas accepté ce nom d’utilisateur et ce mot de passe.");
+    const unknown = await ctpo(['--site', site.origin, '--org-unit', '6606', '--modules', '10', '--client', 'Acme', '--out', out, '--language', 'xx']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('--language must be one of ar, cy, da');
   });
 });

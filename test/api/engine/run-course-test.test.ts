@@ -4,6 +4,7 @@ import { runCourseTest } from '../../../api/engine/run-course-test.ts';
 import type { CourseTestInput, CourseTestProgress } from '../../../api/engine/types.ts';
 import type { Report } from '../../../api/report/model.ts';
 import { renderHtmlReport } from '../../../api/report/render-html.ts';
+import { renderCsvReport } from '../../../api/report/render-csv.ts';
 import { renderJsonReport } from '../../../api/report/render-json.ts';
 import { startBrightspaceSite, type BrightspaceSite } from '../../fixtures/brightspace-site.ts';
 import { startLinkHost, type LinkHost } from '../../fixtures/link-host.ts';
@@ -114,7 +115,7 @@ describe('runCourseTest against the Brightspace-like site', () => {
       { topicId: 206, title: 'Handout', reason: 'Brightspace could not return this file (HTTP 404).', itemType: 'topic' },
     ]);
     expect(report.notScanned.every((item) => item.moduleId === 20)).toBe(true);
-    expect(report.totals).toEqual({ topics: 12, scanned: 9, notScanned: 3, documents: 0, links: 26, findings: { error: 18, warning: 8, info: 2 }, review: 0 });
+    expect(report.totals).toEqual({ topics: 12, scanned: 9, notScanned: 3, documents: 0, links: 26, linksNotCheckable: 1, findings: { error: 18, warning: 8, info: 2 }, review: 0 });
   });
 
   it('describes the course and the modules in table-of-contents order', () => {
@@ -160,7 +161,7 @@ describe('runCourseTest against the Brightspace-like site', () => {
   });
 
   it('keeps the password and the session cookies out of the reports and the logs', () => {
-    const files = [renderHtmlReport(report), renderJsonReport(report), ...logged].join('\n');
+    const files = [renderHtmlReport(report), renderJsonReport(report), renderCsvReport(report), ...logged].join('\n');
     const cookies = site.issuedCookieValues();
     expect(cookies.length).toBeGreaterThanOrEqual(2);
     expect(files).not.toContain(SAMPLE_PASSWORD);

@@ -69,9 +69,11 @@ afterAll(async () => {
 });
 
 describe('a course test run in a worker thread', () => {
-  it('ends SUCCEEDED with both reports stored, progress recorded and the password written nowhere', async () => {
+  it('ends SUCCEEDED with its summary and course name, the report and its twins stored, progress recorded and the password written nowhere', async () => {
     const done = await run(aJob('ok', { siteUrl: site.origin, modules: [11] }), PASSWORD);
-    expect(done).toMatchObject({ status: 'SUCCEEDED', startedAt: expect.any(String), finishedAt: expect.any(String) });
+    expect(done).toMatchObject({ status: 'SUCCEEDED', startedAt: expect.any(String), finishedAt: expect.any(String), courseName: 'Nursing 101' });
+    // What the job monitor's summary line says, counted as the report counts it.
+    expect(done.summary).toEqual({ findings: { error: 4, warning: 0, info: 0, review: 0 }, topics: 2, scanned: 2, notScanned: 0, documents: 0, links: 1 });
     // The last progress written is the report phase's, with the phase named for the job monitor.
     expect(done.progress).toEqual({ done: 1, total: 1, phase: 'report' });
     expect(done.reason).toBeUndefined();
@@ -81,18 +83,20 @@ describe('a course test run in a worker thread', () => {
     expect(html).toContain('Acme College');
     expect(json).toMatchObject({ schemaVersion: 2, client: 'Acme College', orgUnitId: 6606 });
     expect(json.findings.map((finding) => finding.check)).toContain('content.placeholder');
+    const csv = readFileSync(join(dir, 'reports', `${done.filename}.csv`), 'utf8');
+    expect(csv.split('\r\n')[0]).toBe('\ufeffModule,Topic,Item,Check,Check ID,Severity,What is wrong,Where,Link text,Address,How to fix,Fingerprint');
 
     for (const file of readdirSync(dir, { recursive: true }) as string[]) {
       const path = join(dir, file);
-      if (!/\.(sqlite(-wal|-shm)?|html|json)$/.test(file)) continue;
+      if (!/\.(sqlite(-wal|-shm)?|html|json|csv)$/.test(file)) continue;
       expect(readFileSync(path).includes(PASSWORD), file).toBe(false);
     }
   });
 
-  it('ends FAILED with the engine’s reason for a wrong password', async () => {
-    const done = await run(aJob('wrong-pw', { siteUrl: site.origin, modules: [11] }), 'not-the-password');
+  it('ends FAILED with the engine’s reason for a wrong password, in the job’s language', async () => {
+    const done = await run(aJob('wrong-pw', { siteUrl: site.origin, modules: [11], language: 'fr-FR' }), 'not-the-password');
     expect(done.status).toBe('FAILED');
-    expect(done.reason).toMatch(/\S/);
+    expect(done.reason).toBe('Brightspace n’a pas accepté ce nom d’utilisateur et ce mot de passe. Vérifiez-les, puis réessayez.');
     expect(done.reason).not.toContain('not-the-password');
     expect(readdirSync(join(dir, 'reports')).some((name) => name.includes('wrong-pw'))).toBe(false);
   });

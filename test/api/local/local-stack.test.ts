@@ -118,11 +118,12 @@ describe('one origin', () => {
     expect((await client.fetch(`${stack.origin}/`, { method: 'POST' })).status).toBe(405);
   });
 
-  it('serves a stored report by exact name with the right types, sandboxed, and nothing else', async () => {
+  it('serves a stored report and its twins by exact name with the right types, the HTML sandboxed, and nothing else', async () => {
     const name = 'acme-ou6606-20260501t100000z-abcdefghijklmnop';
     mkdirSync(join(dataDir, 'reports'), { recursive: true });
     writeFileSync(join(dataDir, 'reports', `${name}.html`), '<!doctype html><h1>Report</h1>');
     writeFileSync(join(dataDir, 'reports', `${name}.json`), '{"schemaVersion":1}');
+    writeFileSync(join(dataDir, 'reports', `${name}.csv`), '\ufeffModule,Topic\r\nWeek 1,Welcome\r\n');
 
     const html = await client.fetch(`${stack.origin}/reports/${name}.html`);
     expect(html.status).toBe(200);
@@ -134,6 +135,11 @@ describe('one origin', () => {
     const json = await client.fetch(`${stack.origin}/reports/${name}.json`);
     expect(json.headers.get('content-type')).toBe('application/json; charset=utf-8');
     expect(await json.json()).toEqual({ schemaVersion: 1 });
+    const csv = await client.fetch(`${stack.origin}/reports/${name}.csv`);
+    expect(csv.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    expect(csv.headers.get('content-disposition')).toBe(`attachment; filename="${name}.csv"`);
+    expect(csv.headers.get('content-security-policy')).toBeNull();
+    expect(await csv.text()).toContain('Week 1,Welcome');
 
     for (const path of [
       '/reports/',
@@ -245,8 +251,11 @@ describe('restart and shutdown', () => {
     const { taskArn } = (await started.json()) as { taskArn: string };
     await client.close();
     const jobs = stack.jobs;
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    const status = await jobs.get(taskArn);
+    // Wait for the run to start: its worker thread takes a moment, many on a busy machine.
+    let status = await jobs.get(taskArn);
+    for (const deadline = Date.now() + 100_000; status?.status !== 'RUNNING' && Date.now() < deadline; status = await jobs.get(taskArn)) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
     expect(status?.status).toBe('RUNNING');
     const origin = stack.origin;
     const ca = stack.ca;

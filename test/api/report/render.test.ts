@@ -1,74 +1,46 @@
+// The report model, its JSON twin and the HTML report: what a QA person acts on, in order (summary,
+// Fix first, module → topic with what, where, how to fix and the address labelled), not-scanned items
+// in place, repeated problems listed once, course-wide items after the modules, check ids only as
+// small secondary text, everything from the course escaped, and one self-contained file.
+import { JSDOM } from 'jsdom';
 import { describe, expect, it } from 'vitest';
-import type { SelectedModule } from '../../../api/brightspace/toc.ts';
-import { modulePlace, topicPlace, type Finding } from '../../../api/checks/finding.ts';
-import { msg } from '../../../api/i18n/messages.ts';
-import { buildReport, TOOL_VERSION } from '../../../api/report/build-report.ts';
+import { english } from '../../../api/i18n/en/catalogue.ts';
+import { TOOL_VERSION } from '../../../api/report/build-report.ts';
+import { REPEATED_MIN_PLACES } from '../../../api/report/groups.ts';
 import { renderHtmlReport } from '../../../api/report/render-html.ts';
 import { renderJsonReport } from '../../../api/report/render-json.ts';
+import { REPORT_STYLE } from '../../../api/report/report-style.ts';
+import { CHECKS } from '../../../api/checks/catalogue.ts';
+import { FINDINGS, sampleReport } from './support/sample-report.ts';
 
-const selected: SelectedModule[] = [
-  {
-    module: { ModuleId: 1, Title: 'Week <1>' },
-    depth: 0,
-    parentModuleId: null,
-    topics: [
-      { TopicId: 11, Title: '<script>alert("topic")</script>' },
-      { TopicId: 12, Title: 'Clean page' },
-    ],
-    children: [],
-  },
-  { module: { ModuleId: 2, Title: 'Week 2 & more' }, depth: 1, parentModuleId: 1, topics: [{ TopicId: 21, Title: 'Quiz' }], children: [] },
-];
-
-const place = (moduleId: number, topicId: number | null) => {
-  const module = { ModuleId: moduleId, Title: moduleId === 1 ? 'Week <1>' : 'Week 2 & more' };
-  return topicId === null ? modulePlace(module) : topicPlace(module, { TopicId: topicId, Title: 'x' });
-};
-
-const findings: Finding[] = [
-  { check: 'link.redirect', severity: 'info', ...place(1, 11), url: 'https://example.com/old', message: msg('finding.link.moved', { to: 'https://example.com/new' }) },
-  { check: 'link.broken', severity: 'error', ...place(1, 11), url: 'javascript:alert(1)', message: msg('finding.link.invalid-address', { address: 'Bad <img src=x onerror=alert(1)> link' }) },
-  { check: 'structure.date-order', severity: 'error', ...place(1, null), url: null, message: msg('finding.structure.empty-module') },
-  { check: 'a11y.image-alt', severity: 'error', ...place(1, 11), url: 'https://school.example.com/p.html', message: msg('finding.a11y.axe', { help: 'Images must have alternative text', count: 1 }), element: '<img src="a.png">' },
-  { check: 'structure.hidden', severity: 'warning', ...place(2, 21), url: null, message: msg('finding.structure.topic-hidden') },
-];
-
-const report = buildReport({
-  client: 'Acme "Learning"',
-  siteUrl: 'https://school.example.com/',
-  orgUnitId: 6606,
-  courseName: 'Biology <101>',
-  selected,
-  viewUrl: (topicId) => `https://school.example.com/d2l/le/content/6606/viewContent/${topicId}/View`,
-  findings,
-  notScanned: [{ ...place(2, 21), title: 'Quiz', reason: msg('reason.activity.quiz') }],
-  scanned: 2,
-  links: 7,
-  startedAt: new Date('2026-03-01T10:00:00Z'),
-  finishedAt: new Date('2026-03-01T10:02:05Z'),
-});
+const report = sampleReport();
+const html = renderHtmlReport(report);
+const document = new JSDOM(html).window.document;
+/** Text as read: spaces collapsed, and without the marks that isolate course text for bidi. */
+const plain = (value: string | null | undefined) => value?.replace(/[\u2068\u2069]/g, '').replace(/\s+/g, ' ').trim();
+const text = (selector: string, root: ParentNode = document) => [...root.querySelectorAll(selector)].map((element) => plain(element.textContent));
 
 describe('buildReport', () => {
-  it('sorts findings by module, module-level first, then topic, severity and check', () => {
-    expect(report.findings.map((f) => `${f.moduleId}/${f.topicId ?? '-'} ${f.check}`)).toEqual([
+  it('sorts findings by module, module-level first, then topic, severity and check; course-wide last', () => {
+    expect(report.findings.map((f) => `${f.moduleId ?? '-'}/${f.topicId ?? '-'} ${f.check}`)).toEqual([
       '1/- structure.date-order',
       '1/11 a11y.image-alt',
       '1/11 link.broken',
+      '1/11 link.broken',
       '1/11 link.redirect',
-      '2/21 structure.hidden',
+      '2/21 content.placeholder',
+      '2/21 link.broken',
+      '3/31 link.broken',
+      '3/31 structure.hidden',
+      '3/32 link.cross-course',
+      '-/- link.unverifiable',
     ]);
   });
 
   it('counts what the JSON twin promises', () => {
-    expect(report.totals).toEqual({ topics: 3, scanned: 2, notScanned: 1, documents: 0, links: 7, findings: { error: 3, warning: 1, info: 1 }, review: 0 });
+    expect(report.totals).toEqual({ topics: 7, scanned: 6, notScanned: 3, documents: 0, links: 7, linksNotCheckable: 2, findings: { error: 8, warning: 1, info: 2 }, review: 1 });
     expect(report.tool).toEqual({ name: 'CTPO', version: TOOL_VERSION });
-    expect(report.modules[1]).toEqual({
-      moduleId: 2,
-      title: 'Week 2 & more',
-      depth: 1,
-      parentModuleId: 1,
-      topics: [{ topicId: 21, title: 'Quiz', viewUrl: 'https://school.example.com/d2l/le/content/6606/viewContent/21/View' }],
-    });
+    expect(report.scopes).toEqual(['announcements', 'gradebook']);
   });
 });
 
@@ -76,27 +48,29 @@ describe('renderJsonReport', () => {
   it('is the report model, with the schema the design names', () => {
     const parsed = JSON.parse(renderJsonReport(report));
     expect(parsed).toEqual(JSON.parse(JSON.stringify(report)));
-    expect(Object.keys(parsed)).toEqual(expect.arrayContaining(['schemaVersion', 'tool', 'client', 'siteUrl', 'orgUnitId', 'modules', 'startedAt', 'finishedAt', 'totals', 'findings', 'notScanned']));
+    expect(Object.keys(parsed)).toEqual(expect.arrayContaining(['schemaVersion', 'tool', 'client', 'siteUrl', 'orgUnitId', 'modules', 'language', 'startedAt', 'finishedAt', 'totals', 'findings', 'notScanned']));
   });
 });
 
-describe('renderHtmlReport', () => {
-  const html = renderHtmlReport(report);
+describe('the HTML report', () => {
+  it('isolates course text for the bidirectional algorithm: on its own in <bdi>, inside a sentence between FSI and PDI', () => {
+    expect(document.querySelector('#module-1-title')?.innerHTML).toBe('<bdi>Week &lt;1&gt;</bdi>');
+    expect(document.querySelector('h1')?.textContent).toBe('\u2068Acme "Learning"\u2069: \u2068Biology <101>\u2069');
+  });
 
   it('escapes everything that comes from the course', () => {
     expect(html).toContain('&lt;script&gt;alert(&quot;topic&quot;)&lt;/script&gt;');
     expect(html).toContain('&quot;Bad &lt;img src=x onerror=alert(1)&gt; link&quot; is not a valid web address');
     expect(html).toContain('Week &lt;1&gt;');
-    expect(html).toContain('Biology &lt;101&gt;');
-    expect(html).toContain('Acme &quot;Learning&quot;');
+    expect(html).toContain('Acme &quot;Learning&quot;\u2069: \u2068Biology &lt;101&gt;');
     expect(html).not.toMatch(/<script/i);
     expect(html).not.toMatch(/<img/i);
   });
 
   it('links only web addresses', () => {
     expect(html).not.toContain('href="javascript:');
-    expect(html).toContain('<p class="address">javascript:alert(1)</p>');
-    expect(html).toContain('<a href="https://example.com/old" rel="noopener noreferrer" target="_blank">https://example.com/old</a>');
+    expect([...document.querySelectorAll('a')].every((link) => /^(https?:|#)/.test(link.getAttribute('href') ?? ''))).toBe(true);
+    expect(text('dd.address')).toContain('javascript:alert(1)');
   });
 
   it('is self-contained: no script, no external style, image or font', () => {
@@ -106,38 +80,158 @@ describe('renderHtmlReport', () => {
     expect(html).not.toMatch(/@import/i);
   });
 
-  it('has a header naming the client, site, course, org unit and run time', () => {
-    expect(html).toContain('<h1>Acme &quot;Learning&quot;: Biology &lt;101&gt;</h1>');
-    expect(html).toContain('<dd>Biology &lt;101&gt; (org unit 6606)</dd>');
-    expect(html).toContain('<dd>2026-03-01 10:00 UTC to 2026-03-01 10:02 UTC (2 min 5 s)</dd>');
-    expect(html).toContain('<a href="https://school.example.com/" rel="noopener noreferrer" target="_blank">https://school.example.com/</a>');
+  it('has a header naming the client, site, course, org unit, run time and what was read', () => {
+    expect(text('h1')).toEqual(['Acme "Learning": Biology <101>']);
+    const meta = Object.fromEntries([...document.querySelectorAll('.meta dt')].map((dt) => [dt.textContent, plain(dt.nextElementSibling?.textContent)]));
+    expect(meta).toEqual({
+      Client: 'Acme "Learning"',
+      Site: 'https://school.example.com/',
+      Course: 'Biology <101> (org unit 6606)',
+      Run: 'Mar 1, 2026, 10:00 AM to Mar 1, 2026, 10:02 AM UTC (2 min 5 s)',
+      'Modules tested': '3',
+      'Course-wide items': 'Announcements and Gradebook',
+    });
   });
 
-  it('summarises, charts findings by module, and links each topic to Brightspace', () => {
-    expect(html).toContain('<li class="error"><strong>3</strong>errors</li>');
-    expect(html).toContain('<li><strong>2 / 3</strong>topics scanned</li>');
-    expect(html).toMatch(/<th scope="row"[^>]*>Week &lt;1&gt;<\/th><td class="bar" aria-hidden="true"><span class="error" style="width: 75.0%"><\/span><span class="info" style="width: 25.0%"><\/span><\/td><td class="numbers">3 errors, 1 note<\/td>/);
-    expect(html).toContain('href="https://school.example.com/d2l/le/content/6606/viewContent/12/View"');
-    expect(html).toContain('<p class="clean">No findings.</p>');
+  it('opens with the summary line the job monitor shows, the totals and a chart by module', () => {
+    expect(text('.lead')).toEqual(['Found 8 errors, 1 warning, and 2 notes in 6 of 7 topics. 3 items could not be scanned: check them by hand. 1 note needs a person to review it.']);
+    expect(text('.totals li')).toEqual(['8errors', '1warning', '2notes', '6 of 7topics scanned', '3not scanned', '7links checked', '2e-mail, phone and app links (not checkable)']);
+    const rows = [...document.querySelectorAll('.chart tbody tr')].map((row) => [...row.children].map((cell) => plain(cell.textContent)).join('|'));
+    expect(rows).toEqual(['Week <1>||4 errors and 1 note', 'Week 2 & more||2 errors', 'Project||2 errors and 1 warning']);
+  });
+
+  it('puts "Fix first" before the findings: errors by problem, the most widespread first, each place linked', () => {
+    const sections = [...document.querySelectorAll('main > section')].map((section) => section.id || section.className);
+    expect(sections).toEqual(['summary', 'fix-first', 'filters', 'repeated', 'findings', 'course-wide']);
+    const groups = [...document.querySelectorAll('#fix-first .fix-first > li')];
+    expect(groups.map((group) => group.querySelector('h3')?.textContent)).toEqual([
+      'Broken link link.broken',
+      'Dates out of order structure.date-order',
+      'Image without alt text a11y.image-alt',
+      'Placeholder text content.placeholder',
+      'Link into another course link.cross-course',
+    ]);
+    const broken = groups[0]!;
+    expect(broken.querySelector('.spread')?.textContent).toBe('4 errors in 3 places');
+    expect(broken.textContent).toContain(`How to fix: ${english['fix.link.broken']}`);
+    expect(text('.places li', broken)).toEqual(['Week <1> › <script>alert("topic")</script> (2 errors)', 'Week 2 & more › Reading list', 'Project › Brief']);
+    // Every place a group links to is in the report.
+    for (const link of document.querySelectorAll('#fix-first a')) expect(document.getElementById(link.getAttribute('href')!.slice(1)), link.textContent!).not.toBeNull();
+    expect(text('.places a', groups[4]!)).toEqual(['Project › Week 1 quiz › Quiz 1']);
+  });
+
+  it('says what is wrong, where, how to fix it and what the address is, for each finding', () => {
+    const image = document.querySelector('#topic-11 .finding[data-check-index] dl')!;
+    const fields = Object.fromEntries([...image.querySelectorAll('dt')].map((dt) => [dt.textContent, plain(dt.nextElementSibling?.textContent)]));
+    expect(fields).toEqual({
+      'What is wrong': 'Images must have alternative text (2 elements).',
+      Where: 'image “cell-diagram.png” and 2 times on the page',
+      Page: 'https://school.example.com/content/enforced/6606-BIO/topic-11.html',
+      'How to fix': `${english['fix.a11y.image-alt']} How to fix this, explained (axe rule image-alt)`,
+    });
+    // The element's HTML is there for whoever wants it, folded away rather than in the message.
+    expect(text('#topic-11 details summary')).toEqual(['HTML of the element']);
+    const redirect = [...document.querySelectorAll('#topic-11 .finding')].find((item) => item.textContent?.includes('Permanent redirect'))!;
+    const labels = Object.fromEntries([...redirect.querySelectorAll('dt')].map((dt) => [dt.textContent, plain(dt.nextElementSibling?.textContent)]));
+    // Where the author finds it: the element in words with its text or alt, how often, and the
+    // element and attribute as written in the HTML editor.
+    expect(labels).toMatchObject({ Where: 'image “Map <of> "campus"” and 3 times on the page img srcset', 'File loaded': 'https://example.com/old' });
+    expect(redirect.querySelector('dd code.check-id')?.textContent).toBe('img srcset');
+    expect(html).toContain('image “\u2068Map &lt;of&gt; &quot;campus&quot;\u2069” and 3 times on the page');
+  });
+
+  it('shows check ids only as small secondary text', () => {
+    const checks = new Set(FINDINGS.map((finding) => finding.check));
+    for (const element of document.querySelectorAll('body *')) {
+      if (element.classList.contains('check-id') || element.closest('style, .check-id')) continue;
+      const own = [...element.childNodes].filter((node) => node.nodeType === 3).map((node) => node.textContent).join('');
+      for (const check of checks) expect(own, `${element.tagName}.${element.className}`).not.toContain(check);
+    }
+    expect(REPORT_STYLE).toMatch(/\.check-id \{[^}]*font-size: \.78rem/);
+  });
+
+  it('shows what could not be scanned in its place, with the reason, and counts it', () => {
+    const rubric = document.getElementById('topic-13')!;
+    expect(plain(rubric.querySelector('h4')?.textContent)).toBe('Rubric (PDF)');
+    expect(rubric.querySelector('.not-scanned')?.textContent).toContain('Not scannedPDF file: CTPO reads HTML pages only. Check this file by hand.');
+    expect(rubric.textContent).not.toMatch(/No (findings|problems)/);
+    // Inside its module, between the topics before and after it.
+    expect(rubric.closest('section')?.id).toBe('module-1');
+    expect(document.querySelector('#module-3 > .not-scanned')?.textContent).toContain('Assignment: its instructions are not read by CTPO.');
+    expect(document.querySelector('#course-wide #item-grade-item-44 .not-scanned')?.textContent).toContain('Survey: its questions are not read by CTPO.');
+    expect(text('.totals li')).toContain('3not scanned');
+  });
+
+  it('lists clean topics in one line, linked to Brightspace, rather than a heading each', () => {
+    expect(text('#module-1 > .clean')).toEqual(['No problems found in Clean page.']);
+    expect(text('#module-2 > .clean')).toEqual(['No problems found in Also clean.']);
+    expect(document.querySelector('#module-1 > .clean a')?.getAttribute('href')).toBe('https://school.example.com/d2l/le/content/6606/viewContent/12/View');
+    expect(document.getElementById('topic-12')).toBeNull();
+  });
+
+  it(`lists a problem found in ${REPEATED_MIN_PLACES} or more places once, and points there from each place`, () => {
+    const repeated = document.querySelectorAll('#repeated > .findings > .finding');
+    expect(repeated).toHaveLength(1);
+    expect(repeated[0]!.textContent).toContain('In 3 places:');
+    expect(text('.places a', repeated[0]!)).toEqual(['Week <1> › <script>alert("topic")</script>', 'Week 2 & more › Reading list', 'Project › Brief']);
+    for (const topic of ['topic-11', 'topic-21', 'topic-31']) {
+      const pointer = document.querySelector(`#${topic} a[href="#repeated-1"]`);
+      expect(pointer?.textContent, topic).toBe('Broken link: the same problem is in other places too, see Repeated problems.');
+    }
+    // Its details are written once.
+    expect(html.split('https://example.com/gone/syllabus').length - 1).toBe(2);
+  });
+
+  it('puts course-wide items after the modules, each under its own heading', () => {
+    expect(text('#course-wide h3')).toEqual(['Grade item: Participation', 'Announcement: -Welcome back']);
+    expect(document.querySelector('#course-wide .finding .badge')?.textContent).toBe('Needs review');
+  });
+
+  it('renders every finding once: in its place, or under Repeated problems with a pointer in its place', () => {
+    const items = document.querySelectorAll('.finding[data-check-index]');
+    expect(items.length).toBe(report.findings.length + 1);
+    const checks = [...new Set(report.findings.map((finding) => finding.check))].sort();
+    for (const [index, check] of checks.entries()) {
+      const shown = document.querySelectorAll(`#findings .finding[data-check-index="${index}"], #course-wide .finding[data-check-index="${index}"]`).length;
+      expect(shown, check).toBe(report.findings.filter((finding) => finding.check === check).length);
+    }
   });
 
   it('filters by severity and check with CSS only', () => {
-    expect(html).toContain('<input type="checkbox" id="show-error" checked> Error (3)');
+    expect(text('.filters label')).toContain('Error (8)');
     expect(html).toContain('body:has(#show-error:not(:checked)) .finding[data-severity="error"] { display: none; }');
     const index = [...new Set(report.findings.map((f) => f.check))].sort().indexOf('link.broken');
-    expect(html).toContain(`<input type="checkbox" id="show-check-${index}" checked> Broken link <code>link.broken</code> (1)`);
-    expect(html).toContain(`data-check-index="${index}"`);
-  });
-
-  it('lists the topics not scanned with the reason', () => {
-    expect(html).toContain('<h2 id="not-scanned-title">Not scanned (1)</h2>');
-    expect(html).toContain('<tr><td>Quiz</td><td>Quiz: its questions are not read by CTPO.</td></tr>');
+    expect(text('.filters label')).toContain('Broken link (4) link.broken');
+    expect(html).toContain(`body:has(#show-check-${index}:not(:checked)) .finding[data-check-index="${index}"] { display: none; }`);
   });
 
   it('says so when there is nothing to fix', () => {
-    const clean = renderHtmlReport({ ...report, findings: [], notScanned: [], totals: { ...report.totals, notScanned: 0, findings: { error: 0, warning: 0, info: 0 } } });
-    expect(clean).toContain('No findings: every check passed on the topics CTPO could read.');
-    expect(clean).not.toContain('Not scanned');
-    expect(clean).not.toContain('id="show-error"');
+    const clean = renderHtmlReport({ ...report, findings: [], notScanned: [], totals: { ...report.totals, notScanned: 0, review: 0, findings: { error: 0, warning: 0, info: 0 } } });
+    const page = new JSDOM(clean).window.document;
+    expect(page.querySelector('.lead')?.textContent).toBe('No problems found in 6 of 7 topics.');
+    expect(page.querySelector('#fix-first p')?.textContent).toBe(english['report.fix-first.none']);
+    expect(page.querySelector('#findings > p')?.textContent).toBe(english['report.findings.none']);
+    expect(page.getElementById('show-error')).toBeNull();
+    expect(page.getElementById('course-wide')).toBeNull();
+  });
+
+  it('has a title and a way to fix for every check of the catalogue', () => {
+    for (const check of Object.keys(CHECKS)) {
+      expect(english, check).toHaveProperty(`check.${check}`);
+      expect(english, check).toHaveProperty(`fix.${check}`);
+    }
+  });
+});
+
+describe('the report style', () => {
+  it('uses logical properties only, so a right-to-left report mirrors', () => {
+    const physical = REPORT_STYLE.split('\n').filter((line) => /\b(margin|padding|border)-(left|right)\b|(^|[\s;{])(left|right)\s*:|text-align:\s*(left|right)|float:\s*(left|right)/.test(line));
+    expect(physical).toEqual([]);
+  });
+
+  it('wraps anything long, hides the bars and stacks the fields on a phone, and prints every finding', () => {
+    expect(REPORT_STYLE).toContain('overflow-wrap: anywhere');
+    expect(REPORT_STYLE).toMatch(/@media \(max-width: 40rem\) \{[\s\S]*\.chart \.col-bar, \.chart \.bar \{ display: none; \}/);
+    expect(REPORT_STYLE).toMatch(/@media print \{[\s\S]*\.filters, \.sections \{ display: none; \}[\s\S]*\.finding \{ display: block !important;/);
   });
 });

@@ -1,15 +1,16 @@
 // The single page: the sign-in screen, or the signed-in header over the course-test form with the
 // monitor of the current job, the user's recent runs and, when asked, a run's findings. The
 // monitored job is kept across reloads (for the user who started it) and forgotten on sign-out or
-// when a new run starts; the recent runs come from the API, so they survive both.
-import { useMemo, useState } from 'react';
+// when a new run starts; the recent runs come from the API, so they survive both. A skip link
+// leads past the header to the form.
+import { useCallback, useMemo, useState } from 'react';
 import { useIntl } from 'react-intl';
 import { Spinner } from '@/components/spinner/spinner';
 import type { RuntimeConfig } from '@/lib/runtime-config';
 import { HeaderBar } from '@/features/auth/components/header-bar';
 import { SignInScreen } from '@/features/auth/components/sign-in-screen';
 import { useAuthSession } from '@/features/auth/use-auth-session';
-import { CourseTestForm, type FormPrefill } from '@/features/course-test/components/course-test-form';
+import { COURSE_FORM_ID, CourseTestForm, type FormPrefill } from '@/features/course-test/components/course-test-form';
 import { FindingsView, type FindingsRun } from '@/features/findings/components/findings-view';
 import { HelpLink } from '@/features/help/components/help-link';
 import { JobMonitor } from '@/features/job-monitor/components/job-monitor';
@@ -28,11 +29,18 @@ export function CtpoPage({ config }: { config: RuntimeConfig }) {
   const user = session.status === 'signedIn' ? session.email : null;
   // The stored job of whoever is signed in, until this page starts or forgets one.
   const storedJob = useMemo(() => (user ? loadMonitoredJob(user) : null), [user]);
-  const [jobChange, setJobChange] = useState<{ job: MonitoredJob | null } | null>(null);
+  // `started`: the job was started on this page just now (not resumed after a reload).
+  const [jobChange, setJobChange] = useState<{ job: MonitoredJob | null; started: boolean } | null>(null);
   const job = jobChange ? jobChange.job : storedJob;
+  const [failedJob, setFailedJob] = useState<string | null>(null);
+  // Bumped when a run starts or the monitored one ends: the recent runs are read again.
   const [runsRefresh, setRunsRefresh] = useState(0);
   const [prefill, setPrefill] = useState<FormPrefill | null>(null);
   const [findingsRun, setFindingsRun] = useState<FindingsRun | null>(null);
+  const handleFinished = useCallback((taskArn: string, status: 'SUCCEEDED' | 'FAILED') => {
+    setFailedJob((previous) => (status === 'FAILED' ? taskArn : previous === taskArn ? null : previous));
+    setRunsRefresh((count) => count + 1);
+  }, []);
 
   if (session.status === 'checking') {
     return (
@@ -48,7 +56,7 @@ export function CtpoPage({ config }: { config: RuntimeConfig }) {
   const handleSignOut = () => {
     // The next person to sign in on this browser must not see this user's job.
     clearMonitoredJob();
-    setJobChange({ job: null });
+    setJobChange({ job: null, started: false });
     setFindingsRun(null);
     void signOut();
   };
@@ -60,6 +68,7 @@ export function CtpoPage({ config }: { config: RuntimeConfig }) {
       orgUnitId: String(run.orgUnitId),
       clientName: run.client,
       moduleIds: run.modules.map(String),
+      ...(run.scopes === undefined ? {} : { scopes: run.scopes }),
       source: intl.formatMessage(
         { id: 'form.prefilledSource' },
         { client: run.client, date: intl.formatDate(run.startedAt ?? run.createdAt, { dateStyle: 'medium', timeStyle: 'short' }) },
@@ -74,6 +83,9 @@ export function CtpoPage({ config }: { config: RuntimeConfig }) {
 
   return (
     <>
+      <a className="skip-link" href={`#${COURSE_FORM_ID}`}>
+        {intl.formatMessage({ id: 'app.skipToForm' })}
+      </a>
       <HeaderBar email={session.email} onSignOut={handleSignOut} />
       <main className="page">
         <div className="card page__card">
@@ -82,15 +94,26 @@ export function CtpoPage({ config }: { config: RuntimeConfig }) {
             <HelpLink />
           </p>
           <CourseTestForm
-            monitor={job && <JobMonitor key={job.taskArn} job={job} pollIntervalMs={config.pollIntervalMs} />}
+            monitor={
+              job && (
+                <JobMonitor
+                  key={job.taskArn}
+                  job={job}
+                  pollIntervalMs={config.pollIntervalMs}
+                  focusOnStart={jobChange?.started === true}
+                  onFinished={handleFinished}
+                />
+              )
+            }
+            runFailed={job !== null && failedJob === job.taskArn && jobChange?.started === true}
             prefill={prefill}
             onRunStarting={() => {
               clearMonitoredJob();
-              setJobChange({ job: null });
+              setJobChange({ job: null, started: false });
             }}
             onRunStarted={(run) => {
               saveMonitoredJob(run, session.email);
-              setJobChange({ job: run });
+              setJobChange({ job: run, started: true });
               setRunsRefresh((count) => count + 1);
             }}
           />

@@ -1,6 +1,6 @@
 // The one way the app talks to the QA API: base URL from the runtime config, the signed-in user's
-// access token as a bearer header, cookies included, JSON both ways, and errors that carry the
-// server's own message.
+// access token as a bearer header, the language shown as Accept-Language (so the server's messages
+// come in it), cookies included, JSON both ways, and errors that carry the server's own message.
 import { fetchAuthSession } from 'aws-amplify/auth';
 import { getRuntimeConfig } from '@/lib/runtime-config';
 
@@ -26,6 +26,13 @@ export interface ApiRequestOptions {
   /** Which configured base the path is relative to; job status may live on its own host. */
   base?: 'api' | 'jobStatus';
   signal?: AbortSignal;
+}
+
+let requestLanguage: string | undefined;
+
+/** The language the app shows (a BCP 47 tag); every request asks for answers in it from now on. */
+export function setRequestLanguage(tag: string | undefined): void {
+  requestLanguage = tag;
 }
 
 async function accessToken(): Promise<string> {
@@ -55,6 +62,7 @@ export async function apiRequest<T>(path: string, options: ApiRequestOptions = {
   const token = await accessToken();
   const headers: Record<string, string> = { Accept: 'application/json', Authorization: `Bearer ${token}` };
   if (options.body !== undefined) headers['Content-Type'] = 'application/json';
+  if (requestLanguage !== undefined) headers['Accept-Language'] = requestLanguage;
 
   let response: Response;
   try {

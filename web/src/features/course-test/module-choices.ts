@@ -1,5 +1,8 @@
 // The table of contents as checkbox choices: every module, nested ones included and indented,
-// but only those with both an id and a title.
+// but only those with both an id and a title; and the rules of a choice that shows what a run
+// will test. The API tests a module with everything nested in it, so a checked module has all its
+// sub-modules checked, and a module whose sub-modules are only partly checked is "mixed": its own
+// topics are then left out, since asking for them would bring every sub-module along.
 
 export interface ModuleChoice {
   /** The ModuleId as a string; sent back to the API as a number. */
@@ -7,7 +10,13 @@ export interface ModuleChoice {
   title: string;
   /** 0 for a top-level module, 1 for a module inside it, and so on. */
   depth: number;
+  /** The listed module this one is nested in, if any. */
+  parentId: string | null;
+  /** The module's own topics (those of its sub-modules not included). */
+  topics: number;
 }
+
+export type CheckState = 'checked' | 'mixed' | 'unchecked';
 
 function moduleId(value: unknown): string | null {
   if (typeof value === 'number' && Number.isSafeInteger(value)) return String(value);
@@ -18,20 +27,88 @@ function moduleId(value: unknown): string | null {
 export function moduleChoices(toc: unknown): ModuleChoice[] {
   const choices: ModuleChoice[] = [];
   const seen = new Set<string>();
-  const visit = (modules: unknown, depth: number) => {
+  const visit = (modules: unknown, depth: number, parentId: string | null) => {
     if (!Array.isArray(modules)) return;
     for (const module of modules) {
       if (typeof module !== 'object' || module === null) continue;
-      const { ModuleId, Title, Modules } = module as Record<string, unknown>;
+      const { ModuleId, Title, Modules, Topics } = module as Record<string, unknown>;
       const id = moduleId(ModuleId);
       const title = typeof Title === 'string' ? Title.trim() : '';
-      if (id !== null && title !== '' && !seen.has(id)) {
+      const listed = id !== null && title !== '' && !seen.has(id);
+      if (listed) {
         seen.add(id);
-        choices.push({ id, title, depth });
+        choices.push({ id, title, depth, parentId, topics: Array.isArray(Topics) ? Topics.filter((topic) => typeof topic === 'object' && topic !== null).length : 0 });
       }
-      visit(Modules, depth + 1);
+      // A module left out (no id or title) still holds its children: they hang from the nearest listed one.
+      visit(Modules, depth + 1, listed ? id : parentId);
     }
   };
-  if (typeof toc === 'object' && toc !== null) visit((toc as Record<string, unknown>).Modules, 0);
+  if (typeof toc === 'object' && toc !== null) visit((toc as Record<string, unknown>).Modules, 0, null);
   return choices;
+}
+
+/** Each module's direct children, by id. */
+function childrenOf(modules: readonly ModuleChoice[]): Map<string, string[]> {
+  const children = new Map<string, string[]>();
+  for (const module of modules) {
+    if (module.parentId === null) continue;
+    const list = children.get(module.parentId) ?? [];
+    list.push(module.id);
+    children.set(module.parentId, list);
+  }
+  return children;
+}
+
+/** The module and everything nested in it. */
+export function subtreeOf(modules: readonly ModuleChoice[], id: string): string[] {
+  const children = childrenOf(modules);
+  const result: string[] = [];
+  const walk = (current: string) => {
+    result.push(current);
+    for (const child of children.get(current) ?? []) walk(child);
+  };
+  walk(id);
+  return result;
+}
+
+export function checkState(modules: readonly ModuleChoice[], selected: ReadonlySet<string>, id: string): CheckState {
+  const subtree = subtreeOf(modules, id);
+  const count = subtree.filter((member) => selected.has(member)).length;
+  if (count === subtree.length) return 'checked';
+  return count === 0 ? 'unchecked' : 'mixed';
+}
+
+/**
+ * A parent is checked exactly when all its sub-modules are: after any change, each parent follows
+ * its children, deepest first.
+ */
+function settleParents(modules: readonly ModuleChoice[], selected: Set<string>): Set<string> {
+  const children = childrenOf(modules);
+  for (const module of [...modules].sort((a, b) => b.depth - a.depth)) {
+    const own = children.get(module.id);
+    if (own === undefined) continue;
+    if (own.every((child) => selected.has(child))) selected.add(module.id);
+    else selected.delete(module.id);
+  }
+  return selected;
+}
+
+/** The choice of exactly these modules (those still listed), parents following their children. */
+export function selectionOf(modules: readonly ModuleChoice[], ids: readonly string[]): Set<string> {
+  const listed = new Set(modules.map((module) => module.id));
+  return settleParents(modules, new Set(ids.filter((id) => listed.has(id))));
+}
+
+/** Checking a module, or clicking a mixed one, checks everything in it; unchecking it clears it all. */
+export function toggleModule(modules: readonly ModuleChoice[], selected: ReadonlySet<string>, id: string): Set<string> {
+  const next = new Set(selected);
+  const subtree = subtreeOf(modules, id);
+  if (checkState(modules, selected, id) === 'checked') for (const member of subtree) next.delete(member);
+  else for (const member of subtree) next.add(member);
+  return settleParents(modules, next);
+}
+
+/** The topics a run over this choice reads: each checked module's own. */
+export function selectedTopicCount(modules: readonly ModuleChoice[], selected: ReadonlySet<string>): number {
+  return modules.reduce((sum, module) => sum + (selected.has(module.id) ? module.topics : 0), 0);
 }

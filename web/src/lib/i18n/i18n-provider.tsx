@@ -11,6 +11,7 @@
 // it has arrived; on a switch the current language stays until the new one is ready.
 import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { IntlProvider } from 'react-intl';
+import { setRequestLanguage } from '@/lib/api-client';
 import { AVAILABLE_LOCALES, ENGLISH_MESSAGES, loadCatalogue, type Messages } from '@/lib/i18n/catalogues';
 import { loadLanguageChoice, saveLanguageChoice } from '@/lib/i18n/language-choice';
 import { bcp47Tag, resolveLocale, textDirection, type LocaleTag } from '@/lib/i18n/locale';
@@ -85,6 +86,10 @@ export function I18nProvider({ children, fallbackLanguage, batchUrl, collectionU
   }, [loader, shown]);
 
   useDocumentLanguage(shown);
+  // The server answers in the language on screen: its errors and the reasons of failed runs.
+  useEffect(() => {
+    if (shown) setRequestLanguage(shown);
+  }, [shown]);
 
   const catalogue = shown ? catalogues[shown] : undefined;
   const override = shown ? overrides[shown] : undefined;

@@ -1,8 +1,9 @@
 import { apiRequest } from '@/lib/api-client';
+import type { LocaleTag } from '@/lib/i18n/locale';
 import type { CourseFields } from '@/features/course-test/course-fields';
 
-/** POST /api/toc: the course's table of contents, in Brightspace's own shape. */
-export function loadTableOfContents(fields: CourseFields): Promise<unknown> {
+/** POST /api/toc: the course's table of contents, in Brightspace's own shape; errors in `language`. */
+export function loadTableOfContents(fields: CourseFields, language: LocaleTag): Promise<unknown> {
   return apiRequest<unknown>('/api/toc', {
     method: 'POST',
     body: {
@@ -11,6 +12,7 @@ export function loadTableOfContents(fields: CourseFields): Promise<unknown> {
       USER_NAME: fields.userName.trim(),
       // A password is sent exactly as typed: spaces may be part of it.
       PASSWORD: fields.password,
+      LANGUAGE: language,
     },
   });
 }

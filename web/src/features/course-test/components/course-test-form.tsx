@@ -1,6 +1,8 @@
 // The main form: the five course fields, loading the course's modules, choosing some and starting
-// a run. The job monitor of a started run is rendered where the parent puts it (`monitor`).
-import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
+// a run. The job monitor of a started run is rendered where the parent puts it (`monitor`). Focus
+// follows the work: to the module list (or the reason it failed) once the modules have loaded.
+// 'Run again' fills the course fields from an earlier run and picks its modules once they load.
+import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useIntl } from 'react-intl';
 import { ErrorSummary, type FieldError } from '@/components/error-summary/error-summary';
 import { Spinner } from '@/components/spinner/spinner';
@@ -8,6 +10,7 @@ import { StatusBanner, type BannerTone } from '@/components/status-banner/status
 import { TextInput } from '@/components/text-input/text-input';
 import { textInputError, type TextInputRules } from '@/components/text-input/validate-text-input';
 import { ApiError } from '@/lib/api-client';
+import { useLanguage } from '@/lib/i18n/use-language';
 import { useBeforeUnload } from '@/lib/use-before-unload';
 import { loadTableOfContents } from '@/features/course-test/api/load-table-of-contents';
 import { startTestRun } from '@/features/course-test/api/start-test-run';
@@ -20,7 +23,8 @@ import {
   type FieldDefinition,
   type FieldName,
 } from '@/features/course-test/course-fields';
-import { moduleChoices, type ModuleChoice } from '@/features/course-test/module-choices';
+import { COURSE_SCOPES, type CourseScope } from '@/features/course-test/course-scopes';
+import { moduleChoices, selectionOf, toggleModule, type ModuleChoice } from '@/features/course-test/module-choices';
 import { ModulePicker } from '@/features/course-test/components/module-picker';
 import './course-test-form.css';
 
@@ -38,6 +42,8 @@ export interface FormPrefill {
   clientName: string;
   /** Selected once the modules are loaded (those still in the course). */
   moduleIds: readonly string[];
+  /** The course-wide items it read; absent: the form's default. */
+  scopes?: readonly string[];
   /** Says where the values came from, e.g. the run's client and date. */
   source: string;
 }
@@ -50,7 +56,12 @@ interface CourseTestFormProps {
   /** A new run is being started: whatever was monitored before is no longer current. */
   onRunStarting: () => void;
   onRunStarted: (run: StartedRun) => void;
+  /** The started run's job has since failed: its banner must not say only "success". */
+  runFailed?: boolean;
 }
+
+/** The id of the form, the target of the page's skip link. */
+export const COURSE_FORM_ID = 'ctpo-course-form';
 
 type TocState =
   | { status: 'idle' }
@@ -70,8 +81,9 @@ function failureDetail(error: unknown, networkMessage: string): string | undefin
   return undefined;
 }
 
-export function CourseTestForm({ monitor, prefill = null, onRunStarting, onRunStarted }: CourseTestFormProps) {
+export function CourseTestForm({ monitor, prefill = null, onRunStarting, onRunStarted, runFailed = false }: CourseTestFormProps) {
   const intl = useIntl();
+  const { locale } = useLanguage();
   const [fields, setFields] = useState<CourseFields>(EMPTY_FIELDS);
   const [submitAttempt, setSubmitAttempt] = useState(0);
   const [lastLoaded, setLastLoaded] = useState<CourseFields | null>(null);
@@ -79,10 +91,15 @@ export function CourseTestForm({ monitor, prefill = null, onRunStarting, onRunSt
   const [savedFields, setSavedFields] = useState<CourseFields>(EMPTY_FIELDS);
   const [toc, setToc] = useState<TocState>({ status: 'idle' });
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const [scopes, setScopes] = useState<ReadonlySet<CourseScope>>(new Set(COURSE_SCOPES));
   const [running, setRunning] = useState(false);
   const [banner, setBanner] = useState<Banner | null>(null);
-  // 'Run again': the modules to select once loaded, and which prefill was applied last.
-  const [preferredModules, setPreferredModules] = useState<ReadonlySet<string> | null>(null);
+  // Set when a load ends, so focus moves to what it gave (the list, or why it failed) once shown.
+  const focusAfterLoad = useRef(false);
+  const moduleGroup = useRef<HTMLFieldSetElement>(null);
+  const tocError = useRef<HTMLDivElement>(null);
+  // 'Run again': the modules and course-wide items to select once loaded, and which prefill was applied last.
+  const [preferred, setPreferred] = useState<{ modules: readonly string[]; scopes: readonly string[] | null } | null>(null);
   const [appliedPrefill, setAppliedPrefill] = useState<number | null>(null);
   const [prefillNote, setPrefillNote] = useState<string | null>(null);
 
@@ -91,13 +108,19 @@ export function CourseTestForm({ monitor, prefill = null, onRunStarting, onRunSt
   if (prefill !== null && prefill.key !== appliedPrefill) {
     setAppliedPrefill(prefill.key);
     setFields((previous) => ({ ...previous, siteUrl: prefill.siteUrl, orgUnitId: prefill.orgUnitId, clientName: prefill.clientName }));
-    setPreferredModules(new Set(prefill.moduleIds));
+    setPreferred({ modules: prefill.moduleIds, scopes: prefill.scopes ?? null });
     setToc({ status: 'idle' });
     setSelected(new Set());
     setLastLoaded(null);
     setSubmitAttempt(0);
     setPrefillNote(prefill.source);
   }
+
+  useEffect(() => {
+    if (!focusAfterLoad.current || (toc.status !== 'loaded' && toc.status !== 'failed')) return;
+    focusAfterLoad.current = false;
+    (toc.status === 'loaded' ? moduleGroup.current : tocError.current)?.focus();
+  }, [toc]);
 
   useEffect(() => {
     if (appliedPrefill === null) return;
@@ -130,14 +153,17 @@ export function CourseTestForm({ monitor, prefill = null, onRunStarting, onRunSt
 
   const loadModules = async () => {
     const request = fields;
+    focusAfterLoad.current = true;
     setToc({ status: 'loading' });
     setSelected(new Set());
     try {
-      const modules = moduleChoices(await loadTableOfContents(request));
+      const modules = moduleChoices(await loadTableOfContents(request, locale));
       setToc({ status: 'loaded', modules });
-      const again = preferredModules === null ? [] : modules.filter((module) => preferredModules.has(module.id));
-      setSelected(new Set((again.length > 0 ? again : modules).map((module) => module.id)));
-      setPreferredModules(null);
+      const again = preferred === null ? new Set<string>() : selectionOf(modules, preferred.modules);
+      setSelected(again.size > 0 ? again : new Set(modules.map((module) => module.id)));
+      const wantedScopes = preferred?.scopes;
+      setScopes(new Set(wantedScopes == null ? COURSE_SCOPES : COURSE_SCOPES.filter((scope) => wantedScopes.includes(scope))));
+      setPreferred(null);
       setLastLoaded(trimmedFields(request));
     } catch (error) {
       console.error('CTPO: loading the table of contents failed', error instanceof Error ? error.message : error);
@@ -159,13 +185,14 @@ export function CourseTestForm({ monitor, prefill = null, onRunStarting, onRunSt
   const runTests = async (modules: readonly ModuleChoice[]) => {
     const request = fields;
     const moduleIds = modules.filter((module) => selected.has(module.id)).map((module) => module.id);
+    const chosenScopes = COURSE_SCOPES.filter((scope) => scopes.has(scope));
     onRunStarting();
     setPrefillNote(null);
     setRunning(true);
     setSavedFields(request);
     setBanner({ tone: 'info', text: intl.formatMessage({ id: 'run.starting' }) });
     try {
-      const started = await startTestRun(request, moduleIds);
+      const started = await startTestRun(request, moduleIds, chosenScopes, locale);
       setBanner({ tone: 'success', text: intl.formatMessage({ id: 'run.success' }, { message: started.message }) });
       if (started.taskArn) onRunStarted({ taskArn: started.taskArn, filename: started.filename ?? '' });
     } catch (error) {
@@ -180,7 +207,9 @@ export function CourseTestForm({ monitor, prefill = null, onRunStarting, onRunSt
   return (
     <div className="course-test">
       {banner && (
-        <StatusBanner tone={banner.tone} onDismiss={() => setBanner(null)}>
+        // A run that started and then failed: the failure first, the seed's start message after it.
+        <StatusBanner tone={runFailed && banner.tone === 'success' ? 'error' : banner.tone} onDismiss={() => setBanner(null)}>
+          {runFailed && banner.tone === 'success' && <p>{intl.formatMessage({ id: 'run.laterFailed' })}</p>}
           <p>{banner.text}</p>
           {banner.detail && <p>{banner.detail}</p>}
         </StatusBanner>
@@ -188,7 +217,7 @@ export function CourseTestForm({ monitor, prefill = null, onRunStarting, onRunSt
 
       {monitor}
 
-      <form className="course-test__form" noValidate onSubmit={handleSubmit}>
+      <form id={COURSE_FORM_ID} tabIndex={-1} className="course-test__form" noValidate onSubmit={handleSubmit}>
         {submitAttempt > 0 && <ErrorSummary errors={errors} attempt={submitAttempt} />}
         {prefillNote !== null && (
           <p className="course-test__prefilled" role="status">
@@ -233,7 +262,7 @@ export function CourseTestForm({ monitor, prefill = null, onRunStarting, onRunSt
         {toc.status === 'loading' && <Spinner label={intl.formatMessage({ id: 'form.fetchingModules' })} />}
 
         {toc.status === 'failed' && (
-          <div className="course-test__toc-error" role="alert">
+          <div className="course-test__toc-error" role="alert" ref={tocError} tabIndex={-1}>
             <p className="course-test__toc-error-title">{intl.formatMessage({ id: 'form.tocFailed' })}</p>
             {toc.reason && <p>{toc.reason}</p>}
           </div>
@@ -244,11 +273,14 @@ export function CourseTestForm({ monitor, prefill = null, onRunStarting, onRunSt
             modules={toc.modules}
             selected={selected}
             running={running}
-            onToggle={(id) =>
-              setSelected((previous) => {
+            groupRef={moduleGroup}
+            onToggle={(id) => setSelected((previous) => toggleModule(toc.modules, previous, id))}
+            scopes={scopes}
+            onToggleScope={(scope) =>
+              setScopes((previous) => {
                 const next = new Set(previous);
-                if (next.has(id)) next.delete(id);
-                else next.add(id);
+                if (next.has(scope)) next.delete(scope);
+                else next.add(scope);
                 return next;
               })
             }

@@ -1,6 +1,10 @@
-import type { CSSProperties } from 'react';
+// The "Modules" checkbox group as a tree that shows what a run will test: a module takes its
+// sub-modules, a partly chosen one is mixed, and the count says modules and topics. Below it, the
+// course-wide items (assignments, quizzes...) as one more group, then the bulk buttons and 'Run CTPO'.
+import { useEffect, useId, useRef, type Ref } from 'react';
 import { useIntl } from 'react-intl';
-import type { ModuleChoice } from '@/features/course-test/module-choices';
+import { COURSE_SCOPES, type CourseScope } from '@/features/course-test/course-scopes';
+import { checkState, selectedTopicCount, type CheckState, type ModuleChoice } from '@/features/course-test/module-choices';
 import './module-picker.css';
 
 interface ModulePickerProps {
@@ -9,36 +13,61 @@ interface ModulePickerProps {
   onToggle: (id: string) => void;
   onSelectAll: () => void;
   onDeselectAll: () => void;
+  scopes: ReadonlySet<CourseScope>;
+  onToggleScope: (scope: CourseScope) => void;
   onRun: () => void;
   running: boolean;
+  /** The group, so the form can move focus to it once the modules have loaded. */
+  groupRef?: Ref<HTMLFieldSetElement>;
 }
 
-/** The "Modules" checkbox group, with its bulk buttons and the button that starts a run. */
-export function ModulePicker({ modules, selected, onToggle, onSelectAll, onDeselectAll, onRun, running }: ModulePickerProps) {
+/** A checkbox that can also show "mixed", which HTML sets only from script. */
+function TriStateCheckbox({ state, onChange, label }: { state: CheckState; onChange: () => void; label: string }) {
+  const ref = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (ref.current) ref.current.indeterminate = state === 'mixed';
+  }, [state]);
+  return (
+    <label className="module-picker__option">
+      <input ref={ref} type="checkbox" checked={state === 'checked'} onChange={onChange} />
+      <span>{label}</span>
+    </label>
+  );
+}
+
+function ModuleTree({ modules, parentId, selected, onToggle }: { modules: readonly ModuleChoice[]; parentId: string | null; selected: ReadonlySet<string>; onToggle: (id: string) => void }) {
+  const level = modules.filter((module) => module.parentId === parentId);
+  if (level.length === 0) return null;
+  return (
+    <ul className={parentId === null ? 'module-picker__list' : 'module-picker__sublist'}>
+      {level.map((module) => (
+        <li key={module.id}>
+          <TriStateCheckbox state={checkState(modules, selected, module.id)} onChange={() => onToggle(module.id)} label={module.title} />
+          <ModuleTree modules={modules} parentId={module.id} selected={selected} onToggle={onToggle} />
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export function ModulePicker({ modules, selected, onToggle, onSelectAll, onDeselectAll, scopes, onToggleScope, onRun, running, groupRef }: ModulePickerProps) {
   const intl = useIntl();
+  const countId = useId();
   const selectedCount = modules.filter((module) => selected.has(module.id)).length;
+  const topics = selectedTopicCount(modules, selected);
 
   return (
     <div className="module-picker">
-      <fieldset className="module-picker__group">
+      <fieldset className="module-picker__group" ref={groupRef} tabIndex={-1} aria-describedby={modules.length > 0 ? countId : undefined}>
         <legend className="module-picker__legend">{intl.formatMessage({ id: 'modules.legend' })}</legend>
         {modules.length === 0 ? (
           <p className="module-picker__empty">{intl.formatMessage({ id: 'modules.none' })}</p>
         ) : (
           <>
-            <p className="module-picker__count">
-              {intl.formatMessage({ id: 'modules.selectedCount' }, { selected: selectedCount, total: modules.length })}
+            <p className="module-picker__count" id={countId}>
+              {intl.formatMessage({ id: 'modules.selectedCount' }, { selected: selectedCount, total: modules.length, topics })}
             </p>
-            <ul className="module-picker__list">
-              {modules.map((module) => (
-                <li key={module.id} style={{ '--depth': module.depth } as CSSProperties}>
-                  <label className="module-picker__option">
-                    <input type="checkbox" checked={selected.has(module.id)} onChange={() => onToggle(module.id)} />
-                    <span>{module.title}</span>
-                  </label>
-                </li>
-              ))}
-            </ul>
+            <ModuleTree modules={modules} parentId={null} selected={selected} onToggle={onToggle} />
           </>
         )}
       </fieldset>
@@ -49,6 +78,22 @@ export function ModulePicker({ modules, selected, onToggle, onSelectAll, onDesel
         <button type="button" className="button button--secondary" onClick={onDeselectAll} disabled={selectedCount === 0}>
           {intl.formatMessage({ id: 'modules.deselectAll' })}
         </button>
+      </div>
+      <fieldset className="module-picker__group">
+        <legend className="module-picker__legend">{intl.formatMessage({ id: 'scopes.legend' })}</legend>
+        <p className="module-picker__count">{intl.formatMessage({ id: 'scopes.hint' })}</p>
+        <ul className="module-picker__list module-picker__list--scopes">
+          {COURSE_SCOPES.map((scope) => (
+            <li key={scope}>
+              <label className="module-picker__option">
+                <input type="checkbox" checked={scopes.has(scope)} onChange={() => onToggleScope(scope)} />
+                <span>{intl.formatMessage({ id: `scopes.${scope}` })}</span>
+              </label>
+            </li>
+          ))}
+        </ul>
+      </fieldset>
+      <div className="module-picker__actions">
         <button type="button" className="button button--primary" onClick={onRun} disabled={running || selectedCount === 0}>
           {intl.formatMessage({ id: running ? 'modules.running' : 'modules.run' })}
         </button>

@@ -1,10 +1,11 @@
 // The progress panel of a started run: which job, its status in words, what the run is doing with
-// a progress bar while it goes on, and the report links once it has succeeded.
-import { useId, useState } from 'react';
+// a progress bar while it goes on; once it has succeeded, what it found in one line and the report
+// with its JSON and CSV twins; once it has failed, why (in the user's words and what to do) first.
+import { useEffect, useId, useRef, useState } from 'react';
 import { useIntl } from 'react-intl';
 import { StatusBanner, type BannerTone } from '@/components/status-banner/status-banner';
 import { useBeforeUnload } from '@/lib/use-before-unload';
-import { isKnownJobStatus, isTerminalJobStatus, type JobProgress, type JobStatusReport } from '@/features/job-monitor/api/get-job-status';
+import { isKnownJobStatus, isTerminalJobStatus, type JobProgress, type JobStatusReport, type JobSummary } from '@/features/job-monitor/api/get-job-status';
 import type { MonitoredJob } from '@/features/job-monitor/monitored-job';
 import { useJobStatus } from '@/features/job-monitor/use-job-status';
 import './job-monitor.css';
@@ -12,6 +13,10 @@ import './job-monitor.css';
 interface JobMonitorProps {
   job: MonitoredJob;
   pollIntervalMs: number;
+  /** The run was just started here: bring the monitor into view and move focus to it. */
+  focusOnStart?: boolean;
+  /** Told when the job has reached SUCCEEDED or FAILED. */
+  onFinished?: (taskArn: string, status: 'SUCCEEDED' | 'FAILED') => void;
 }
 
 function toneOf(status: string): BannerTone {
@@ -45,65 +50,114 @@ function ProgressLine({ progress }: { progress: JobProgress }) {
   );
 }
 
-/** The report's address, only when it is a web address: the server's answer is not trusted blindly. */
-function reportUrl(report: JobStatusReport, filename: string): string | null {
+/** "Found 13 errors, 6 warnings and 2 notes in 11 of 15 topics. 4 could not be scanned…" */
+function SummaryLine({ summary }: { summary: JobSummary }) {
+  const intl = useIntl();
+  const { findings } = summary;
+  const counts = [
+    findings.error > 0 && intl.formatMessage({ id: 'job.summary.errors' }, { count: findings.error }),
+    findings.warning > 0 && intl.formatMessage({ id: 'job.summary.warnings' }, { count: findings.warning }),
+    findings.info > 0 && intl.formatMessage({ id: 'job.summary.notes' }, { count: findings.info }),
+  ].filter((text): text is string => typeof text === 'string');
+  const sentences = [
+    counts.length === 0
+      ? intl.formatMessage({ id: 'job.summary.clean' }, { scanned: summary.scanned, topics: summary.topics })
+      : intl.formatMessage({ id: 'job.summary.found' }, { list: intl.formatList(counts, { type: 'conjunction' }), scanned: summary.scanned, topics: summary.topics }),
+    summary.notScanned > 0 && intl.formatMessage({ id: 'job.summary.notScanned' }, { count: summary.notScanned }),
+    findings.review > 0 && intl.formatMessage({ id: 'job.summary.review' }, { count: findings.review }),
+    intl.formatMessage({ id: 'job.summary.checked' }, { links: summary.links, documents: summary.documents }),
+  ].filter((text): text is string => typeof text === 'string');
+  return <p className="job-monitor__summary">{sentences.join(' ')}</p>;
+}
+
+/** The report's files, only when the base is a web address: the server's answer is not trusted blindly. */
+function reportUrls(report: JobStatusReport, filename: string): { html: string; json: string; csv: string } | null {
   if (report.status !== 'SUCCEEDED' || !report.outputUrl) return null;
   try {
-    const url = new URL(`${report.outputUrl}${filename}.html`, window.location.href);
-    return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : null;
+    const at = (extension: string) => new URL(`${report.outputUrl}${filename}.${extension}`, window.location.href);
+    const html = at('html');
+    if (html.protocol !== 'https:' && html.protocol !== 'http:') return null;
+    return { html: html.href, json: at('json').href, csv: at('csv').href };
   } catch {
     return null;
   }
 }
 
-export function JobMonitor({ job, pollIntervalMs }: JobMonitorProps) {
+export function JobMonitor({ job, pollIntervalMs, focusOnStart = false, onFinished }: JobMonitorProps) {
   const intl = useIntl();
   const titleId = useId();
+  const heading = useRef<HTMLHeadingElement>(null);
   const report = useJobStatus(job.taskArn, pollIntervalMs);
   // Dismissing hides the current status; a new status shows again.
   const [dismissedStatus, setDismissedStatus] = useState<string | null>(null);
 
   useBeforeUnload(!report || !isTerminalJobStatus(report.status));
 
+  // On a phone the monitor appears above the button that started it: scroll it up into view, and
+  // move focus to its heading so a screen reader says where the user is now.
+  useEffect(() => {
+    if (!focusOnStart || !heading.current) return;
+    heading.current.scrollIntoView?.({ block: 'start' });
+    heading.current.focus({ preventScroll: true });
+  }, [focusOnStart]);
+
+  const finished = report?.status === 'SUCCEEDED' || report?.status === 'FAILED' ? report.status : null;
+  useEffect(() => {
+    if (finished) onFinished?.(job.taskArn, finished);
+  }, [finished, onFinished, job.taskArn]);
+
   const statusText = (status: string) =>
     isKnownJobStatus(status)
       ? intl.formatMessage({ id: `job.status.${status}` })
       : intl.formatMessage({ id: 'job.status.unknown' }, { status });
-  const outputUrl = report && reportUrl(report, job.filename);
+  const urls = report && reportUrls(report, job.filename);
+  const failed = report?.status === 'FAILED';
+  const bannerShown = report !== null && report.status !== dismissedStatus;
+  const reason = failed && <p className="job-monitor__reason">{report.reason ?? intl.formatMessage({ id: 'job.failed.noReason' })}</p>;
 
   return (
     <section className="job-monitor" aria-labelledby={titleId}>
-      <h2 id={titleId} className="job-monitor__title">
+      <h2 id={titleId} className="job-monitor__title" ref={heading} tabIndex={-1}>
         {intl.formatMessage({ id: 'job.monitoring' })}
       </h2>
       <p className="job-monitor__id">
         <code>{job.taskArn}</code>
       </p>
 
-      {report && report.status !== dismissedStatus && (
+      {bannerShown && (
         <StatusBanner tone={toneOf(report.status)} onDismiss={() => setDismissedStatus(report.status)}>
+          {/* Why it failed comes first: the seed's "check logs" line helps no one without logs. */}
+          {reason}
           <p>{statusText(report.status)}</p>
         </StatusBanner>
       )}
 
       {report?.progress && !isTerminalJobStatus(report.status) && <ProgressLine progress={report.progress} />}
 
-      {outputUrl && (
+      {report?.status === 'SUCCEEDED' && report.summary && <SummaryLine summary={report.summary} />}
+
+      {urls && (
         <p className="job-monitor__links">
-          <a className="button button--primary" href={outputUrl} target="_blank" rel="noopener noreferrer">
+          <a className="button button--primary" href={urls.html} target="_blank" rel="noopener noreferrer">
             {intl.formatMessage({ id: 'job.viewOutput' })}{' '}
             <span className="visually-hidden">{intl.formatMessage({ id: 'job.opensInNewTab' })}</span>
           </a>
-          <a className="button button--secondary" href={outputUrl} download={job.filename || 'output'}>
+          <a className="button button--secondary" href={urls.html} download={job.filename || 'output'}>
             {intl.formatMessage({ id: 'job.download' })}
+          </a>
+          <a className="button button--secondary" href={urls.csv} download={`${job.filename || 'output'}.csv`}>
+            {intl.formatMessage({ id: 'job.downloadCsv' })}
+          </a>
+          <a className="button button--secondary" href={urls.json} download={`${job.filename || 'output'}.json`}>
+            {intl.formatMessage({ id: 'job.downloadJson' })}
           </a>
         </p>
       )}
 
-      {report?.status === 'FAILED' && (
+      {failed && (
         <div className="job-monitor__failure">
-          <p>{intl.formatMessage({ id: 'job.failed' })}</p>
-          {report.reason && <p className="job-monitor__reason">{report.reason}</p>}
+          {!bannerShown && reason}
+          <p className="job-monitor__logs">{intl.formatMessage({ id: 'job.failed' })}</p>
         </div>
       )}
     </section>
