@@ -28,7 +28,7 @@ const SUCCEEDED = {
   siteUrl: 'https://school.brightspace.com',
   orgUnitId: 6606,
   courseName: 'Biology 101',
-  modules: [102, 301],
+  modules: [301],
   createdAt: '2026-05-02T10:00:00.000Z',
   startedAt: '2026-05-02T10:00:01.000Z',
   finishedAt: '2026-05-02T10:03:00.000Z',
@@ -168,11 +168,24 @@ describe('Run again', () => {
       .getAllByRole('checkbox')
       .filter((box) => (box as HTMLInputElement).checked)
       .map((box) => box.closest('label')?.textContent);
-    expect(checked).toEqual(['Course outline', 'Unit 1: Foundations']);
+    expect(checked).toEqual(['Unit 1: Foundations']);
 
     await user.click(screen.getByRole('button', { name: 'Run CTPO' }));
     await waitFor(() => expect(api.requestsTo('/api/run-tests')).toHaveLength(1));
-    expect(api.requestsTo('/api/run-tests')[0]?.body).toMatchObject({ CLIENT_URL: 'https://school.brightspace.com', ORG_UNIT_ID: '6606', CLIENT_NAME: 'Acme College', MODULES: [102, 301] });
+    expect(api.requestsTo('/api/run-tests')[0]?.body).toMatchObject({ CLIENT_URL: 'https://school.brightspace.com', ORG_UNIT_ID: '6606', CLIENT_NAME: 'Acme College', MODULES: [301] });
+  });
+
+  it('selects what a module held: a run of a module tested everything nested in it', async () => {
+    backend({ '': { jobs: [{ ...SUCCEEDED, modules: [102] }] } });
+    const { user } = await renderSignedInApp();
+    await user.click(await waitFor(() => within(runItem(/Acme College/)).getByRole('button', { name: 'Run again' })));
+    await fillForm(user, { 'Brightspace Username': 'qa.tester', 'Brightspace Password': 'pw' });
+    await user.click(screen.getByRole('button', { name: 'Choose Modules' }));
+    const modules = await screen.findByRole('group', { name: 'Modules' });
+    const box = (name: string) => within(modules).getByRole('checkbox', { name }) as HTMLInputElement;
+    expect(box('Course outline').checked).toBe(true);
+    expect(box('Weekly schedule').checked).toBe(true);
+    expect(box('Unit 1: Foundations').checked).toBe(false);
   });
 
   it('selects every module when none of the run’s modules is in the course any more', async () => {

@@ -93,10 +93,13 @@ function settleParents(modules: readonly ModuleChoice[], selected: Set<string>):
   return selected;
 }
 
-/** The choice of exactly these modules (those still listed), parents following their children. */
+/**
+ * The choice a run of these module ids made (those still listed): each with everything nested in
+ * it, as the API tests them, and parents following their children.
+ */
 export function selectionOf(modules: readonly ModuleChoice[], ids: readonly string[]): Set<string> {
   const listed = new Set(modules.map((module) => module.id));
-  return settleParents(modules, new Set(ids.filter((id) => listed.has(id))));
+  return settleParents(modules, new Set(ids.filter((id) => listed.has(id)).flatMap((id) => subtreeOf(modules, id))));
 }
 
 /** Checking a module, or clicking a mixed one, checks everything in it; unchecking it clears it all. */
