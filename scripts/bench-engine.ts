@@ -1,11 +1,17 @@
 // Benchmark of the engine's hot path against linkinator, on the same pages from the same servers:
-//   npm run bench:engine [-- --rounds 3] [--instant]
+//   npm run bench:engine [-- --rounds 3] [--instant] [--no-documents]
 // A synthetic course (300 topics, 3300 link occurrences, 1300+ distinct addresses on 40 hosts, some
 // slow, some broken) and a course stylesheet every topic uses are served on loopback by a child
 // process. The engine and linkinator each run in their own child process, in alternating order, so
-// neither inherits the other's memory or warm connections. It prints throughput, peak memory and whether both found the same broken
-// links; the last line is the link throughput ratio.
+// neither inherits the other's memory or warm connections. It prints throughput, peak memory and
+// whether both found the same broken links; the last line is the link throughput ratio. The course
+// also has 50 documents (30 PDFs of 1-40 pages made here with pdf-lib, 20 Word and PowerPoint files
+// from the test fixtures) whose links are addresses the pages already link to; a child of its own
+// reads them alone for documents per second and the reader's memory.
 import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -29,6 +35,9 @@ const UNREACHABLE = 5;
 const CSS_ASSETS = 8;
 const LINKINATOR_TIMEOUT_MS = 15_000;
 const SLOW_RANGE: [number, number] = [1000, 2500];
+const PDFS = 30;
+const OFFICE_FILES = 20;
+const OFFICE_FIXTURES = ['clean.docx', 'long.docx', 'short.docx', 'clean.pptx', 'untitled.pptx'];
 const NORMAL_RANGE: [number, number] = [50, 500];
 
 interface ServeConfig {
@@ -43,6 +52,9 @@ interface ServeConfig {
   slowRange: [number, number];
   instant: boolean;
   expectedBroken: string[];
+  /** The course's documents, also written to disk for the documents-alone child. */
+  documentFiles: string[];
+  documentPages: number;
 }
 
 interface ToolResult {
@@ -52,7 +64,17 @@ interface ToolResult {
   broken: string[];
   topics?: number;
   links?: number;
+  documents?: number;
   findings?: Record<string, number>;
+}
+
+interface DocumentsResult {
+  wallMs: number;
+  documents: number;
+  failed: number;
+  pages: number;
+  peakRssSampled: number;
+  maxRss: number;
 }
 
 interface Window {
@@ -86,9 +108,33 @@ function peakSampler(): { stop: () => number } {
   };
 }
 
+// ---- the documents ------------------------------------------------------------------------------
+
+/** A text PDF of `pages` pages, two links per page to addresses of the course's pages. */
+async function benchPdf(index: number, pages: number, links: string[]): Promise<Uint8Array> {
+  // Loaded here only: the tools' child processes must not carry pdf-lib in their memory.
+  const { PDFDocument, PDFName, PDFString, StandardFonts } = await import('pdf-lib');
+  const document = await PDFDocument.create({ updateMetadata: false });
+  if (index % 2 === 0) document.setTitle(`Reading pack ${index + 1}`);
+  const font = await document.embedFont(StandardFonts.Helvetica);
+  for (let p = 0; p < pages; p++) {
+    const page = document.addPage([612, 792]);
+    page.drawText(`Reading pack ${index + 1}, page ${p + 1}`, { x: 72, y: 740, size: 16, font });
+    for (let line = 0; line < 30; line++) {
+      page.drawText(`Line ${line + 1}: wetlands store carbon, filter water and shelter birds, fish and insects through the year.`, { x: 72, y: 710 - line * 20, size: 10, font });
+    }
+    const annotations = [0, 1].map((k) => document.context.register(document.context.obj({
+      Type: 'Annot', Subtype: 'Link', Rect: [72, 90 - k * 20, 300, 104 - k * 20], Border: [0, 0, 0],
+      A: { Type: 'Action', S: 'URI', URI: PDFString.of(links[(index * 80 + p * 2 + k) % links.length]!) },
+    })));
+    page.node.set(PDFName.of('Annots'), document.context.obj(annotations));
+  }
+  return document.save();
+}
+
 // ---- the servers (child process) ----------------------------------------------------------------
 
-async function serve(instant: boolean): Promise<void> {
+async function serve(instant: boolean, withDocuments: boolean): Promise<void> {
   const next = random(20260301);
   const hosts: LinkHost[] = [];
   for (let i = 0; i < HOSTS; i++) hosts.push(await startLinkHost({ host: `127.0.0.${i + 2}` }));
@@ -183,6 +229,36 @@ ${items}
     modules.push({ id: 1000 + m, title: `Week ${m + 1}`, topics });
   }
 
+  // The documents, in a module of their own after the weeks; their links are the pages' addresses.
+  const documentDir = mkdtempSync(join(tmpdir(), 'ctpo-bench-documents-'));
+  const pageLinks = pool.filter((link) => !link.image).map((link) => link.url);
+  const documentTopics: TopicModel[] = [];
+  const documentFiles: string[] = [];
+  let documentPages = 0;
+  // --no-documents serves the same course without them, to compare the link window with and without.
+  for (let i = 0; i < (withDocuments ? PDFS + OFFICE_FILES : 0); i++) {
+    let name: string;
+    let body: Buffer;
+    if (i < PDFS) {
+      const pages = 1 + ((i * 17) % 40);
+      documentPages += pages;
+      name = `reading-pack-${i + 1}.pdf`;
+      body = Buffer.from(await benchPdf(i, pages, pageLinks));
+    } else {
+      const fixture = OFFICE_FIXTURES[(i - PDFS) % OFFICE_FIXTURES.length]!;
+      name = `handout-${i + 1}-${fixture}`;
+      body = readFileSync(new URL(`../test/fixtures/documents/${fixture}`, import.meta.url));
+    }
+    const path = join(documentDir, name);
+    writeFileSync(path, body);
+    documentFiles.push(path);
+    documentTopics.push({ id: 200_000 + i, title: name, kind: 'file', fileName: `documents/${name}`, contentType: 'application/octet-stream', body });
+  }
+  if (withDocuments) modules.push({ id: 1000 + MODULES, title: 'Documents', topics: documentTopics });
+  // What the Office fixtures link to (site-relative), so that every link in the course but the planted ones works.
+  assets['/library/reading.html'] = { contentType: 'text/html', body: '<p>Reading</p>' };
+  assets['/library/missing.html'] = { contentType: 'text/html', body: '<p>Here after all</p>' };
+
   const site = await startBrightspaceSite({
     login: 'form',
     users: [{ username: USER, password: PASSWORD }],
@@ -192,7 +268,7 @@ ${items}
   const absolute = (url: string) => new URL(url, site.origin).href;
   const config: ServeConfig = {
     siteOrigin: site.origin,
-    pageUrls: modules.flatMap((module) => module.topics!.map((topic) => `${site.origin}/content/enforced/${ORG_UNIT}-${CODE}/${(topic as { fileName: string }).fileName}`)),
+    pageUrls: modules.slice(0, MODULES).flatMap((module) => module.topics!.map((topic) => `${site.origin}/content/enforced/${ORG_UNIT}-${CODE}/${(topic as { fileName: string }).fileName}`)),
     cookie: site.openSession(USER),
     topics: MODULES * TOPICS_PER_MODULE,
     occurrences,
@@ -202,10 +278,13 @@ ${items}
     slowRange: SLOW_RANGE,
     instant,
     expectedBroken: expectedBroken.map(absolute).sort(),
+    documentFiles,
+    documentPages,
   };
   process.stdout.write(`${JSON.stringify(config)}\n`);
 
-  const pagePattern = new RegExp(`^/(d2l/api/le/[\\d.]+/${ORG_UNIT}/content/topics/\\d+/file|content/enforced/${ORG_UNIT}-${CODE}/m\\d+/t\\d+\\.html)$`);
+  // HTML topics only (ids 100000-199999): the documents' downloads are not link checks.
+  const pagePattern = new RegExp(`^/(d2l/api/le/[\\d.]+/${ORG_UNIT}/content/topics/1\\d{5}/file|content/enforced/${ORG_UNIT}-${CODE}/m\\d+/t\\d+\\.html)$`);
   const assetPattern = new RegExp(`^/content/enforced/${ORG_UNIT}-${CODE}/assets/`);
   let since = 0;
   for await (const line of createInterface({ input: process.stdin })) {
@@ -229,6 +308,7 @@ ${items}
   }
   await site.close();
   await Promise.all(hosts.map((host) => host.close()));
+  rmSync(documentDir, { recursive: true, force: true });
 }
 
 // ---- the tools (one child process each) ---------------------------------------------------------
@@ -255,6 +335,7 @@ async function runEngine(config: ServeConfig): Promise<ToolResult> {
     broken: [...broken].sort(),
     topics: report.totals.topics,
     links: report.totals.links,
+    documents: report.totals.documents,
     findings: report.totals.findings,
   };
 }
@@ -277,6 +358,25 @@ async function runLinkinator(config: ServeConfig): Promise<ToolResult> {
   return { wallMs, peakRssSampled: sampler.stop(), maxRss: process.resourceUsage().maxRSS * 1024, broken: [...broken].sort() };
 }
 
+/** The course's documents read one after another by the document reader alone, as the engine reads them. */
+async function runDocuments(config: ServeConfig): Promise<DocumentsResult> {
+  const { DocumentRunner } = await import('../api/checks/document-runner.ts');
+  const { documentTypeOf } = await import('../api/checks/document-facts.ts');
+  const runner = new DocumentRunner();
+  const sampler = peakSampler();
+  const started = performance.now();
+  let failed = 0;
+  let pages = 0;
+  for (const path of config.documentFiles) {
+    const result = await runner.read(documentTypeOf(path)!, readFileSync(path));
+    if (!result.ok) failed++;
+    else if (result.facts.type === 'pdf') pages += result.facts.pagesRead;
+  }
+  const wallMs = performance.now() - started;
+  await runner.close();
+  return { wallMs, documents: config.documentFiles.length, failed, pages, peakRssSampled: sampler.stop(), maxRss: process.resourceUsage().maxRSS * 1024 };
+}
+
 // ---- the conductor ------------------------------------------------------------------------------
 
 function lines(child: { stdout: Readable }): () => Promise<string> {
@@ -295,7 +395,7 @@ function lines(child: { stdout: Readable }): () => Promise<string> {
   });
 }
 
-function runChild(mode: string, config: ServeConfig): Promise<ToolResult> {
+function runChild<T = ToolResult>(mode: string, config: ServeConfig): Promise<T> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [SCRIPT, mode], { stdio: ['pipe', 'pipe', 'inherit'] });
     let output = '';
@@ -303,7 +403,7 @@ function runChild(mode: string, config: ServeConfig): Promise<ToolResult> {
     child.on('error', reject);
     child.on('close', (code) => {
       if (code !== 0) reject(new Error(`${mode} exited with ${code}`));
-      else resolve(JSON.parse(output.trim().split('\n').at(-1)!) as ToolResult);
+      else resolve(JSON.parse(output.trim().split('\n').at(-1)!) as T);
     });
     child.stdin.end(JSON.stringify(config));
   });
@@ -318,8 +418,8 @@ function median(values: number[]): number {
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 const megabytes = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
 
-async function conduct(rounds: number, instant: boolean): Promise<void> {
-  const server = spawn(process.execPath, [SCRIPT, '--serve', ...(instant ? ['--instant'] : [])], { stdio: ['pipe', 'pipe', 'inherit'] });
+async function conduct(rounds: number, instant: boolean, withDocuments: boolean): Promise<void> {
+  const server = spawn(process.execPath, [SCRIPT, '--serve', ...(instant ? ['--instant'] : []), ...(withDocuments ? [] : ['--no-documents'])], { stdio: ['pipe', 'pipe', 'inherit'] });
   const readLine = lines(server);
   const config = JSON.parse(await readLine()) as ServeConfig;
   const ask = async (command: string) => {
@@ -336,6 +436,9 @@ async function conduct(rounds: number, instant: boolean): Promise<void> {
   );
   console.log(`linkinator 8.1.0: its defaults (concurrency 100, HEAD then GET, no retries) with timeout ${LINKINATOR_TIMEOUT_MS} ms and the session cookie; recurse off`);
   console.log('engine: its defaults (512 requests overall, 10 per host, 8 topics at once, HEAD then GET, 2 retries, 15 s timeout), axe-core on every topic');
+  console.log(withDocuments
+    ? `documents: ${PDFS} PDFs (${config.documentPages} pages, 1-40 each) and ${OFFICE_FILES} Word and PowerPoint files as File topics; their links are addresses the pages already have`
+    : 'documents: none (--no-documents)');
   console.log('link window: from the first page request to the last link answer, as the servers saw them\n');
 
   const engine: (ToolResult & { windowMs: number })[] = [];
@@ -356,6 +459,8 @@ async function conduct(rounds: number, instant: boolean): Promise<void> {
         `linkinator ${seconds(results.linkinator!.wallMs)} (link window ${seconds(results.linkinator!.windowMs)})`,
     );
   }
+  const alone: DocumentsResult[] = [];
+  for (let round = 0; round < (withDocuments ? rounds : 0); round++) alone.push(await runChild<DocumentsResult>('--documents', config));
   server.stdin.end('quit\n');
   await new Promise((resolve) => server.once('close', resolve));
 
@@ -375,7 +480,13 @@ async function conduct(rounds: number, instant: boolean): Promise<void> {
   console.log(`engine: peak RSS ${megabytes(Math.max(...engine.map((r) => r.peakRssSampled)))} sampled every 20 ms, ${megabytes(Math.max(...engine.map((r) => r.maxRss)))} high-water mark`);
   console.log(`linkinator (median of ${rounds}): ${(occurrences / (linkinatorWindow / 1000)).toFixed(0)} links/s in the link window, ${(occurrences / (linkinatorWall / 1000)).toFixed(0)} links/s over its run (${seconds(linkinatorWall)})`);
   console.log(`linkinator: peak RSS ${megabytes(Math.max(...linkinator.map((r) => r.peakRssSampled)))} sampled every 20 ms, ${megabytes(Math.max(...linkinator.map((r) => r.maxRss)))} high-water mark`);
-  console.log(`engine findings: ${JSON.stringify(engine[0]?.findings)}; topics ${engine[0]?.topics}, links ${engine[0]?.links}`);
+  console.log(`engine findings: ${JSON.stringify(engine[0]?.findings)}; topics ${engine[0]?.topics}, documents ${engine[0]?.documents}, links ${engine[0]?.links}`);
+  const documentsWall = median(alone.map((r) => r.wallMs));
+  if (alone.length > 0) console.log(
+    `documents alone (median of ${rounds}): ${(alone[0]!.documents / (documentsWall / 1000)).toFixed(1)} documents/s, ${(alone[0]!.pages / (documentsWall / 1000)).toFixed(0)} PDF pages/s ` +
+      `(${alone[0]!.documents} documents in ${seconds(documentsWall)}, ${alone[0]!.failed} not read, reader started cold)`,
+  );
+  if (alone.length > 0) console.log(`documents alone: peak RSS ${megabytes(Math.max(...alone.map((r) => r.peakRssSampled)))} sampled every 20 ms, ${megabytes(Math.max(...alone.map((r) => r.maxRss)))} high-water mark`);
   console.log(
     `same broken links: ${bothSame ? 'yes' : 'NO'} (engine ${engine[0]?.broken.length}, linkinator ${linkinator[0]?.broken.length}, planted ${config.expectedBroken.length}; ` +
       `engine matches the plant: ${engineAgrees ? 'yes' : 'no'}, linkinator: ${linkinatorAgrees ? 'yes' : 'no'})`,
@@ -392,10 +503,10 @@ async function readStdin(): Promise<string> {
 
 const mode = process.argv[2];
 if (mode === '--serve') {
-  await serve(process.argv.includes('--instant'));
-} else if (mode === '--engine' || mode === '--linkinator') {
+  await serve(process.argv.includes('--instant'), !process.argv.includes('--no-documents'));
+} else if (mode === '--engine' || mode === '--linkinator' || mode === '--documents') {
   const config = JSON.parse(await readStdin()) as ServeConfig;
-  const result = mode === '--engine' ? await runEngine(config) : await runLinkinator(config);
+  const result = mode === '--engine' ? await runEngine(config) : mode === '--linkinator' ? await runLinkinator(config) : await runDocuments(config);
   process.stdout.write(`${JSON.stringify(result)}\n`);
 } else {
   const roundsIndex = process.argv.indexOf('--rounds');
@@ -404,6 +515,6 @@ if (mode === '--serve') {
     console.error('bench:engine: --rounds must be a whole number of at least 1.');
     process.exitCode = 2;
   } else {
-    await conduct(rounds, process.argv.includes('--instant'));
+    await conduct(rounds, process.argv.includes('--instant'), !process.argv.includes('--no-documents'));
   }
 }

@@ -31,6 +31,7 @@ export function siteOriginOf(siteUrl: string, allowPrivateTargets: boolean): URL
 }
 
 export type TopicFile = { ok: true; html: string } | { ok: false; reason: Message };
+export type FileBytes = { ok: true; bytes: Buffer; contentType: string } | { ok: false; reason: Message; status?: number };
 
 export interface OpenSessionInput {
   origin: URL;
@@ -124,12 +125,7 @@ export class BrightspaceSession {
         readBodyLimit: MAX_TOPIC_BYTES,
       }));
     } catch (error) {
-      if (this.#signal?.aborted) throw this.#signal.reason;
-      if (error instanceof AppError && error.cause instanceof NetworkFailure && error.cause.kind === 'too-large') {
-        return { ok: false, reason: msg('reason.topic.too-large', { megabytes: MAX_TOPIC_BYTES / 1024 / 1024 }) };
-      }
-      if (error instanceof AppError && error.code === 'site_unreachable') return { ok: false, reason: msg('reason.topic.unreadable', { problem: error.text }) };
-      throw error;
+      return this.#unreadableFile(error, MAX_TOPIC_BYTES);
     }
     if (response.status !== 200) {
       return { ok: false, reason: msg('reason.topic.http', { status: response.status }) };
@@ -139,6 +135,43 @@ export class BrightspaceSession {
       return { ok: false, reason: msg('reason.topic.not-html', { type: type.split(';')[0]! }) };
     }
     return { ok: true, html: response.body ?? '' };
+  }
+
+  /** A file topic's bytes (a document), read with the session; at most `limit` bytes are accepted. */
+  getTopicFile(orgUnitId: number, topicId: number, limit: number): Promise<FileBytes> {
+    return this.#readBytes(new URL(`/d2l/api/le/${this.#versions.le}/${orgUnitId}/content/topics/${topicId}/file`, this.origin), limit);
+  }
+
+  /** A course file on the site's own origin (a document a page links to), read with the session. */
+  getCourseFile(url: URL, limit: number): Promise<FileBytes> {
+    if (url.origin !== this.origin.origin) {
+      return Promise.reject(new AppError('invalid_input', msg('error.site.not-own-file', { host: url.host })));
+    }
+    return this.#readBytes(url, limit);
+  }
+
+  async #readBytes(url: URL, limit: number): Promise<FileBytes> {
+    let response: HttpResponse;
+    let leftTo: URL | null;
+    try {
+      ({ response, leftTo } = await this.#followOwnRedirects({ url, readBodyLimit: limit, readBodyAs: 'bytes', headers: { accept: '*/*' } }));
+    } catch (error) {
+      return this.#unreadableFile(error, limit);
+    }
+    if (leftTo !== null || response.status !== 200) {
+      return { ok: false, reason: msg('reason.topic.http', { status: response.status }), status: response.status };
+    }
+    return { ok: true, bytes: response.bytes ?? Buffer.alloc(0), contentType: headerValue(response.headers, 'content-type') ?? '' };
+  }
+
+  /** Why a file could not be read, when the cause is the file or the network rather than the run. */
+  #unreadableFile(error: unknown, limit: number): { ok: false; reason: Message } {
+    if (this.#signal?.aborted) throw this.#signal.reason;
+    if (error instanceof AppError && error.cause instanceof NetworkFailure && error.cause.kind === 'too-large') {
+      return { ok: false, reason: msg('reason.topic.too-large', { megabytes: Math.round(limit / 1024 / 1024) }) };
+    }
+    if (error instanceof AppError && error.code === 'site_unreachable') return { ok: false, reason: msg('reason.topic.unreadable', { problem: error.text }) };
+    throw error;
   }
 
   /**

@@ -2,6 +2,7 @@
 // version and role, so every field is checked before use and unknown fields are kept.
 import { AppError } from '../errors.ts';
 import { msg, type Message } from '../i18n/messages.ts';
+import { documentTypeOf, type DocumentType } from '../checks/document-facts.ts';
 import type { TocModule, TocResponse, TocTopic } from './types.ts';
 
 function toId(value: unknown): number | null {
@@ -91,6 +92,7 @@ export function selectModules(toc: TocResponse, selection: number[] | 'all'): Se
 
 export type TopicKind =
   | { kind: 'html'; path: string }
+  | { kind: 'document'; path: string; type: DocumentType }
   | { kind: 'link'; url: string }
   | { kind: 'unreadable'; reason: Message; url: string | null };
 
@@ -117,7 +119,7 @@ function extensionOf(path: string): string {
   return match?.[1]?.toLowerCase() ?? '';
 }
 
-/** What CTPO can do with a topic: read it as HTML, check it as a link, or list it as not scanned. */
+/** What CTPO can do with a topic: read it as HTML or as a document, check it as a link, or list it as not scanned. */
 export function classifyTopic(topic: TocTopic): TopicKind {
   const url = typeof topic.Url === 'string' && topic.Url.trim() !== '' ? topic.Url.trim() : null;
   const activity = typeof topic.ActivityType === 'number' ? topic.ActivityType : null;
@@ -142,6 +144,8 @@ export function classifyTopic(topic: TocTopic): TopicKind {
     if (url === null) return { kind: 'unreadable', reason: msg('reason.topic.file-without-file'), url: null };
     const extension = extensionOf(url);
     if (extension === 'html' || extension === 'htm') return { kind: 'html', path: url };
+    const type = documentTypeOf(url);
+    if (type !== null) return { kind: 'document', path: url, type };
     if (MEDIA.test(`.${extension}`)) return { kind: 'unreadable', reason: msg('reason.topic.media-file', { type: extension.toUpperCase() }), url };
     if (extension !== '') return { kind: 'unreadable', reason: msg('reason.topic.other-file', { type: extension.toUpperCase() }), url };
     return { kind: 'unreadable', reason: msg('reason.topic.unknown-file'), url };

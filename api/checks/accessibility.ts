@@ -47,11 +47,16 @@ function fileStem(src: string | undefined): string | null {
 
 /** True when an image's alt text is its file name (or looks like one) rather than a description. */
 export function isFileNameAlt(image: HtmlElement): boolean {
-  const alt = image.attribs.alt?.trim();
+  return isFileNameText(image.attribs.alt, image.attribs.src);
+}
+
+/** True when a text given as alternative text is a file name (or a camera's one), optionally the image's own. */
+export function isFileNameText(text: string | undefined, src?: string): boolean {
+  const alt = text?.trim();
   if (!alt) return false;
   if (IMAGE_FILE.test(alt) && !/\s/.test(alt)) return true;
   if (CAMERA_NAME.test(alt)) return true;
-  const stem = fileStem(image.attribs.src);
+  const stem = fileStem(src);
   return stem !== null && stem.length > 2 && alt.toLowerCase().replace(IMAGE_FILE, '') === stem;
 }
 

@@ -11,16 +11,25 @@ const PLACEHOLDERS: RegExp[] = [
   /\[\s*(?:insert|add|enter|placeholder|your)\b[^\]]{0,80}\]/gi,
 ];
 
-export function checkContent(topic: ParsedTopic, place: FindingPlace, pageUrl: string | null): Finding[] {
-  const findings: Finding[] = [];
+/** The distinct placeholder texts in a text, in order of appearance by pattern. */
+export function placeholdersIn(text: string): string[] {
   const found = new Set<string>();
   for (const pattern of PLACEHOLDERS) {
-    for (const match of topic.text.matchAll(pattern)) found.add(match[0]);
+    for (const match of text.matchAll(pattern)) found.add(match[0]);
   }
-  if (found.size > 0) {
-    const examples = [...found].slice(0, 3).map((text) => `"${text}"`).join(', ');
-    findings.push(finding('content.placeholder', place, pageUrl, msg('finding.content.placeholder', { examples }), { count: found.size, subject: 'text' }));
-  }
+  return [...found];
+}
+
+/** The placeholder finding for the placeholder texts of an item: a page, or a document (a file to upload again). */
+export function placeholderFinding(found: string[], place: FindingPlace, url: string | null, details: Partial<Finding> = {}, inDocument = false): Finding {
+  const examples = found.slice(0, 3).map((text) => `"${text}"`).join(', ');
+  return finding('content.placeholder', place, url, msg(inDocument ? 'finding.doc.placeholder' : 'finding.content.placeholder', { examples }), { count: found.length, subject: 'text', ...details });
+}
+
+export function checkContent(topic: ParsedTopic, place: FindingPlace, pageUrl: string | null): Finding[] {
+  const findings: Finding[] = [];
+  const found = placeholdersIn(topic.text);
+  if (found.length > 0) findings.push(placeholderFinding(found, place, pageUrl));
   if (topic.text.replace(/[\s\u00a0\u200b]/g, '') === '' && !topic.hasMedia) {
     findings.push(finding('content.empty', place, pageUrl, msg('finding.content.empty'), { subject: 'text' }));
   }

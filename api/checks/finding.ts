@@ -46,6 +46,8 @@ export interface Finding extends FindingPlace {
   subject?: string;
   /** An `info` finding a person must look at: a check that could not decide ("Needs review"). */
   review?: boolean;
+  /** The document (its address) the finding was found in: a File topic's file, or one a page links to. */
+  document?: string;
 }
 
 /** Something the engine could not read, with why; listed in place in the report. */
@@ -54,6 +56,18 @@ export interface NotScanned extends FindingPlace {
   reason: Message;
   /** The address of the thing not scanned, when there is one (a document, a tool's page). */
   url?: string;
+}
+
+/** A document that was read and checked, where it was found. */
+export interface CheckedDocument extends FindingPlace {
+  url: string;
+  type: 'pdf' | 'docx' | 'pptx';
+  /** The title in its properties, or null when it has none. */
+  title: string | null;
+  /** Pages of a PDF or Word file, slides of a presentation; null when the file does not say. */
+  pages: number | null;
+  /** Read because a page links to it, rather than being a File topic of its own. */
+  linked: boolean;
 }
 
 export function modulePlace(module: { ModuleId: number; Title: string }): FindingPlace {

@@ -32,6 +32,8 @@ export interface LinkOccurrence {
   text?: string;
   /** How many times the address occurs in the item, when more than once. */
   count?: number;
+  /** The PDF page or slide it is on, for a link inside a document. */
+  page?: number;
   /** The fragments links in the item point to within this address. */
   fragments?: FragmentReference[];
   /** Only ever sent by a form with method=post: a server refusing GET (405) is expected. */

@@ -88,6 +88,7 @@ export function linkDetails(link: LinkOccurrence): Partial<Finding> {
   const details: Partial<Finding> = { element: link.element, subject: link.url ?? link.raw };
   if (link.text !== undefined && link.text !== '') details.linkText = link.text;
   if (link.count !== undefined && link.count > 1) details.count = link.count;
+  if (link.page !== undefined) details.page = link.page;
   return details;
 }
 

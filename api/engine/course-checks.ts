@@ -7,7 +7,8 @@
 import type { AxeRunner } from '../checks/axe-runner.ts';
 import { axeFindings, checkAccessibility } from '../checks/accessibility.ts';
 import { checkContent } from '../checks/content.ts';
-import type { Finding, NotScanned } from '../checks/finding.ts';
+import { checkDocument } from '../checks/documents.ts';
+import type { CheckedDocument, Finding, NotScanned } from '../checks/finding.ts';
 import { parseTopic, type LinkOccurrence } from '../checks/html.ts';
 import { internalLinkFindings, internalTargetOf, type CourseIndex, type InternalTarget } from '../checks/internal-links.ts';
 import type { LinkChecker } from '../checks/link-checker.ts';
@@ -25,6 +26,8 @@ export interface CourseChecksOptions {
   orgUnitId: number;
   links: LinkChecker;
   axe: AxeRunner;
+  /** Told of every link of every item (the document source reads course files pages link to). */
+  onLink?: (link: LinkOccurrence, item: CourseItem) => void;
   /** The course's items, for links to them; without it they are checked over HTTP only. */
   index?: CourseIndex;
   /** The course's own stylesheets; without it only the stylesheet addresses themselves are checked. */
@@ -40,6 +43,8 @@ interface PendingLink {
 export class CourseChecks {
   readonly findings: Finding[] = [];
   readonly notScanned: NotScanned[] = [];
+  /** Documents read and checked. */
+  readonly documents: CheckedDocument[] = [];
   /** Topics fully checked. */
   scanned = 0;
   /** Link occurrences handed to the link checker. */
@@ -66,10 +71,15 @@ export class CourseChecks {
 
   /** Checks an item; resolves once the next may be read. `done` follows when all its checks have run. */
   async check(item: CourseItem, done?: () => void): Promise<void> {
-    const { orgUnitId } = this.#options;
-    if (item.links !== undefined) this.#addLinks(item.links, item);
+    const { orgUnitId, onLink } = this.#options;
+    if (item.links !== undefined) {
+      for (const link of item.links) onLink?.(link, item);
+      this.#addLinks(item.links, item);
+    }
+    if (item.document !== undefined && item.url !== null) this.#checkDocument(item, item.document, item.url);
     if (item.html === undefined) {
-      if (item.place.itemType === 'topic') this.scanned++;
+      // A document a page links to is part of that page's topic, not a topic of its own.
+      if (item.place.itemType === 'topic' && item.document?.linked !== true) this.scanned++;
       done?.();
       return;
     }
@@ -84,6 +94,8 @@ export class CourseChecks {
     const page = new URL(baseUrl.href);
     page.hash = '';
     this.findings.push(...fragmentFindings(page.href, parsed.ownFragments, parsed.anchorNames, item.place, true));
+    // Told now, while the item is being read, rather than once its stylesheets are.
+    for (const link of parsed.links) onLink?.(link, item);
     this.#track(this.#withStylesheets(parsed.links).then((links) => this.#addLinks(links, item)));
 
     // The accessibility checker runs in its own thread; reading the next items does not wait for it
@@ -131,6 +143,21 @@ export class CourseChecks {
     if (this.#linkFailure !== undefined) throw this.#linkFailure;
   }
 
+  #checkDocument(item: CourseItem, document: NonNullable<CourseItem['document']>, url: string): void {
+    const { facts, linked } = document;
+    const { findings, links } = checkDocument(facts, item.place, url, this.#options.orgUnitId);
+    this.#push(findings, item);
+    this.#addLinks(links, item);
+    const pages = facts.type === 'pptx' ? facts.slides : facts.pages;
+    this.documents.push({ ...item.place, url, type: facts.type, title: facts.title, pages, linked });
+  }
+
+  /** Findings of an item; those found in a document name it. */
+  #push(findings: Finding[], item: CourseItem): void {
+    const document = item.document === undefined ? null : item.url;
+    this.findings.push(...(document === null ? findings : findings.map((found) => ({ ...found, document }))));
+  }
+
   #track(work: Promise<void>): void {
     this.#linkWork.push(work.catch((error: unknown) => void (this.#linkFailure ??= error)));
   }
@@ -156,7 +183,7 @@ export class CourseChecks {
     const { origin, orgUnitId, index } = this.#options;
     for (const link of occurrences) {
       this.links++;
-      this.findings.push(...staticLinkFindings(link, item.place, origin, orgUnitId));
+      this.#push(staticLinkFindings(link, item.place, origin, orgUnitId), item);
       const url = link.url;
       if (url === null) continue;
       const target = index === undefined ? null : internalTargetOf(new URL(url), origin, orgUnitId);
@@ -170,14 +197,14 @@ export class CourseChecks {
   #decide({ link, item, target }: PendingLink): void {
     const { state, title, fileUrl } = this.#options.index!.lookup(target);
     if (state === 'unknown') return this.#probe(link, item);
-    this.findings.push(...internalLinkFindings(link, target, state, title, item.place));
+    this.#push(internalLinkFindings(link, target, state, title, item.place), item);
     // Whether a course file exists is for the request to say, even when its topic is hidden.
     if (target.kind === 'file') return this.#probe(link, item);
     // A fragment on a topic's viewer page points into the topic's own file.
     if (state !== 'missing' && fileUrl !== undefined && link.fragments !== undefined) {
       const file = new URL(fileUrl, this.#options.origin).href;
       this.#track(this.#options.links.anchors(file).then((anchors) => {
-        if (anchors !== null) this.findings.push(...fragmentFindings(link.url, link.fragments!, anchors, item.place, false));
+        if (anchors !== null) this.#push(fragmentFindings(link.url, link.fragments!, anchors, item.place, false), item);
       }));
     }
   }
@@ -185,10 +212,10 @@ export class CourseChecks {
   #probe(link: LinkOccurrence & { url: string }, item: CourseItem): void {
     const { links } = this.#options;
     this.#track(links.check(link.url).then(async (probe) => {
-      this.findings.push(...probeFindings(link, probe, item.place));
+      this.#push(probeFindings(link, probe, item.place), item);
       if (probe.outcome !== 'ok' || link.fragments === undefined) return;
       const anchors = await links.anchors(link.url);
-      if (anchors !== null) this.findings.push(...fragmentFindings(link.url, link.fragments, anchors, item.place, false));
+      if (anchors !== null) this.#push(fragmentFindings(link.url, link.fragments, anchors, item.place, false), item);
     }));
   }
 }

@@ -4,6 +4,7 @@
 import { BrightspaceSession, sitePolicy, siteOriginOf } from '../brightspace/session.ts';
 import { selectModules } from '../brightspace/toc.ts';
 import { AxeRunner } from '../checks/axe-runner.ts';
+import { DocumentRunner } from '../checks/document-runner.ts';
 import { CourseIndex } from '../checks/internal-links.ts';
 import { DEFAULT_LINK_LIMITS, LinkChecker } from '../checks/link-checker.ts';
 import { CourseStylesheets, MAX_STYLESHEET_BYTES } from '../checks/stylesheets.ts';
@@ -12,6 +13,7 @@ import { GuardedHttpClient } from '../net/guarded-http.ts';
 import { buildReport } from '../report/build-report.ts';
 import type { Report } from '../report/model.ts';
 import type { SourceContext } from '../sources/course-items.ts';
+import { CourseDocuments } from '../sources/documents.ts';
 import { readTopicPages } from '../sources/topic-pages.ts';
 import { CourseChecks } from './course-checks.ts';
 import type { CourseTestInput, CourseTestPhase, CourseTestProgress } from './types.ts';
@@ -65,6 +67,7 @@ export async function runCourseTest(input: CourseTestInput, onProgress?: (p: Cou
   });
   const axe = new AxeRunner({ timeoutMs: options.axeTimeoutMs });
   axe.warmUp();
+  const documentRunner = new DocumentRunner({ limits: options.documentLimits });
   let session: BrightspaceSession | undefined;
 
   try {
@@ -89,13 +92,14 @@ export async function runCourseTest(input: CourseTestInput, onProgress?: (p: Cou
         if (inLinkPhase) progress('links', done, total);
       },
     });
+    const documents = new CourseDocuments(documentRunner, origin, selected);
     const index = new CourseIndex(toc);
     const stylesheets = new CourseStylesheets({
       read: (url) => signedIn.readSiteText(url, MAX_STYLESHEET_BYTES),
       isOwn: (url) => url.origin === origin.origin,
       orgUnitId,
     });
-    const checks = new CourseChecks({ origin, orgUnitId, links: linkChecker, axe, index, stylesheets });
+    const checks = new CourseChecks({ origin, orgUnitId, links: linkChecker, axe, index, stylesheets, onLink: (link, item) => documents.noteLink(link, item) });
     checks.addFindings(checkStructure(selected, now));
     const context: SourceContext = {
       session: signedIn,
@@ -110,8 +114,12 @@ export async function runCourseTest(input: CourseTestInput, onProgress?: (p: Cou
       progress,
     };
 
-    await readTopicPages(context, selected, { concurrency: topicConcurrency });
+    await readTopicPages(context, selected, { concurrency: topicConcurrency, documents });
     await checks.accessibilityDone();
+    // Every page is checked: the accessibility worker's memory goes before the document reader's comes.
+    await axe.close();
+    await documents.readAll(context);
+    await documentRunner.close();
     signal?.throwIfAborted();
 
     inLinkPhase = true;
@@ -131,6 +139,7 @@ export async function runCourseTest(input: CourseTestInput, onProgress?: (p: Cou
       viewUrl: (topicId) => signedIn.topicViewUrl(orgUnitId, topicId),
       findings: checks.findings,
       notScanned: checks.notScanned,
+      documents: checks.documents,
       scanned: checks.scanned,
       links: checks.links,
       linksNotCheckable: checks.linksNotCheckable,
@@ -142,6 +151,7 @@ export async function runCourseTest(input: CourseTestInput, onProgress?: (p: Cou
   } finally {
     await session?.close();
     await axe.close();
+    await documentRunner.close();
     await siteHttp.close();
     await linkHttp.close();
   }

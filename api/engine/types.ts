@@ -1,6 +1,7 @@
 // The engine's input, progress and output. `runCourseTest` (run-course-test.ts) is the one entry
 // point every runner uses; `loadTableOfContents` (load-table-of-contents.ts) serves POST /api/toc.
 import type { CourseScope, RunPhase } from '../http/contract.ts';
+import type { DocumentLimits } from '../checks/document-facts.ts';
 import type { LinkCheckLimits } from '../checks/link-checker.ts';
 import type { Language } from '../i18n/languages.ts';
 import type { Resolver } from '../net/address-guard.ts';
@@ -40,6 +41,8 @@ export interface CourseTestOptions {
   topicConcurrency?: number;
   /** Time limit of the accessibility checks of one topic (default 30 s). */
   axeTimeoutMs?: number;
+  /** Limits of reading one document (size, pages, time, memory); the defaults suit a real course. */
+  documentLimits?: Partial<DocumentLimits>;
 }
 
 export type CourseTestPhase = RunPhase;

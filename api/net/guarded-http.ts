@@ -49,8 +49,10 @@ export interface HttpRequest {
   body?: string;
   timeoutMs?: number;
   signal?: AbortSignal;
-  /** Read the body as text, refusing more than this many bytes. Without it the body is discarded. */
+  /** Read the body, refusing more than this many bytes. Without it the body is discarded. */
   readBodyLimit?: number;
+  /** How a read body is kept: decoded as text (the default) or as the bytes received (a document). */
+  readBodyAs?: 'text' | 'bytes';
 }
 
 export interface HttpResponse {
@@ -59,6 +61,8 @@ export interface HttpResponse {
   headers: IncomingHttpHeaders;
   /** The body as text when `readBodyLimit` was given, else null. */
   body: string | null;
+  /** The body's bytes when `readBodyAs` is `bytes`, else absent. */
+  bytes?: Buffer;
 }
 
 export interface RedirectHop {
@@ -250,10 +254,20 @@ export class GuardedHttpClient {
       signal?.addEventListener('abort', onAbort, { once: true });
       req.on('error', (error) => finish(error));
       req.on('response', (res: IncomingMessage) => {
-        const answer = (body: string | null) => finish(null, { url, status: res.statusCode ?? 0, headers: res.headers, body });
+        const answer = (body: string | null, bytes?: Buffer) => finish(null, { url, status: res.statusCode ?? 0, headers: res.headers, body, ...(bytes === undefined ? {} : { bytes }) });
         res.on('error', (error) => finish(error));
         if (request.readBodyLimit !== undefined && request.method !== 'HEAD') {
-          readBody(res, request.readBodyLimit, url.host).then((bytes) => answer(decode(bytes, headerValue(res.headers, 'content-type'))), (error) => finish(error));
+          const limit = request.readBodyLimit;
+          // A body announced as too big is refused before a byte of it is read.
+          if (Number(headerValue(res.headers, 'content-length') ?? 0) > limit) {
+            res.destroy();
+            finish(tooLarge(url.host, limit));
+            return;
+          }
+          readBody(res, limit, url.host).then(
+            (bytes) => (request.readBodyAs === 'bytes' ? answer(null, bytes) : answer(decode(bytes, headerValue(res.headers, 'content-type')))),
+            (error) => finish(error),
+          );
           return;
         }
         // A small body is read so the connection can be reused; a big one is cut off instead.
@@ -312,6 +326,10 @@ export class GuardedHttpClient {
   }
 }
 
+function tooLarge(host: string, limit: number): NetworkFailure {
+  return new NetworkFailure('too-large', msg('error.network.too-large', { host, megabytes: Math.round(limit / 1024 / 1024) }));
+}
+
 function readBody(res: IncomingMessage, limit: number, host: string): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -320,7 +338,7 @@ function readBody(res: IncomingMessage, limit: number, host: string): Promise<Bu
       size += chunk.length;
       if (size > limit) {
         res.destroy();
-        reject(new NetworkFailure('too-large', msg('error.network.too-large', { host, megabytes: Math.round(limit / 1024 / 1024) })));
+        reject(tooLarge(host, limit));
         return;
       }
       chunks.push(chunk);

@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import packageJson from '../../package.json' with { type: 'json' };
 import type { SelectedModule } from '../brightspace/toc.ts';
-import type { Finding, NotScanned, Severity } from '../checks/finding.ts';
+import type { CheckedDocument, Finding, NotScanned, Severity } from '../checks/finding.ts';
 import type { CourseScope } from '../http/contract.ts';
 import { DEFAULT_LANGUAGE, type Language } from '../i18n/languages.ts';
 import { formatMessage } from '../i18n/messages.ts';
@@ -24,7 +24,8 @@ export interface ReportInput {
   findings: Finding[];
   notScanned: NotScanned[];
   scanned: number;
-  documents?: number;
+  /** Documents read and checked. */
+  documents?: CheckedDocument[];
   links: number;
   /** Links with schemes that are not the web's (mailto:, tel:, app links), never fetched. */
   linksNotCheckable?: number;
@@ -41,7 +42,9 @@ const SEVERITY_ORDER: Record<Severity, number> = { error: 0, warning: 1, info: 2
 export function fingerprintOf(finding: Finding): string {
   const item = `${finding.itemType}:${finding.itemId ?? finding.topicId ?? finding.moduleId ?? ''}`;
   const subject = finding.subject ?? finding.url ?? '';
-  return createHash('sha256').update(JSON.stringify([finding.check, item, subject])).digest('hex').slice(0, 20);
+  // A finding inside a document (a link in a PDF a page links to) is not the page's own.
+  const parts = finding.document === undefined ? [finding.check, item, subject] : [finding.check, item, subject, finding.document];
+  return createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 20);
 }
 
 /**
@@ -90,6 +93,9 @@ export function buildReport(input: ReportInput): Report {
   const notScanned = [...input.notScanned]
     .sort((a, b) => (topicRank.get(a.topicId ?? -1) ?? Number.MAX_SAFE_INTEGER) - (topicRank.get(b.topicId ?? -1) ?? Number.MAX_SAFE_INTEGER))
     .map((item) => ({ ...item, reason: formatMessage(item.reason, language) }));
+  const documents = [...(input.documents ?? [])].sort(
+    (a, b) => (topicRank.get(a.topicId ?? -1) ?? Number.MAX_SAFE_INTEGER) - (topicRank.get(b.topicId ?? -1) ?? Number.MAX_SAFE_INTEGER) || a.url.localeCompare(b.url),
+  );
   const counts: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
   for (const item of findings) counts[item.severity]++;
   const topics = input.selected.reduce((sum, entry) => sum + entry.topics.length, 0);
@@ -116,7 +122,7 @@ export function buildReport(input: ReportInput): Report {
       topics,
       scanned: input.scanned,
       notScanned: notScanned.length,
-      documents: input.documents ?? 0,
+      documents: documents.length,
       links: input.links,
       linksNotCheckable: input.linksNotCheckable ?? 0,
       findings: counts,
@@ -124,5 +130,6 @@ export function buildReport(input: ReportInput): Report {
     },
     findings,
     notScanned,
+    documents,
   };
 }

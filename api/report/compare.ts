@@ -114,7 +114,7 @@ const isRecord = (value: unknown): value is Record<string, unknown> => typeof va
 const isIdOrNull = (value: unknown): value is number | null => value === null || (typeof value === 'number' && Number.isSafeInteger(value));
 const isItemType = (value: unknown): value is ItemType => (ITEM_TYPES as readonly unknown[]).includes(value);
 
-const OPTIONAL_TEXT = ['linkText', 'element', 'selector', 'helpUrl', 'subject'] as const;
+const OPTIONAL_TEXT = ['linkText', 'element', 'selector', 'helpUrl', 'subject', 'document'] as const;
 const OPTIONAL_NUMBER = ['page', 'count'] as const;
 
 function findingOf(value: unknown): ReportFinding | undefined {

@@ -1,6 +1,6 @@
 // The report model: what a run found, in the run's language. The JSON twin is this object as
 // written (DESIGN.md, "The engine", 3. Report); the HTML and CSV writers read only this.
-import type { Finding, NotScanned, Severity } from '../checks/finding.ts';
+import type { CheckedDocument, Finding, NotScanned, Severity } from '../checks/finding.ts';
 import type { CourseScope } from '../http/contract.ts';
 import type { Language } from '../i18n/languages.ts';
 
@@ -14,6 +14,9 @@ export interface ReportFinding extends Omit<Finding, 'message'> {
   /** Against the previous run of the course: new, or still open. Absent for a first run. */
   status?: 'new' | 'open';
 }
+
+/** A document that was read and checked (a File topic's file, or a course file a page links to). */
+export type ReportDocument = CheckedDocument;
 
 export interface ReportNotScanned extends Omit<NotScanned, 'reason'> {
   reason: string;
@@ -59,6 +62,8 @@ export interface Report {
   /** The findings to act on; dismissed ones are in `dismissed`, out of every count. */
   findings: ReportFinding[];
   notScanned: ReportNotScanned[];
+  /** The documents read and checked, in the course's order. */
+  documents: ReportDocument[];
   /** Present once the run was compared with the course's history (report/compare.ts). */
   comparison?: ReportComparison;
   /** Findings of this run the user dismissed for this course, with who and why. */

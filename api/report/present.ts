@@ -96,7 +96,11 @@ export function whereParts(p: Presenter, finding: ReportFinding): string[] {
   const parts: string[] = [];
   if (finding.element !== undefined && finding.element !== '') parts.push(describeElement(p, finding.element, finding.linkText));
   else if (finding.linkText !== undefined && finding.linkText !== '') parts.push(p.t('report.where.link-text', { text: p.value(finding.linkText) }));
-  if (finding.page !== undefined) parts.push(p.t('report.where.page', { page: finding.page }));
+  if (finding.document !== undefined && finding.document !== finding.url) parts.push(p.t('report.where.document', { file: p.value(fileName(finding.document) ?? finding.document) }));
+  if (finding.page !== undefined) {
+    const slide = finding.element?.startsWith('pptx') === true || finding.check === 'doc.slide-no-title';
+    parts.push(p.t(slide ? 'report.where.slide' : 'report.where.pdf-page', { page: finding.page }));
+  }
   if (finding.count !== undefined && finding.count > 1) parts.push(p.t('report.where.count', { count: finding.count }));
   if (finding.itemType !== 'topic' && finding.itemType !== 'module' && finding.topicId !== null && finding.itemTitle) {
     parts.push(p.t('report.where.item', { type: tagKey(finding.itemType), title: p.value(finding.itemTitle) }));

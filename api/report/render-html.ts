@@ -220,6 +220,30 @@ function listOfHtml(p: Presenter, pieces: string[], id: 'report.topics.clean', n
   return text.replace(/\uE000(\d+)\uE001/g, (_, index: string) => pieces[Number(index)]!);
 }
 
+function fileNameOf(url: string): string {
+  const last = url.split(/[?#]/)[0]!.split('/').filter(Boolean).pop() ?? url;
+  try {
+    return decodeURIComponent(last);
+  } catch {
+    return last;
+  }
+}
+
+/** The documents that were read, each with where it was found. */
+function renderDocuments(ctx: Context): string {
+  const { p, report } = ctx;
+  if (report.documents.length === 0) return '';
+  const rows = report.documents.map((item) => {
+    const name = item.title ?? fileNameOf(item.url);
+    const pages = item.pages === undefined || item.pages === null ? '' : new Intl.NumberFormat(bcp47Of(p.language)).format(item.pages);
+    return `<tr><td class="address">${linkTo(item.url, name)}</td><td>${escapeHtml(item.type.toUpperCase())}</td><td>${escapeHtml(pages)}</td><td>${courseText(item.topicTitle ?? item.itemTitle ?? '')}</td></tr>`;
+  });
+  return `<section id="documents" aria-labelledby="documents-title">
+<h2 id="documents-title">${escapeHtml(p.t('report.documents.title', { count: report.documents.length }))}</h2>
+<table><thead><tr><th scope="col">${escapeHtml(p.t('report.documents.document'))}</th><th scope="col">${escapeHtml(p.t('report.documents.type'))}</th><th scope="col">${escapeHtml(p.t('report.documents.pages'))}</th><th scope="col">${escapeHtml(p.t('report.documents.where'))}</th></tr></thead>
+<tbody>${rows.join('\n')}</tbody></table></section>`;
+}
+
 function renderCourseWide(ctx: Context, findings: ReportFinding[], notScanned: ReportNotScanned[]): string {
   if (findings.length === 0 && notScanned.length === 0) return '';
   const { p } = ctx;
@@ -383,6 +407,7 @@ export function renderHtmlReport(report: Report): string {
     ...(groups.length > 0 ? [['repeated', p.t('report.repeated.title')]] : []),
     ['findings', p.t('report.findings.title')],
     ...(report.findings.some((item) => !inModules(item)) || report.notScanned.some((item) => !inModules(item)) ? [['course-wide', p.t('report.course-wide.title')]] : []),
+    ...(report.documents.length > 0 ? [['documents', p.t('report.documents.title', { count: report.documents.length })]] : []),
     ...((report.dismissed ?? []).length > 0 ? [['dismissed', p.t('report.history.dismissed.title')]] : []),
   ];
 
@@ -431,6 +456,7 @@ ${report.modules
   .join('\n')}
 </section>
 ${renderCourseWide(ctx, report.findings.filter((item) => !inModules(item)), report.notScanned.filter((item) => !inModules(item)))}
+${renderDocuments(ctx)}
 ${renderDismissed(ctx)}
 </main>
 <footer>

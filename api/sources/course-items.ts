@@ -2,6 +2,7 @@
 // source reads one kind of thing (topic pages, documents, activities) and hands each item to the
 // checks through its context; the checks never know where an item came from.
 import type { BrightspaceSession } from '../brightspace/session.ts';
+import type { DocumentFacts } from '../checks/document-facts.ts';
 import type { Finding, FindingPlace, NotScanned } from '../checks/finding.ts';
 import type { CourseIndex } from '../checks/internal-links.ts';
 import type { LinkOccurrence } from '../checks/html.ts';
@@ -18,6 +19,11 @@ export interface CourseItem {
   html?: { content: string; baseUrl: URL; whole: boolean };
   /** Addresses that are the item itself, such as a link topic's target. */
   links?: LinkOccurrence[];
+  /**
+   * A document (PDF, Word, PowerPoint) read at `url`: a File topic's own file, or a course file the
+   * item's page links to (`linked`), whose findings go on that page's topic.
+   */
+  document?: { facts: DocumentFacts; linked: boolean };
 }
 
 export interface SourceContext {

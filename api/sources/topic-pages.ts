@@ -1,5 +1,6 @@
 // The topics of the selected modules: HTML file topics are read with the session and checked as
-// whole pages, link topics as the address they open; every other kind is listed as not scanned,
+// whole pages, PDF, Word and PowerPoint files as documents (sources/documents.ts), link topics as
+// the address they open; every other kind is listed as not scanned,
 // with why (a quicklink into another course is still reported as one).
 import type { SelectedModule } from '../brightspace/toc.ts';
 import { classifyTopic } from '../brightspace/toc.ts';
@@ -10,10 +11,13 @@ import { resolveAddress } from '../checks/html.ts';
 import { orgUnitOf } from '../checks/links.ts';
 import { msg } from '../i18n/messages.ts';
 import { forEachLimited, type SourceContext } from './course-items.ts';
+import type { CourseDocuments } from './documents.ts';
 
 export interface TopicPagesOptions {
   /** Topics read from the site at once. */
   concurrency: number;
+  /** Takes the File topics that are PDF, Word or PowerPoint files (read once the pages are). */
+  documents: CourseDocuments;
 }
 
 export async function readTopicPages(ctx: SourceContext, selected: SelectedModule[], options: TopicPagesOptions): Promise<void> {
@@ -49,6 +53,11 @@ export async function readTopicPages(ctx: SourceContext, selected: SelectedModul
         return;
       }
       await ctx.check({ place, url: null, links: [{ raw: kind.url, url, element: 'topic', embedded: false, text: topic.Title }] }, topicDone);
+      return;
+    }
+
+    if (kind.kind === 'document') {
+      options.documents.addTopic(place, topic, new URL(kind.path, origin), kind.type, topicDone);
       return;
     }
 

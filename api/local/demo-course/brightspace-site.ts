@@ -30,7 +30,8 @@ export interface SiteUser {
 
 export interface SiteFile {
   contentType: string;
-  body: string;
+  /** Text, or the bytes of a binary file (a PDF, a Word file). */
+  body: string | Buffer;
 }
 
 export interface CourseModel {
@@ -64,7 +65,7 @@ export type TopicModel = Dated & {
   broken?: boolean;
 } & (
     | { kind: 'html'; fileName: string; html: string }
-    | { kind: 'file'; fileName: string; contentType: string; body?: string }
+    | { kind: 'file'; fileName: string; contentType: string; body?: string | Buffer }
     | { kind: 'link'; url: string }
     | { kind: 'quiz' | 'assignment' | 'discussion' | 'lti'; url?: string }
   );
@@ -223,8 +224,8 @@ export function createBrightspaceHandler(model: SiteModel) {
     requests.push(record);
     res.on('finish', () => (record.doneAt = Date.now()));
 
-    const send = (status: number, body: string, type = 'text/html; charset=utf-8', headers: Record<string, string> = {}) => {
-      res.writeHead(status, { 'content-type': type, ...headers });
+    const send = (status: number, body: string | Buffer, type = 'text/html; charset=utf-8', headers: Record<string, string> = {}) => {
+      res.writeHead(status, { 'content-type': type, 'content-length': String(Buffer.byteLength(body)), ...headers });
       res.end(req.method === 'HEAD' ? undefined : body);
     };
     const json = (status: number, body: unknown) => send(status, JSON.stringify(body), 'application/json; charset=utf-8');

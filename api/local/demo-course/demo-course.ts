@@ -2,6 +2,7 @@
 // nested modules with real defects of every check family, some clean topics and topics CTPO cannot
 // scan, so the first run gives a report worth reading. Its outside links point at a link host on
 // this machine (link-host.ts): a demo run never leaves the machine.
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { createBrightspaceHandler, type CourseModel, type SiteModel } from './brightspace-site.ts';
 import { startLinkHost, type LinkHost } from './link-host.ts';
@@ -28,6 +29,14 @@ const page = (title: string, body: string) =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head><body>${body}</body></html>`;
 
 const DAY_MS = 24 * 3600 * 1000;
+
+// Documents made by scripts/make-document-fixtures.ts: a tagged syllabus whose links are partly dead,
+// an untagged rubric with no title or language, a long Word handout with neither headings nor alt
+// text, and slides without titles.
+const demoDocument = (name: string) => readFileSync(new URL(`./documents/${name}`, import.meta.url));
+const PDF = 'application/pdf';
+const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
+const PPTX = 'application/vnd.openxmlformats-officedocument.presentationml.presentation';
 
 /**
  * The course. `web` is the link host's origin; `unreachable` an origin nothing listens on (a link
@@ -95,6 +104,7 @@ export function demoCourse(web: string, unreachable: string, now = new Date()): 
 <li><a href="${unreachable}/library/catalogue">University library catalogue</a></li>
 <li><a href="${web}/forbidden/journal-archive">Journal archive</a></li>
 <li>For the glossary, <a href="${web}/ok/glossary">click here</a>.</li>
+<li><a href="week2-slides.pptx">Slides for next week (PowerPoint)</a></li>
 </ul>
 <p><img src="${web}/ok/food-chain-diagram.png" alt="food-chain-diagram.png"></p>
 <p><img src="${web}/ok/biomes-map.png"></p>`),
@@ -139,6 +149,8 @@ export function demoCourse(web: string, unreachable: string, now = new Date()): 
           { id: 3003, title: 'Worksheet', kind: 'html', fileName: 'unit2/worksheet.html', html: page('Worksheet', '<p>&nbsp;</p>\n<div> </div>') },
           { id: 3004, title: 'Handout', kind: 'html', fileName: 'unit2/handout.html', html: '', broken: true },
           { id: 3005, title: 'Answer key', kind: 'link', url: `${web}/ok/answer-key`, hidden: true },
+          { id: 3006, title: 'Course syllabus (PDF)', kind: 'file', fileName: 'unit2/syllabus.pdf', contentType: PDF, body: demoDocument('syllabus.pdf') },
+          { id: 3007, title: 'Lab handout (Word)', kind: 'file', fileName: 'unit2/lab-handout.docx', contentType: DOCX, body: demoDocument('lab-handout.docx') },
         ],
       },
       { id: 400, title: 'Unit 3: Climate' },
@@ -158,7 +170,7 @@ export function demoCourse(web: string, unreachable: string, now = new Date()): 
 <p>Marking: [insert rubric here].</p>
 <p>Submit through the <a href="${web}/ok/submission-guide">submission guide</a>.</p>`),
           },
-          { id: 5002, title: 'Rubric (PDF)', kind: 'file', fileName: 'project/rubric.pdf', contentType: 'application/pdf', body: '%PDF-1.4 demo' },
+          { id: 5002, title: 'Rubric (PDF)', kind: 'file', fileName: 'project/rubric.pdf', contentType: 'application/pdf', body: demoDocument('rubric.pdf') },
           { id: 5003, title: 'Peer review forum', kind: 'discussion' },
         ],
       },
@@ -172,6 +184,9 @@ export function demoSite(web: string, unreachable: string, now = new Date()): Si
     users: [{ username: DEMO_USER, password: DEMO_PASSWORD, firstName: 'Demo', lastName: 'Teacher' }],
     files: {
       [`/content/enforced/${DEMO_ORG_UNIT}-${CODE}/start/wetland.png`]: { contentType: 'image/png', body: 'png' },
+      [`/content/enforced/${DEMO_ORG_UNIT}-${CODE}/unit1/week2-slides.pptx`]: { contentType: PPTX, body: demoDocument('week2-slides.pptx') },
+      // What the documents link to on the site; /library/missing.html is left missing on purpose.
+      '/library/reading.html': { contentType: 'text/html; charset=utf-8', body: page('Weekly reading', '<h1>Weekly reading</h1><p>Chapter 2: wetlands.</p>') },
     },
     courses: [demoCourse(web, unreachable, now)],
   };

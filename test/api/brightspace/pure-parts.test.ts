@@ -124,13 +124,21 @@ describe('classifyTopic', () => {
     expect(classifyTopic(topic({ TopicType: 3, Url: 'https://example.com/' }))).toMatchObject({ kind: 'link' });
   });
 
+  it('reads PDF, Word and PowerPoint files as documents', () => {
+    expect(classifyTopic(topic({ TypeIdentifier: 'File', ActivityType: 1, Url: '/x/slides.PDF' }))).toEqual({ kind: 'document', path: '/x/slides.PDF', type: 'pdf' });
+    expect(classifyTopic(topic({ TypeIdentifier: 'File', Url: '/x/handout.docx?v=2' }))).toMatchObject({ kind: 'document', type: 'docx' });
+    expect(classifyTopic(topic({ TopicType: 1, Url: '/x/week1.pptx' }))).toMatchObject({ kind: 'document', type: 'pptx' });
+  });
+
   it('lists what it cannot read with a reason', () => {
     const reasonOf = (fields: Record<string, unknown>) => {
       const kind = classifyTopic(topic(fields));
       return kind.kind === 'unreadable' ? formatMessage(kind.reason) : kind.kind;
     };
-    expect(classifyTopic(topic({ TypeIdentifier: 'File', ActivityType: 1, Url: '/x/slides.pdf' }))).toMatchObject({ kind: 'unreadable', url: '/x/slides.pdf' });
-    expect(reasonOf({ TypeIdentifier: 'File', ActivityType: 1, Url: '/x/slides.pdf' })).toBe('PDF file: CTPO reads HTML pages only. Check this file by hand.');
+    expect(classifyTopic(topic({ TypeIdentifier: 'File', ActivityType: 1, Url: '/x/marks.xlsx' }))).toMatchObject({ kind: 'unreadable', url: '/x/marks.xlsx' });
+    expect(reasonOf({ TypeIdentifier: 'File', ActivityType: 1, Url: '/x/marks.xlsx' })).toBe('XLSX file: CTPO reads HTML pages and PDF, Word and PowerPoint files only. Check this file by hand.');
+    expect(reasonOf({ TypeIdentifier: 'File', Url: '/x/notes.odt' })).toContain('ODT file');
+    expect(reasonOf({ TypeIdentifier: 'File', Url: '/x/bundle.zip' })).toContain('ZIP file');
     expect(reasonOf({ TypeIdentifier: 'File', Url: '/x/lecture.mp4' })).toContain('MP4 media file');
     expect(reasonOf({ TypeIdentifier: 'Link', ActivityType: 4, Url: '/d2l/common/dialogs/quickLink/quickLink.d2l?ou=5&type=quiz' })).toBe('Quiz: its questions are not read by CTPO.');
     expect(reasonOf({ TypeIdentifier: 'lti' })).toContain('LTI');

@@ -110,7 +110,7 @@ describe('runCourseTest against the Brightspace-like site', () => {
 
   it('lists the topics it could not read, with the reason', () => {
     expect(report.notScanned.map(({ topicId, title, reason, itemType }) => ({ topicId, title, reason, itemType }))).toEqual([
-      { topicId: 204, title: 'Slides', reason: 'PDF file: CTPO reads HTML pages only. Check this file by hand.', itemType: 'topic' },
+      { topicId: 204, title: 'Slides', reason: 'This file could not be read as a PDF: it may be damaged, or be another kind of file with the wrong extension. Open it to check, then upload it again.', itemType: 'topic' },
       { topicId: 205, title: 'Week 1 quiz', reason: 'Quiz: its questions are not read by CTPO.', itemType: 'topic' },
       { topicId: 206, title: 'Handout', reason: 'Brightspace could not return this file (HTTP 404).', itemType: 'topic' },
     ]);

@@ -50,20 +50,21 @@ describe('the demo course', () => {
 
   it('has defects of every check family, each of the engine’s own checks but one', () => {
     const checks = new Set(report.findings.map((finding) => finding.check));
-    for (const family of ['structure.', 'link.', 'a11y.', 'media.', 'content.']) {
+    for (const family of ['structure.', 'link.', 'a11y.', 'media.', 'content.', 'doc.']) {
       expect([...checks].some((check) => check.startsWith(family)), family).toBe(true);
     }
     const expected = [
       'structure.broken', 'structure.hidden', 'structure.empty-module', 'structure.date-order', 'structure.past-date', 'structure.duplicate-title',
       'link.broken', 'link.unreachable', 'link.redirect', 'link.cross-course', 'link.unverifiable',
       'a11y.alt-filename', 'a11y.link-text-generic', 'media.no-captions', 'content.placeholder', 'content.empty',
+      'doc.pdf-untagged', 'doc.no-title', 'doc.no-language', 'doc.image-no-alt', 'doc.no-headings', 'doc.slide-no-title',
       // axe-core's own rules
       'a11y.image-alt', 'a11y.link-name',
     ];
     expect([...checks].sort()).toEqual(expected.sort());
     // link.insecure needs an https course; the demo is served over plain http.
     expect(checks.has('link.insecure')).toBe(false);
-    expect(report.totals.findings).toEqual({ error: 13, warning: 6, info: 2 });
+    expect(report.totals.findings).toEqual({ error: 24, warning: 13, info: 2 });
   });
 
   it('leaves its clean topics without findings', () => {
@@ -73,9 +74,22 @@ describe('the demo course', () => {
   });
 
   it('lists the topics it cannot scan, with the reason', () => {
-    expect(report.notScanned.map(({ title }) => title).sort()).toEqual(['Handout', 'Peer review forum', 'Rubric (PDF)', 'Unit 1 quiz']);
-    expect(report.notScanned.find(({ title }) => title === 'Rubric (PDF)')?.reason).toMatch(/PDF file: CTPO reads HTML pages only/);
-    expect(report.totals).toMatchObject({ topics: 15, scanned: 11, notScanned: 4 });
+    expect(report.notScanned.map(({ title }) => title).sort()).toEqual(['Handout', 'Peer review forum', 'Unit 1 quiz']);
+    expect(report.totals).toMatchObject({ topics: 17, scanned: 14, notScanned: 3 });
+  });
+
+  it('reads its documents: three File topics and the slides the reading list links to', () => {
+    expect(report.documents.map(({ topicTitle, type, linked }) => [topicTitle, type, linked])).toEqual([
+      ['Reading list', 'pptx', true],
+      ['Course syllabus (PDF)', 'pdf', false],
+      ['Lab handout (Word)', 'docx', false],
+      ['Rubric (PDF)', 'pdf', false],
+    ]);
+    expect(report.totals.documents).toBe(4);
+    // The syllabus is tagged, titled and in a language: only its dead links are reported.
+    const syllabus = report.findings.filter((finding) => finding.topicTitle === 'Course syllabus (PDF)');
+    expect(syllabus.map((finding) => finding.check).sort()).toEqual(['link.broken', 'link.broken', 'link.cross-course']);
+    expect(syllabus.every((finding) => finding.element === 'pdf link' && finding.page === 2)).toBe(true);
   });
 
   it('names what each finding concerns, so every fingerprint is its own and survives unrelated edits', () => {

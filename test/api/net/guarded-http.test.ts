@@ -64,6 +64,38 @@ describe('GuardedHttpClient', () => {
     }
   });
 
+  it('reads a binary body as its bytes, undecoded, and refuses one announced as too big before reading it', async () => {
+    const bytes = Buffer.from([0x25, 0x50, 0x44, 0x46, 0xff, 0xfe, 0x00, 0x80]);
+    let streamed = 0;
+    const files = createServer((req, res) => {
+      if (req.url === '/small.pdf') return res.end(bytes);
+      // Announces 200 MB and streams until the client goes away.
+      res.writeHead(200, { 'content-length': String(200 * 1024 * 1024) });
+      const chunk = Buffer.alloc(64 * 1024);
+      const pump = () => {
+        while (!res.destroyed && streamed < 200 * 1024 * 1024) {
+          streamed += chunk.length;
+          if (!res.write(chunk)) return void res.once('drain', pump);
+        }
+      };
+      pump();
+    });
+    await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
+    const client = new GuardedHttpClient({ policy: local });
+    try {
+      const origin = `http://127.0.0.1:${(files.address() as AddressInfo).port}`;
+      const small = await client.send({ url: `${origin}/small.pdf`, readBodyLimit: 1024, readBodyAs: 'bytes' });
+      expect(small.bytes).toEqual(bytes);
+      expect(small.body).toBeNull();
+      await expect(client.send({ url: `${origin}/huge.pdf`, readBodyLimit: 1024 * 1024, readBodyAs: 'bytes' }).catch(failureOf)).resolves.toBe('too-large');
+      expect(streamed).toBeLessThan(16 * 1024 * 1024);
+    } finally {
+      await client.close();
+      files.closeAllConnections();
+      files.close();
+    }
+  });
+
   it('reports a refused connection and a name that does not resolve', async () => {
     const closed = createServer();
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));

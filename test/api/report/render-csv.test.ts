@@ -48,7 +48,7 @@ describe('the CSV twin', () => {
   it('lists what could not be scanned after the findings, with the reason', () => {
     const skipped = rows.filter((row) => row['Severity'] === 'Not scanned');
     expect(skipped).toHaveLength(NOT_SCANNED.length);
-    expect(skipped[0]).toMatchObject({ Module: 'Week <1>', Topic: 'Rubric (PDF)', 'What is wrong': 'PDF file: CTPO reads HTML pages only. Check this file by hand.', Address: 'https://school.example.com/content/enforced/6606-BIO/rubric.pdf' });
+    expect(skipped[0]).toMatchObject({ Module: 'Week <1>', Topic: 'Marks (XLSX)', 'What is wrong': 'XLSX file: CTPO reads HTML pages and PDF, Word and PowerPoint files only. Check this file by hand.', Address: 'https://school.example.com/content/enforced/6606-BIO/marks.xlsx' });
     expect(rows.slice(-NOT_SCANNED.length)).toEqual(skipped);
   });
 

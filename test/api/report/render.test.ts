@@ -5,13 +5,15 @@
 import { JSDOM } from 'jsdom';
 import { describe, expect, it } from 'vitest';
 import { english } from '../../../api/i18n/en/catalogue.ts';
-import { TOOL_VERSION } from '../../../api/report/build-report.ts';
+import { TOOL_VERSION, buildReport } from '../../../api/report/build-report.ts';
 import { REPEATED_MIN_PLACES } from '../../../api/report/groups.ts';
 import { renderHtmlReport } from '../../../api/report/render-html.ts';
 import { renderJsonReport } from '../../../api/report/render-json.ts';
 import { REPORT_STYLE } from '../../../api/report/report-style.ts';
 import { CHECKS } from '../../../api/checks/catalogue.ts';
-import { FINDINGS, sampleReport } from './support/sample-report.ts';
+import { FINDINGS, SELECTED, sampleReport } from './support/sample-report.ts';
+import { topicPlace } from '../../../api/checks/finding.ts';
+import { msg } from '../../../api/i18n/messages.ts';
 
 const report = sampleReport();
 const html = renderHtmlReport(report);
@@ -152,8 +154,8 @@ describe('the HTML report', () => {
 
   it('shows what could not be scanned in its place, with the reason, and counts it', () => {
     const rubric = document.getElementById('topic-13')!;
-    expect(plain(rubric.querySelector('h4')?.textContent)).toBe('Rubric (PDF)');
-    expect(rubric.querySelector('.not-scanned')?.textContent).toContain('Not scannedPDF file: CTPO reads HTML pages only. Check this file by hand.');
+    expect(plain(rubric.querySelector('h4')?.textContent)).toBe('Marks (XLSX)');
+    expect(rubric.querySelector('.not-scanned')?.textContent).toContain('Not scannedXLSX file: CTPO reads HTML pages and PDF, Word and PowerPoint files only. Check this file by hand.');
     expect(rubric.textContent).not.toMatch(/No (findings|problems)/);
     // Inside its module, between the topics before and after it.
     expect(rubric.closest('section')?.id).toBe('module-1');
@@ -233,5 +235,57 @@ describe('the report style', () => {
     expect(REPORT_STYLE).toContain('overflow-wrap: anywhere');
     expect(REPORT_STYLE).toMatch(/@media \(max-width: 40rem\) \{[\s\S]*\.chart \.col-bar, \.chart \.bar \{ display: none; \}/);
     expect(REPORT_STYLE).toMatch(/@media print \{[\s\S]*\.filters, \.sections \{ display: none; \}[\s\S]*\.finding \{ display: block !important;/);
+  });
+});
+
+describe('documents in the report', () => {
+  const pdf = 'https://school.example.com/content/enforced/6606-BIO/week1/syllabus%20v2.pdf';
+  const slides = 'https://school.example.com/content/enforced/6606-BIO/week1/slides.pptx';
+  const week1 = { ModuleId: 1, Title: 'Week <1>' };
+  const clean = topicPlace(week1, { TopicId: 12, Title: 'Clean page' });
+  const script = topicPlace(week1, { TopicId: 11, Title: '<script>alert("topic")</script>' });
+  const base = sampleReport();
+  const withDocuments = buildReport({
+    client: base.client,
+    siteUrl: base.siteUrl,
+    orgUnitId: base.orgUnitId,
+    selected: SELECTED,
+    viewUrl: (topicId) => `https://school.example.com/d2l/le/content/6606/viewContent/${topicId}/View`,
+    findings: [
+      { check: 'link.broken', severity: 'error', ...clean, url: 'https://example.com/gone', message: msg('finding.link.not-found', { status: 404 }), element: 'pdf link', page: 3, document: pdf },
+      { check: 'doc.slide-no-title', severity: 'warning', ...clean, url: slides, message: msg('finding.doc.slide-no-title', { slide: 2 }), page: 2, document: slides },
+    ],
+    notScanned: [],
+    documents: [
+      { ...clean, url: slides, type: 'pptx', title: 'Week 1', pages: 4, linked: true },
+      { ...script, url: pdf, type: 'pdf', title: null, pages: 12, linked: false },
+    ],
+    scanned: 2,
+    links: 1,
+    startedAt: new Date('2026-03-01T10:00:00Z'),
+    finishedAt: new Date('2026-03-01T10:02:05Z'),
+  });
+  const page = new JSDOM(renderHtmlReport(withDocuments)).window.document;
+
+  it('lists the documents checked, in course order, with their type, pages and where they were found', () => {
+    expect(withDocuments.totals.documents).toBe(2);
+    expect(withDocuments.documents.map((item) => item.topicId)).toEqual([11, 12]);
+    expect(plain(page.getElementById('documents-title')?.textContent)).toBe('Documents checked (2)');
+    const rows = [...page.querySelectorAll('#documents tbody tr')].map((row) => [...row.querySelectorAll('td')].map((cell) => plain(cell.textContent)));
+    expect(rows).toEqual([
+      ['syllabus v2.pdf', 'PDF', '12', '<script>alert("topic")</script>'],
+      ['Week 1', 'PPTX', '4', 'Clean page'],
+    ]);
+  });
+
+  it('names the document and the page or slide of a finding inside one', () => {
+    const wheres = [...page.querySelectorAll('.finding dl')].map((list) => plain(list.textContent));
+    expect(wheres.some((where) => where?.includes('in the document “syllabus v2.pdf”') && where.includes('page 3'))).toBe(true);
+    expect(wheres.some((where) => where?.includes('slide 2'))).toBe(true);
+  });
+
+  it('keeps a broken link inside a document apart from the same link on the page', () => {
+    const onPage = buildReport({ ...withDocuments, selected: SELECTED, viewUrl: () => '', findings: [{ check: 'link.broken', severity: 'error', ...clean, url: 'https://example.com/gone', message: msg('finding.link.not-found', { status: 404 }), element: 'a href' }], notScanned: [], scanned: 1, links: 1, startedAt: new Date(), finishedAt: new Date() });
+    expect(onPage.findings[0]!.fingerprint).not.toBe(withDocuments.findings.find((f) => f.check === 'link.broken')!.fingerprint);
   });
 });

@@ -21,7 +21,7 @@ export const SELECTED: SelectedModule[] = [
     topics: [
       { TopicId: 11, Title: '<script>alert("topic")</script>' },
       { TopicId: 12, Title: 'Clean page' },
-      { TopicId: 13, Title: 'Rubric (PDF)' },
+      { TopicId: 13, Title: 'Marks (XLSX)' },
     ],
     children: [week2],
   },
@@ -58,7 +58,7 @@ export const FINDINGS: Finding[] = [
 ];
 
 export const NOT_SCANNED: NotScanned[] = [
-  { ...topic(week1, 13, 'Rubric (PDF)'), title: 'Rubric (PDF)', reason: msg('reason.topic.other-file', { type: 'PDF' }), url: 'https://school.example.com/content/enforced/6606-BIO/rubric.pdf' },
+  { ...topic(week1, 13, 'Marks (XLSX)'), title: 'Marks (XLSX)', reason: msg('reason.topic.other-file', { type: 'XLSX' }), url: 'https://school.example.com/content/enforced/6606-BIO/marks.xlsx' },
   { ...modulePlace(project), itemType: 'assignment', itemId: 900, itemTitle: 'Final essay', title: 'Final essay', reason: msg('reason.activity.assignment') },
   { ...itemPlace('grade-item', 44, 'Participation'), title: 'Participation', reason: msg('reason.activity.survey') },
 ];

@@ -1,0 +1,546 @@
+// Reads what the document checks need from Word (.docx) and PowerPoint (.pptx) files: a zip of XML
+// parts (Office Open XML). yauzl reads the zip within limits (entries, unpacked bytes, and each
+// part's real size against the size it declares, so a zip bomb stops early); htmlparser2 reads each
+// XML part as a stream of tags. Runs in the document worker (document-worker.ts).
+import { Parser } from 'htmlparser2';
+import yauzl from 'yauzl';
+import { DocumentReadError, type DocumentImage, type DocumentLimits, type DocumentLink, type DocumentText, type DocxFacts, type PptxFacts } from './document-facts.ts';
+
+type Attributes = Record<string, string>;
+
+interface ZipPackage {
+  has(name: string): boolean;
+  /** A part's text, or null when the package has no such part. */
+  read(name: string): Promise<string | null>;
+  close(): void;
+}
+
+// A password-protected Office file is not a zip but an OLE compound file holding the encrypted package.
+const COMPOUND_FILE = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
+const ENCRYPTION_INFO = Buffer.from('EncryptionInfo', 'utf16le');
+
+function openZip(bytes: Buffer, limits: DocumentLimits, kind: string): Promise<ZipPackage> {
+  if (bytes.subarray(0, 8).equals(COMPOUND_FILE)) {
+    if (bytes.includes(ENCRYPTION_INFO)) throw new DocumentReadError('password', `The ${kind} file is encrypted.`);
+    throw new DocumentReadError('malformed', `The ${kind} file is in the old binary format, not Office Open XML.`);
+  }
+  return new Promise((resolve, reject) => {
+    yauzl.fromBuffer(bytes, { lazyEntries: true, decodeStrings: true, validateEntrySizes: true, strictFileNames: false }, (error, zip) => {
+      if (error || !zip) return reject(new DocumentReadError('malformed', `Not a readable ${kind} file (${error?.message ?? 'no zip'}).`));
+      const entries = new Map<string, yauzl.Entry>();
+      let unpacked = 0;
+      zip.on('error', (problem: Error) => reject(new DocumentReadError('malformed', problem.message)));
+      zip.on('entry', (entry: yauzl.Entry) => {
+        if (entries.size >= limits.maxZipEntries) {
+          zip.close();
+          reject(new DocumentReadError('too-large', `More than ${limits.maxZipEntries} parts.`));
+          return;
+        }
+        entries.set(entry.fileName.replace(/^\//, '').toLowerCase(), entry);
+        zip.readEntry();
+      });
+      zip.on('end', () => {
+        resolve({
+          has: (name) => entries.has(name.toLowerCase()),
+          read: (name) => {
+            const entry = entries.get(name.toLowerCase());
+            if (entry === undefined) return Promise.resolve(null);
+            if (entry.isEncrypted()) return Promise.reject(new DocumentReadError('password', `The ${kind} file is encrypted.`));
+            // The declared size is checked before reading; yauzl stops a part that unpacks to more.
+            unpacked += entry.uncompressedSize;
+            if (unpacked > limits.maxUnpackedBytes) {
+              return Promise.reject(new DocumentReadError('too-large', `Its parts unpack to more than ${Math.round(limits.maxUnpackedBytes / 1024 / 1024)} MB.`));
+            }
+            return new Promise<string>((done, fail) => {
+              zip.openReadStream(entry, (streamError, stream) => {
+                if (streamError || !stream) return fail(new DocumentReadError('malformed', streamError?.message ?? 'unreadable part'));
+                const chunks: Buffer[] = [];
+                stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+                // yauzl stops a part that unpacks to more than it declared: a zip bomb, not a damaged file.
+                stream.on('error', (problem: Error) => fail(new DocumentReadError(/too many bytes/i.test(problem.message) ? 'too-large' : 'malformed', problem.message)));
+                stream.on('end', () => done(Buffer.concat(chunks).toString('utf8')));
+              });
+            });
+          },
+          close: () => zip.close(),
+        });
+      });
+      zip.readEntry();
+    });
+  });
+}
+
+/** Streams an XML part's tags; names keep their prefixes (`w:p`), as Office writes them. */
+function walkXml(xml: string, handlers: { open?: (name: string, attributes: Attributes) => void; close?: (name: string) => void; text?: (text: string) => void }): void {
+  const parser = new Parser(
+    {
+      onopentag: (name, attributes) => handlers.open?.(name, attributes),
+      onclosetag: (name) => handlers.close?.(name),
+      ontext: (text) => handlers.text?.(text),
+    },
+    { xmlMode: true, decodeEntities: true },
+  );
+  parser.write(xml);
+  parser.end();
+}
+
+function localName(name: string): string {
+  return name.slice(name.indexOf(':') + 1);
+}
+
+/** Relationship id -> target, for the external links (hyperlinks) of a part. */
+function externalTargets(relsXml: string | null): Map<string, string> {
+  const targets = new Map<string, string>();
+  if (relsXml === null) return targets;
+  walkXml(relsXml, {
+    open: (name, attributes) => {
+      if (localName(name) !== 'Relationship') return;
+      if (/\/hyperlink$/.test(attributes.Type ?? '') && attributes.Id && attributes.Target) targets.set(attributes.Id, attributes.Target);
+    },
+  });
+  return targets;
+}
+
+/** Relationship id -> target part path, resolved against the part's folder. */
+function partTargets(relsXml: string | null, folder: string): Map<string, string> {
+  const targets = new Map<string, string>();
+  if (relsXml === null) return targets;
+  walkXml(relsXml, {
+    open: (name, attributes) => {
+      if (localName(name) !== 'Relationship' || attributes.TargetMode === 'External' || !attributes.Id || !attributes.Target) return;
+      const target = attributes.Target.startsWith('/') ? attributes.Target.slice(1) : new URL(attributes.Target, `http://part/${folder}`).pathname.slice(1);
+      targets.set(attributes.Id, target);
+    },
+  });
+  return targets;
+}
+
+function relsPathOf(part: string): string {
+  const slash = part.lastIndexOf('/');
+  return `${part.slice(0, slash + 1)}_rels/${part.slice(slash + 1)}.rels`;
+}
+
+/** The title in docProps/core.xml, and its dc:language (a language set for the whole package). */
+function readCore(xml: string | null): { title: string | null; language: string | null } {
+  let title = '';
+  let language = '';
+  let inside: 'title' | 'language' | null = null;
+  if (xml !== null) {
+    walkXml(xml, {
+      open: (name) => (inside = name === 'dc:title' ? 'title' : name === 'dc:language' ? 'language' : null),
+      close: () => (inside = null),
+      text: (text) => {
+        if (inside === 'title') title += text;
+        else if (inside === 'language') language += text;
+      },
+    });
+  }
+  return { title: title.trim() || null, language: language.trim() || null };
+}
+
+/** Text kept within the character limit. */
+class TextCollector {
+  readonly parts: DocumentText[] = [];
+  #chars = 0;
+  readonly #max: number;
+
+  constructor(max: number) {
+    this.#max = max;
+  }
+
+  add(text: string, page?: number): void {
+    const clean = text.replace(/\s+/g, ' ').trim();
+    if (clean === '' || this.#chars >= this.#max) return;
+    const kept = clean.slice(0, this.#max - this.#chars);
+    this.#chars += kept.length;
+    this.parts.push({ text: kept, ...(page === undefined ? {} : { page }) });
+  }
+}
+
+const DECORATIVE_EXTENSION = '{C183D7F6-B498-43B3-948B-1728B52AA6E4}';
+
+/** Tracks one drawing's alternative text and decorative mark (`a:extLst` holds the mark). */
+interface Drawing {
+  name: string;
+  alt: string | null;
+  decorative: boolean;
+  /** A picture, chart or diagram: something that needs alternative text (a text box does not). */
+  isImage: boolean;
+  inDecorativeExt: boolean;
+}
+
+function drawingFrom(attributes: Attributes): Drawing {
+  const alt = (attributes.descr ?? '').trim();
+  return { name: attributes.name ?? '', alt: alt === '' ? null : alt, decorative: false, isImage: false, inDecorativeExt: false };
+}
+
+/** Marks a drawing decorative from Office's decorative extension inside its properties. */
+function noteDecorative(drawing: Drawing, name: string, attributes: Attributes): void {
+  const local = localName(name);
+  if (local === 'ext' && attributes.uri?.toUpperCase() === DECORATIVE_EXTENSION) drawing.inDecorativeExt = true;
+  if (local === 'decorative' && drawing.inDecorativeExt && /^(1|true)$/i.test(attributes.val ?? '')) drawing.decorative = true;
+}
+
+// ---- Word -------------------------------------------------------------------------------------
+
+/** Style ids of heading styles: named "heading 1-9" or with an outline level, directly or inherited. */
+function headingStyles(stylesXml: string | null): { ids: Set<string>; language: string | null } {
+  const styles = new Map<string, { name: string; basedOn: string | null; outline: boolean }>();
+  let current: { id: string; name: string; basedOn: string | null; outline: boolean } | null = null;
+  let language: string | null = null;
+  if (stylesXml !== null) {
+    walkXml(stylesXml, {
+      open: (name, attributes) => {
+        if (name === 'w:style' && attributes['w:type'] === 'paragraph' && attributes['w:styleId']) {
+          current = { id: attributes['w:styleId'], name: '', basedOn: null, outline: false };
+        } else if (current && name === 'w:name') current.name = attributes['w:val'] ?? '';
+        else if (current && name === 'w:basedOn') current.basedOn = attributes['w:val'] ?? null;
+        else if (current && name === 'w:outlineLvl' && Number(attributes['w:val']) >= 0 && Number(attributes['w:val']) <= 8) current.outline = true;
+        else if (name === 'w:lang') language ??= attributes['w:val'] || attributes['w:bidi'] || attributes['w:eastAsia'] || null;
+      },
+      close: (name) => {
+        if (name === 'w:style' && current) {
+          styles.set(current.id, current);
+          current = null;
+        }
+      },
+    });
+  }
+  const ids = new Set<string>();
+  for (const id of styles.keys()) {
+    for (let style = styles.get(id), depth = 0; style && depth < 20; style = style.basedOn ? styles.get(style.basedOn) : undefined, depth++) {
+      if (style.outline || /^heading [1-9]$/i.test(style.name)) {
+        ids.add(id);
+        break;
+      }
+    }
+  }
+  return { ids, language };
+}
+
+const HYPERLINK_FIELD = /\bHYPERLINK\s+"([^"]+)"/i;
+
+/** Reads one Word part (the body, a header, a footnote part): text, headings, images and links. */
+function readWordPart(xml: string, headingIds: Set<string>, hyperlinks: Map<string, string>, out: {
+  text: TextCollector; links: DocumentLink[]; images: DocumentImage[]; counts: { words: number; headings: number }; languages: string[]; maxLinks: number;
+}): void {
+  let paragraph = '';
+  let heading = false;
+  let inText = false;
+  let inInstruction = false;
+  let instruction = '';
+  let link: { raw: string; text: string } | null = null;
+  let linkDepth = 0;
+  let drawing: Drawing | null = null;
+  let vmlAlt: string | null = null;
+  const pushLink = (raw: string, text: string) => {
+    if (out.links.length < out.maxLinks) out.links.push({ raw, ...(text.trim() === '' ? {} : { text: text.trim().slice(0, 200) }) });
+  };
+
+  walkXml(xml, {
+    open: (name, attributes) => {
+      switch (name) {
+        case 'w:p':
+          paragraph = '';
+          heading = false;
+          break;
+        case 'w:pStyle':
+          if (headingIds.has(attributes['w:val'] ?? '')) heading = true;
+          break;
+        case 'w:outlineLvl':
+          if (Number(attributes['w:val']) >= 0 && Number(attributes['w:val']) <= 8) heading = true;
+          break;
+        case 'w:t':
+          inText = true;
+          break;
+        case 'w:tab':
+        case 'w:br':
+          paragraph += ' ';
+          if (link) link.text += ' ';
+          break;
+        case 'w:lang':
+          for (const key of ['w:val', 'w:bidi', 'w:eastAsia']) if (attributes[key]) out.languages.push(attributes[key]);
+          break;
+        case 'w:hyperlink': {
+          const target = attributes['r:id'] ? hyperlinks.get(attributes['r:id']) : undefined;
+          if (target !== undefined && link === null) {
+            link = { raw: target, text: '' };
+            linkDepth = 1;
+          } else if (link) linkDepth++;
+          break;
+        }
+        case 'w:fldSimple': {
+          const match = HYPERLINK_FIELD.exec(attributes['w:instr'] ?? '');
+          if (match) pushLink(match[1]!, '');
+          break;
+        }
+        case 'w:instrText':
+          inInstruction = true;
+          break;
+        case 'w:fldChar':
+          if (attributes['w:fldCharType'] === 'separate' || attributes['w:fldCharType'] === 'end') {
+            const match = HYPERLINK_FIELD.exec(instruction);
+            if (match) pushLink(match[1]!, '');
+            instruction = '';
+          }
+          break;
+        case 'w:drawing':
+          drawing = { name: '', alt: null, decorative: false, isImage: false, inDecorativeExt: false };
+          break;
+        case 'wp:docPr':
+          if (drawing) drawing = { ...drawingFrom(attributes), isImage: drawing.isImage };
+          break;
+        case 'pic:pic':
+        case 'c:chart':
+        case 'dgm:relIds':
+          if (drawing) drawing.isImage = true;
+          break;
+        case 'v:shape':
+          vmlAlt = (attributes.alt ?? '').trim() || null;
+          break;
+        case 'v:imagedata':
+          if (drawing === null) out.images.push({ name: attributes['o:title'] ?? '', alt: vmlAlt, decorative: false });
+          break;
+        default:
+          if (drawing) noteDecorative(drawing, name, attributes);
+      }
+    },
+    close: (name) => {
+      if (name === 'w:t') inText = false;
+      else if (name === 'w:instrText') inInstruction = false;
+      else if (name === 'w:p') {
+        if (heading && paragraph.trim() !== '') out.counts.headings++;
+        out.text.add(paragraph);
+      } else if (name === 'w:hyperlink' && link) {
+        if (--linkDepth === 0) {
+          pushLink(link.raw, link.text);
+          link = null;
+        }
+      } else if (name === 'w:drawing' && drawing) {
+        if (drawing.isImage) out.images.push({ name: drawing.name, alt: drawing.alt, decorative: drawing.decorative });
+        drawing = null;
+      } else if (name === 'a:ext' && drawing) drawing.inDecorativeExt = false;
+    },
+    text: (text) => {
+      if (inInstruction) instruction += text;
+      if (!inText) return;
+      paragraph += text;
+      if (link) link.text += text;
+      out.counts.words += text.split(/\s+/).filter((word) => /[\p{L}\p{N}]/u.test(word)).length;
+    },
+  });
+}
+
+function readPagesCount(appXml: string | null): number | null {
+  let pages = '';
+  let inPages = false;
+  if (appXml !== null) {
+    walkXml(appXml, { open: (name) => (inPages = localName(name) === 'Pages'), close: () => (inPages = false), text: (text) => inPages && (pages += text) });
+  }
+  const count = Number(pages.trim());
+  return pages.trim() !== '' && Number.isSafeInteger(count) && count > 0 ? count : null;
+}
+
+export async function readDocx(bytes: Buffer, limits: DocumentLimits): Promise<DocxFacts> {
+  const zip = await openZip(bytes, limits, 'Word');
+  try {
+    if (!zip.has('word/document.xml')) throw new DocumentReadError('malformed', 'The file has no Word document part.');
+    const core = readCore(await zip.read('docProps/core.xml'));
+    const styles = headingStyles(await zip.read('word/styles.xml'));
+    let settingsLanguage: string | null = null;
+    const settings = await zip.read('word/settings.xml');
+    if (settings !== null) {
+      walkXml(settings, { open: (name, attributes) => name === 'w:themeFontLang' && (settingsLanguage ??= attributes['w:val'] || attributes['w:bidi'] || attributes['w:eastAsia'] || null) });
+    }
+    const out = { text: new TextCollector(limits.maxTextChars), links: [] as DocumentLink[], images: [] as DocumentImage[], counts: { words: 0, headings: 0 }, languages: [] as string[], maxLinks: limits.maxLinks };
+    // The body first, then what is printed around it (headers, footers, notes), each with its links.
+    const rels = partTargets(await zip.read('word/_rels/document.xml.rels'), 'word/');
+    const parts = ['word/document.xml', ...[...rels.values()].filter((part) => /^word\/(header|footer|footnotes|endnotes)\d*\.xml$/i.test(part)).sort()];
+    for (const part of parts) {
+      const xml = await zip.read(part);
+      if (xml === null) continue;
+      const counts = part === 'word/document.xml' ? out.counts : { words: 0, headings: 0 };
+      readWordPart(xml, styles.ids, externalTargets(await zip.read(relsPathOf(part))), { ...out, counts });
+    }
+    const language = core.language ?? styles.language ?? out.languages[0] ?? settingsLanguage;
+    return {
+      type: 'docx',
+      title: core.title,
+      language,
+      pages: readPagesCount(await zip.read('docProps/app.xml')),
+      words: out.counts.words,
+      headings: out.counts.headings,
+      images: out.images,
+      links: out.links,
+      text: out.text.parts,
+    };
+  } finally {
+    zip.close();
+  }
+}
+
+// ---- PowerPoint -------------------------------------------------------------------------------
+
+const TITLE_PLACEHOLDERS = new Set(['title', 'ctrTitle']);
+
+interface SlideFacts {
+  titled: boolean;
+  images: DocumentImage[];
+  links: DocumentLink[];
+  languages: string[];
+  text: string;
+}
+
+/** One slide: its title placeholder (a text box is not one, however it looks), pictures and links. */
+function readSlide(xml: string, hyperlinks: Map<string, string>, page: number): SlideFacts {
+  const facts: SlideFacts = { titled: false, images: [], links: [], languages: [], text: '' };
+  let shapeIsTitle = false;
+  let shapeText = '';
+  let shapeDepth = 0;
+  let picture: Drawing | null = null;
+  let frame: Drawing | null = null;
+  let runLink: string | null = null;
+  let runText = '';
+  let inRun = false;
+  let inText = false;
+
+  walkXml(xml, {
+    open: (name, attributes) => {
+      switch (name) {
+        case 'p:sp':
+          if (shapeDepth++ === 0) {
+            shapeIsTitle = false;
+            shapeText = '';
+          }
+          break;
+        case 'p:ph':
+          if (shapeDepth > 0 && TITLE_PLACEHOLDERS.has(attributes.type ?? '')) shapeIsTitle = true;
+          break;
+        case 'p:pic':
+          picture = { name: '', alt: null, decorative: false, isImage: true, inDecorativeExt: false };
+          break;
+        case 'p:graphicFrame':
+          frame = { name: '', alt: null, decorative: false, isImage: false, inDecorativeExt: false };
+          break;
+        case 'p:cNvPr': {
+          const target = picture ?? frame;
+          if (target) Object.assign(target, drawingFrom(attributes), { isImage: target.isImage });
+          break;
+        }
+        case 'c:chart':
+        case 'dgm:relIds':
+          if (frame) frame.isImage = true;
+          break;
+        case 'a:r':
+          inRun = true;
+          runLink = null;
+          runText = '';
+          break;
+        case 'a:t':
+          inText = true;
+          break;
+        case 'a:hlinkClick': {
+          // An action (ppaction://...) jumps within the presentation; only addresses are links.
+          const target = attributes['r:id'] ? hyperlinks.get(attributes['r:id']) : undefined;
+          if (target === undefined || (attributes.action ?? '').startsWith('ppaction://')) break;
+          // A link on a run is recorded with its text when the run ends; one on a whole shape has none.
+          if (inRun) runLink = target;
+          else facts.links.push({ raw: target, page });
+          break;
+        }
+        case 'a:rPr':
+        case 'a:endParaRPr':
+        case 'a:defRPr':
+          if (attributes.lang) facts.languages.push(attributes.lang);
+          break;
+        default: {
+          const drawing = picture ?? frame;
+          if (drawing) noteDecorative(drawing, name, attributes);
+        }
+      }
+    },
+    close: (name) => {
+      switch (name) {
+        case 'a:t':
+          inText = false;
+          break;
+        case 'a:r':
+          inRun = false;
+          if (runLink !== null) facts.links.push({ raw: runLink, page, ...(runText.trim() === '' ? {} : { text: runText.trim().slice(0, 200) }) });
+          runLink = null;
+          break;
+        case 'a:p':
+          shapeText += ' ';
+          facts.text += ' ';
+          break;
+        case 'p:sp':
+          if (--shapeDepth === 0 && shapeIsTitle && shapeText.trim() !== '') facts.titled = true;
+          break;
+        case 'p:pic':
+          if (picture) facts.images.push({ name: picture.name, alt: picture.alt, decorative: picture.decorative, page });
+          picture = null;
+          break;
+        case 'p:graphicFrame':
+          if (frame?.isImage) facts.images.push({ name: frame.name, alt: frame.alt, decorative: frame.decorative, page });
+          frame = null;
+          break;
+        case 'a:ext':
+          if (picture ?? frame) (picture ?? frame)!.inDecorativeExt = false;
+          break;
+      }
+    },
+    text: (text) => {
+      if (!inText) return;
+      runText += text;
+      shapeText += text;
+      facts.text += text;
+    },
+  });
+  return facts;
+}
+
+export async function readPptx(bytes: Buffer, limits: DocumentLimits): Promise<PptxFacts> {
+  const zip = await openZip(bytes, limits, 'PowerPoint');
+  try {
+    const presentation = await zip.read('ppt/presentation.xml');
+    if (presentation === null) throw new DocumentReadError('malformed', 'The file has no PowerPoint presentation part.');
+    const core = readCore(await zip.read('docProps/core.xml'));
+    const slideIds: string[] = [];
+    const languages: string[] = [];
+    walkXml(presentation, {
+      open: (name, attributes) => {
+        if (name === 'p:sldId' && attributes['r:id']) slideIds.push(attributes['r:id']);
+        else if ((name === 'a:defRPr' || name === 'a:rPr') && attributes.lang) languages.push(attributes.lang);
+      },
+    });
+    const slideParts = partTargets(await zip.read('ppt/_rels/presentation.xml.rels'), 'ppt/');
+    const text = new TextCollector(limits.maxTextChars);
+    const links: DocumentLink[] = [];
+    const images: DocumentImage[] = [];
+    const untitledSlides: number[] = [];
+    for (const [index, id] of slideIds.entries()) {
+      const part = slideParts.get(id);
+      const xml = part === undefined ? null : await zip.read(part);
+      if (part === undefined || xml === null) continue;
+      const page = index + 1;
+      const slide = readSlide(xml, externalTargets(await zip.read(relsPathOf(part))), page);
+      if (!slide.titled) untitledSlides.push(page);
+      images.push(...slide.images);
+      links.push(...slide.links.slice(0, Math.max(0, limits.maxLinks - links.length)));
+      languages.push(...slide.languages);
+      text.add(slide.text, page);
+    }
+    return {
+      type: 'pptx',
+      title: core.title,
+      language: core.language ?? languages.find((tag) => tag.trim() !== '') ?? null,
+      slides: slideIds.length,
+      untitledSlides,
+      images,
+      links,
+      text: text.parts,
+    };
+  } finally {
+    zip.close();
+  }
+}
