@@ -1,0 +1,76 @@
+// A real DynamoDB-compatible server for the tests: dynalite, in memory, on a free loopback port,
+// started once per test file. Each test makes its own table, shaped as the stack makes the jobs table
+// (infra/lib/qa-api.ts): key `id`, and the owner index on (`owner`, `statusRank`).
+import type { AddressInfo } from 'node:net';
+import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import dynalite from 'dynalite';
+import { OWNER_INDEX } from '../../../api/aws/dynamo-job-store.ts';
+
+export interface Dynalite {
+  endpoint: string;
+  client: DynamoDBDocumentClient;
+  /** Creates an empty jobs table with a fresh name and returns the name. */
+  createJobsTable(): Promise<string>;
+  /** Every item of a table as stored, slot items included. */
+  items(tableName: string): Promise<Record<string, unknown>[]>;
+  close(): Promise<void>;
+}
+
+let tables = 0;
+
+export async function startDynalite(): Promise<Dynalite> {
+  const server = dynalite({ createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const endpoint = `http://127.0.0.1:${port}`;
+  const raw = new DynamoDBClient({ endpoint, region: 'ca-central-1', credentials: { accessKeyId: 'test', secretAccessKey: 'test' } });
+  const client = DynamoDBDocumentClient.from(raw);
+  return {
+    endpoint,
+    client,
+    async createJobsTable() {
+      const name = `jobs-${process.pid}-${++tables}`;
+      await raw.send(
+        new CreateTableCommand({
+          TableName: name,
+          BillingMode: 'PAY_PER_REQUEST',
+          AttributeDefinitions: [
+            { AttributeName: 'id', AttributeType: 'S' },
+            { AttributeName: 'owner', AttributeType: 'S' },
+            { AttributeName: 'statusRank', AttributeType: 'N' },
+          ],
+          KeySchema: [{ AttributeName: 'id', KeyType: 'HASH' }],
+          GlobalSecondaryIndexes: [
+            {
+              IndexName: OWNER_INDEX,
+              KeySchema: [
+                { AttributeName: 'owner', KeyType: 'HASH' },
+                { AttributeName: 'statusRank', KeyType: 'RANGE' },
+              ],
+              Projection: { ProjectionType: 'KEYS_ONLY' },
+            },
+          ],
+        }),
+      );
+      return name;
+    },
+    async items(tableName) {
+      const items: Record<string, unknown>[] = [];
+      let startKey: Record<string, unknown> | undefined;
+      do {
+        const page = await client.send(new ScanCommand({ TableName: tableName, ExclusiveStartKey: startKey }));
+        items.push(...(page.Items ?? []));
+        startKey = page.LastEvaluatedKey;
+      } while (startKey !== undefined);
+      return items;
+    },
+    async close() {
+      client.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
