@@ -18,6 +18,10 @@ export default defineConfig({
           include: ['test/web/**/*.test.{ts,tsx}'],
           setupFiles: ['test/web/setup.ts'],
           restoreMocks: true,
+          // Safety nets for a hung test, not measures of speed: a busy 2-core machine can take
+          // many times the usual time (vitest's defaults are 5 s and 10 s).
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
         },
       },
       {
@@ -26,6 +30,9 @@ export default defineConfig({
           environment: 'node',
           include: ['test/api/**/*.test.ts', 'test/scripts/**/*.test.ts'],
           restoreMocks: true,
+          // As above; the API tests start servers, worker threads and whole runs.
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
         },
       },
       {
@@ -33,8 +40,10 @@ export default defineConfig({
           name: 'infra',
           environment: 'node',
           include: ['test/infra/**/*.test.ts'],
-          // Synthesizing a stack takes seconds; bundling is skipped in tests (see test/infra).
-          testTimeout: 120_000,
+          // Synthesizing takes seconds, a full `cdk synth` (bundling included) a minute or more, and
+          // many times that on a busy machine: these limits only stop a hung process.
+          testTimeout: 600_000,
+          hookTimeout: 600_000,
         },
       },
     ],

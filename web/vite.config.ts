@@ -8,6 +8,7 @@ export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
   plugins: [react()],
   resolve: { alias: { '@': src } },
-  build: { outDir: 'dist', emptyOutDir: true, sourcemap: true },
+  // No source maps in the build: it is what production serves, and maps would publish the sources.
+  build: { outDir: 'dist', emptyOutDir: true, sourcemap: false },
   server: { port: 5173, strictPort: true },
 });

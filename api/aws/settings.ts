@@ -11,7 +11,10 @@ export const ENV = {
   /** The private bucket the reports are written to, and the key prefix they go under. */
   reportsBucket: 'CTPO_REPORTS_BUCKET',
   reportsPrefix: 'CTPO_REPORTS_PREFIX',
-  /** The public base address of the reports (`outputUrl`), with a trailing slash. */
+  /**
+   * The public base address of the reports (`outputUrl`), with a trailing slash; or a path
+   * (`/reports/`) on the site's own origin, whose host CloudFront names in SITE_HOST_HEADER.
+   */
   reportsUrl: 'CTPO_REPORTS_URL',
   /** Where and how runs are started. */
   cluster: 'CTPO_CLUSTER_ARN',
@@ -24,12 +27,38 @@ export const ENV = {
   /** The Cognito user pool and web client whose access tokens the API accepts. */
   userPoolId: 'CTPO_USER_POOL_ID',
   userPoolClientId: 'CTPO_USER_POOL_CLIENT_ID',
+  /**
+   * Instead of the client id itself: the SSM parameter that holds it, read at cold start. The
+   * functions behind CloudFront take it this way because the client's callback URL names the
+   * distribution, which names the functions' URLs: a reference from function to client would
+   * close that circle.
+   */
+  userPoolClientIdParameter: 'CTPO_USER_POOL_CLIENT_ID_PARAMETER',
   /** Comma-separated app origins allowed to call the API from another origin. */
   allowedOrigins: 'CTPO_ALLOWED_ORIGINS',
+  /**
+   * The Secrets Manager secret holding the current report-link signing key, JSON
+   * `{ "keyId": "...", "key": "..." }` (api/http/report-capability.ts); rotated every 30 days.
+   */
+  reportKeySecret: 'CTPO_REPORT_KEY_SECRET_ARN',
   /** Per run, in the task's container overrides: the job, and its encrypted credentials. */
   jobId: 'CTPO_JOB_ID',
   encryptedCredentials: 'CTPO_ENCRYPTED_CREDENTIALS',
 } as const;
+
+/**
+ * The header the API's functions read the caller's bearer token from on AWS. CloudFront signs each
+ * request to a function URL in the Authorization header itself, so its viewer-request function
+ * (infra/edge/api-gate.js) moves the viewer's token here first.
+ */
+export const EDGE_TOKEN_HEADER = 'x-ctpo-authorization';
+
+/**
+ * The host the caller reached the site on, as the edge saw it. The functions cannot be told the
+ * distribution's address in their settings (the distribution names their URLs: a circle), so the
+ * edge passes it with each request.
+ */
+export const SITE_HOST_HEADER = 'x-ctpo-site-host';
 
 export type EnvName = (typeof ENV)[keyof typeof ENV];
 

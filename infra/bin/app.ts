@@ -1,8 +1,8 @@
-// The CDK app: reads the deployment's parameters, builds the CTPO stack in ca-central-1, and runs
-// the cdk-nag AwsSolutions checks on every synth.
+// The CDK app: reads the deployment's parameters, builds the CTPO stack in ca-central-1 with its
+// edge stack in us-east-1, and runs the cdk-nag AwsSolutions checks on every synth.
 import { App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { CtpoStack } from '../lib/ctpo-stack.ts';
+import { buildCtpo } from '../lib/app.ts';
 import { ParameterError, readParameters } from '../lib/parameters.ts';
 
 /** Cognito and everything else live in Canada Central. */
@@ -19,12 +19,6 @@ try {
   }
   throw error;
 }
-const { stackName, ...stackParameters } = parameters;
-
-new CtpoStack(app, stackName, {
-  // The account is whichever the CLI's credentials name; synth works without any.
-  env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: REGION },
-  description: 'CTPO: Course Testing Protocol Observer (site, sign-in and QA API)',
-  parameters: stackParameters,
-});
+// The account is whichever the CLI's credentials name; synth works without any.
+buildCtpo(app, { parameters, region: REGION, account: process.env.CDK_DEFAULT_ACCOUNT });
 Validations.of(app).addPlugins(new AwsSolutionsChecks(app));

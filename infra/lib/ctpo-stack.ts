@@ -1,7 +1,8 @@
 // The whole deployment in one stack: the identity, the site and, unless the app is pointed at an
 // existing one, the QA API. One stack because the three refer to each other (the sign-in client
 // needs the site's address, the site serves the API, the API checks the client's tokens); across
-// stacks those references would form a cycle.
+// stacks those references would form a cycle. Only what CloudFront must have in us-east-1 lives
+// in the edge stack beside it (infra/lib/edge.ts).
 import { CfnOutput, Stack, Token } from 'aws-cdk-lib';
 import type { StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
@@ -9,11 +10,12 @@ import { Identity } from './identity.ts';
 import type { CtpoParameters } from './parameters.ts';
 import { QaApi } from './qa-api.ts';
 import { Site, assertBuiltApp } from './site.ts';
+import type { SiteEdge } from './site.ts';
 
 /** Where a developer runs the app: Vite's dev server and the local stack. */
 export const LOCAL_APP_URLS = ['http://localhost:5173/', 'https://localhost:8443/'] as const;
 
-export type CtpoStackProps = StackProps & { parameters: Omit<CtpoParameters, 'stackName'> };
+export type CtpoStackProps = StackProps & { parameters: Omit<CtpoParameters, 'stackName'>; edge: SiteEdge };
 
 export class CtpoStack extends Stack {
   readonly identity: Identity;
@@ -30,13 +32,18 @@ export class CtpoStack extends Stack {
   }
 
   constructor(scope: Construct, id: string, props: CtpoStackProps) {
-    super(scope, id, props);
+    // The web ACL's ARN comes from us-east-1.
+    super(scope, id, { ...props, crossRegionReferences: true });
     const { parameters } = props;
     assertBuiltApp(parameters.webDist);
+    // Developer origins only when the deployment asks: otherwise a page on localhost of any machine
+    // could start a sign-in to this pool and call this API with the session it gets back.
+    const devAppUrls = parameters.devOrigins ? LOCAL_APP_URLS : [];
+    const devOrigins = devAppUrls.map((url) => new URL(url).origin);
 
     this.identity = new Identity(this, 'Identity', {
       ...(parameters.domainPrefix === undefined ? {} : { domainPrefix: parameters.domainPrefix }),
-      localAppUrls: LOCAL_APP_URLS,
+      localAppUrls: devAppUrls,
     });
 
     if (parameters.externalApiUrl === undefined) {
@@ -44,7 +51,7 @@ export class CtpoStack extends Stack {
         userPool: this.identity.userPool,
         client: this.identity.client,
         reportExpiryDays: parameters.reportExpiryDays,
-        corsOrigins: LOCAL_APP_URLS.map((url) => new URL(url).origin),
+        corsOrigins: devOrigins,
       });
     }
 
@@ -59,8 +66,15 @@ export class CtpoStack extends Stack {
       api:
         this.qaApi === undefined
           ? { kind: 'external', url: parameters.externalApiUrl! }
-          : { kind: 'same-origin', httpApi: this.qaApi.httpApi, reportsBucket: this.qaApi.reportsBucket },
+          : {
+              kind: 'same-origin',
+              functionUrls: this.qaApi.functionUrls,
+              reportsBucket: this.qaApi.reportsBucket,
+              reportKeyStore: this.qaApi.reportKeys.store,
+            },
       ...(parameters.customDomain === undefined ? {} : { customDomain: parameters.customDomain }),
+      edge: props.edge,
+      devOrigins,
     });
 
     // The site's address exists only now; the sign-in client and the API's outputUrl need it.
@@ -77,7 +91,7 @@ export class CtpoStack extends Stack {
     new CfnOutput(this, 'HostedLoginDomain', { value: this.identity.hostedLoginHost });
     new CfnOutput(this, 'ApiUrl', { value: this.site.runtimeConfig.apiUrl, description: 'Base of /api/toc, /api/run-tests, /api/job-status' });
     if (this.qaApi !== undefined) {
-      new CfnOutput(this, 'ApiEndpoint', { value: this.qaApi.httpApi.apiEndpoint, description: 'The HTTP API itself, for local development' });
+      new CfnOutput(this, 'ReportKeySecretArn', { value: this.qaApi.reportKeys.secret.secretArn, description: 'Rotate the report-link key now: aws secretsmanager rotate-secret --secret-id <this>' });
       new CfnOutput(this, 'ReportsBucketName', { value: this.qaApi.reportsBucket.bucketName });
       new CfnOutput(this, 'JobsTableName', { value: this.qaApi.jobsTable.tableName });
     }

@@ -4,12 +4,16 @@ import { Aws, Duration, Fn, Lazy, RemovalPolicy, Stack, Validations } from 'aws-
 import * as cognito from 'aws-cdk-lib/aws-cognito';
 import { Construct } from 'constructs';
 
+/** How long an access (and id) token is valid; the refresh token lasts 30 days. */
+export const ACCESS_TOKEN_MINUTES = 15;
+
 export interface IdentityProps {
   /** The hosted-login domain prefix; undefined means `ctpo-<account id>`. */
   domainPrefix?: string;
   /**
    * Origins (with a trailing slash) that may start a sign-in and receive the user back, besides the
-   * site itself, which is added with `allowAppUrl` once it exists.
+   * site itself, which is added with `allowAppUrl` once it exists: the developer origins when the
+   * deployment asks for them, none otherwise.
    */
   localAppUrls: readonly string[];
 }
@@ -78,8 +82,10 @@ export class Identity extends Construct {
         logoutUrls: Lazy.list({ produce: () => this.appUrls }),
       },
       supportedIdentityProviders: [cognito.UserPoolClientIdentityProvider.COGNITO],
-      accessTokenValidity: Duration.minutes(60),
-      idTokenValidity: Duration.minutes(60),
+      // A token cannot be taken back once issued: a short life bounds what a stolen one, or one
+      // still held after sign-out, can do. Amplify refreshes both before they expire.
+      accessTokenValidity: Duration.minutes(ACCESS_TOKEN_MINUTES),
+      idTokenValidity: Duration.minutes(ACCESS_TOKEN_MINUTES),
       refreshTokenValidity: Duration.days(30),
     });
 

@@ -23,6 +23,12 @@ export interface CtpoParameters {
   reportExpiryDays: number;
   /** The built app (`npm run build`). */
   webDist: string;
+  /**
+   * Let the developer origins (Vite's `http://localhost:5173` and the local stack's
+   * `https://localhost:8443`) sign in to this deployment and call its API. Off unless asked for:
+   * any page served on those addresses of any machine could then use a signed-in user's session.
+   */
+  devOrigins: boolean;
 }
 
 /** One setting: its context key, its environment variable, and what it means. */
@@ -34,12 +40,14 @@ export const PARAMETERS = {
   externalApiUrl: { context: 'externalApiUrl', env: 'CTPO_EXTERNAL_API_URL' },
   reportExpiryDays: { context: 'reportExpiryDays', env: 'CTPO_REPORT_EXPIRY_DAYS' },
   webDist: { context: 'webDist', env: 'CTPO_WEB_DIST' },
+  devOrigins: { context: 'devOrigins', env: 'CTPO_DEV_ORIGINS' },
 } as const;
 
 export const DEFAULTS = {
   stackName: 'Ctpo',
   reportExpiryDays: 30,
   webDist: 'web/dist',
+  devOrigins: false,
 } as const;
 
 export interface ParameterSource {
@@ -139,6 +147,16 @@ export function readParameters(source: ParameterSource): CtpoParameters {
 
   const webDist = read('webDist') ?? DEFAULTS.webDist;
 
+  const devOriginsText = read('devOrigins')?.toLowerCase();
+  let devOrigins: boolean = DEFAULTS.devOrigins;
+  if (devOriginsText !== undefined) {
+    if (devOriginsText !== 'true' && devOriginsText !== 'false') {
+      problems.push(`${describe('devOrigins')}: "${devOriginsText}" must be true or false.`);
+    } else {
+      devOrigins = devOriginsText === 'true';
+    }
+  }
+
   if (problems.length > 0) throw new ParameterError(problems);
   return {
     stackName,
@@ -147,5 +165,6 @@ export function readParameters(source: ParameterSource): CtpoParameters {
     ...(externalApiUrl === undefined ? {} : { externalApiUrl }),
     reportExpiryDays,
     webDist,
+    devOrigins,
   };
 }

@@ -1,13 +1,11 @@
-// The QA API on AWS: an HTTP API that accepts only the app's Cognito access tokens, three Lambda
-// functions running the same route handlers as the local server, the jobs table, the reports bucket,
-// and the runs themselves, one ECS Fargate task each, whose state EventBridge feeds back to the jobs.
+// The QA API on AWS: a Lambda function per route running the same route handlers as the local server
+// (each checks the caller's Cognito access token itself), reachable only through the site's
+// CloudFront distribution (function URLs with IAM auth, signed by origin access control), the jobs
+// table, the reports bucket and the keys that sign report links, and the runs themselves, one ECS
+// Fargate task each, whose state EventBridge feeds back to the jobs.
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Duration, Fn, RemovalPolicy, Validations } from 'aws-cdk-lib';
-import * as apigateway from 'aws-cdk-lib/aws-apigateway';
-import * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
-import * as authorizers from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
-import * as integrations from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import { Duration, Fn, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import type * as cognito from 'aws-cdk-lib/aws-cognito';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
@@ -21,10 +19,13 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as s3 from 'aws-cdk-lib/aws-s3';
+import * as ssm from 'aws-cdk-lib/aws-ssm';
 import { Construct } from 'constructs';
+import { OWNER_CREATED_INDEX } from '../../api/aws/dynamo-job-history.ts';
 import { EXPIRES_AT, OWNER_INDEX } from '../../api/aws/dynamo-job-store.ts';
 import { CREDENTIALS_CONTEXT_KEY, ENV } from '../../api/aws/settings.ts';
 import { acknowledgeWildcardResource } from './nag.ts';
+import { ReportKeys } from './report-keys.ts';
 import { REPORTS_PREFIX } from './site.ts';
 
 const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -35,9 +36,13 @@ export const LAMBDA_ENTRIES = {
   toc: 'api/aws/lambda/toc.ts',
   runTests: 'api/aws/lambda/run-tests.ts',
   jobStatus: 'api/aws/lambda/job-status.ts',
+  jobs: 'api/aws/lambda/jobs.ts',
+  dismissals: 'api/aws/lambda/dismissals.ts',
   taskState: 'api/aws/lambda/task-state.ts',
 } as const;
 export const RUNNER_DOCKERFILE = 'infra/runner/Dockerfile';
+/** The runner task's memory: the engine and a headless Chromium, with room to spare. */
+export const RUNNER_MEMORY_MIB = 3072;
 
 export interface QaApiProps {
   userPool: cognito.IUserPool;
@@ -46,16 +51,24 @@ export interface QaApiProps {
   /** Days a report and its job record are kept. */
   reportExpiryDays: number;
   /**
-   * Origins of apps served elsewhere that may call the API directly (local development against the
-   * deployed stack). The deployed app needs none: it reaches the API on its own origin.
+   * Origins of apps served elsewhere that may call the API (local development against the deployed
+   * stack, only when the deployment asks for it). The deployed app needs none: it reaches the API
+   * on its own origin.
    */
   corsOrigins: readonly string[];
 }
 
+/** The routes CloudFront sends to each function. */
+export type ApiRoute = 'toc' | 'runTests' | 'jobStatus' | 'jobs' | 'dismissals';
+
 export class QaApi extends Construct {
-  readonly httpApi: apigwv2.HttpApi;
+  /** Callable only with SigV4 (AWS_IAM): in practice only by the site's distribution. */
+  readonly functionUrls: Record<ApiRoute, lambda.FunctionUrl>;
   readonly reportsBucket: s3.Bucket;
+  readonly reportKeys: ReportKeys;
   readonly jobsTable: dynamodb.TableV2;
+  /** Findings users dismissed, per user and course: no expiry, a dismissal stays until restored. */
+  readonly dismissalsTable: dynamodb.TableV2;
   readonly cluster: ecs.Cluster;
   readonly taskDefinition: ecs.FargateTaskDefinition;
   readonly credentialsKey: kms.Key;
@@ -94,7 +107,23 @@ export class QaApi extends Construct {
           sortKey: { name: 'statusRank', type: dynamodb.AttributeType.NUMBER },
           projectionType: dynamodb.ProjectionType.KEYS_ONLY,
         },
+        {
+          // A user's runs newest first (GET /api/jobs) and the previous run of a course (the runner).
+          indexName: OWNER_CREATED_INDEX,
+          partitionKey: { name: 'owner', type: dynamodb.AttributeType.STRING },
+          sortKey: { name: 'createdAt', type: dynamodb.AttributeType.STRING },
+          projectionType: dynamodb.ProjectionType.ALL,
+        },
       ],
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+
+    this.dismissalsTable = new dynamodb.TableV2(this, 'Dismissals', {
+      partitionKey: { name: 'course', type: dynamodb.AttributeType.STRING },
+      sortKey: { name: 'fingerprint', type: dynamodb.AttributeType.STRING },
+      billing: dynamodb.Billing.onDemand(),
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      // Tearing the stack down takes everything with it, as it does the jobs.
       removalPolicy: RemovalPolicy.DESTROY,
     });
 
@@ -136,9 +165,11 @@ export class QaApi extends Construct {
       pendingWindow: Duration.days(7),
     });
 
+    // The engine stays under 800 MB; headless Chromium for the browser checks takes 500-650 MiB more
+    // (`npm run browser-memory`, docs/reliability.md). 3 GB keeps that peak under half the task.
     this.taskDefinition = new ecs.FargateTaskDefinition(this, 'Runner', {
       cpu: 1024,
-      memoryLimitMiB: 2048,
+      memoryLimitMiB: RUNNER_MEMORY_MIB,
       runtimePlatform: { operatingSystemFamily: ecs.OperatingSystemFamily.LINUX, cpuArchitecture: ecs.CpuArchitecture.X86_64 },
     });
     this.taskDefinition.addVolume({ name: 'tmp' });
@@ -157,6 +188,7 @@ export class QaApi extends Construct {
       }),
       environment: {
         [ENV.jobsTable]: this.jobsTable.tableName,
+        [ENV.dismissalsTable]: this.dismissalsTable.tableName,
         [ENV.reportExpiryDays]: String(props.reportExpiryDays),
         [ENV.reportsBucket]: this.reportsBucket.bucketName,
         [ENV.reportsPrefix]: REPORTS_PREFIX,
@@ -173,8 +205,13 @@ export class QaApi extends Construct {
     const taskRole = this.taskDefinition.taskRole;
     const reportObjects = this.reportsBucket.arnForObjects(`${REPORTS_PREFIX}*`);
     taskRole.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'], resources: [this.jobsTable.tableArn] }));
-    taskRole.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['s3:PutObject'], resources: [reportObjects] }));
-    acknowledgeWildcardResource(taskRole, reportObjects, 'Report names are made per run; the runner may write only under the reports/ prefix of the reports bucket.');
+    // The previous report of the course is read back to compare with (report/compare.ts).
+    taskRole.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['s3:GetObject', 's3:PutObject'], resources: [reportObjects] }));
+    acknowledgeWildcardResource(taskRole, reportObjects, 'Report names are made per run; the runner may read and write only under the reports/ prefix of the reports bucket.');
+    // The previous successful run of the course, and what its owner dismissed for it.
+    taskRole.addToPrincipalPolicy(
+      new iam.PolicyStatement({ actions: ['dynamodb:Query'], resources: [`${this.jobsTable.tableArn}/index/${OWNER_CREATED_INDEX}`, this.dismissalsTable.tableArn] }),
+    );
     taskRole.addToPrincipalPolicy(
       new iam.PolicyStatement({
         actions: ['kms:Decrypt'],
@@ -208,25 +245,43 @@ export class QaApi extends Construct {
       [ENV.securityGroups]: runnerSecurityGroup.securityGroupId,
       [ENV.credentialsKey]: this.credentialsKey.keyArn,
     };
+    // The functions behind CloudFront read the app client's id from SSM at cold start: the client
+    // names the site as its callback, the site names the functions' URLs, so a direct reference
+    // from function to client would close a circle. The parameter's ARN is built from its literal
+    // name for the same reason.
+    const stack = Stack.of(this);
+    const clientIdParameterName = `/ctpo/${stack.stackName}/user-pool-client-id`;
+    new ssm.StringParameter(this, 'ClientIdParameter', {
+      parameterName: clientIdParameterName,
+      stringValue: props.client.userPoolClientId,
+      description: 'CTPO: the app client whose access tokens the API accepts',
+    });
+    const clientIdParameterArn = stack.formatArn({ service: 'ssm', resource: 'parameter', resourceName: clientIdParameterName.slice(1) });
     const common: Record<string, string> = {
       [ENV.jobsTable]: this.jobsTable.tableName,
       [ENV.reportExpiryDays]: String(props.reportExpiryDays),
       [ENV.userPoolId]: props.userPool.userPoolId,
-      [ENV.userPoolClientId]: props.client.userPoolClientId,
+      [ENV.userPoolClientIdParameter]: clientIdParameterName,
       [ENV.allowedOrigins]: props.corsOrigins.join(','),
     };
 
     const toc = this.apiFunction('Toc', LAMBDA_ENTRIES.toc, { ...common }, Duration.seconds(29), 1024);
     const runTests = this.apiFunction('RunTests', LAMBDA_ENTRIES.runTests, { ...common, ...runSettings }, Duration.seconds(20), 512);
+    this.reportKeys = new ReportKeys(this, 'ReportKeys');
     const jobStatus = this.apiFunction(
       'JobStatus',
       LAMBDA_ENTRIES.jobStatus,
-      { ...common, [ENV.cluster]: this.cluster.clusterArn, [ENV.containerName]: RUNNER_CONTAINER },
+      { ...common, [ENV.cluster]: this.cluster.clusterArn, [ENV.containerName]: RUNNER_CONTAINER, [ENV.reportKeySecret]: this.reportKeys.secret.secretArn },
       Duration.seconds(10),
       512,
     );
     const taskState = this.apiFunction('TaskState', LAMBDA_ENTRIES.taskState, { ...common, [ENV.containerName]: RUNNER_CONTAINER }, Duration.seconds(30), 256);
-    this.functions = { toc, runTests, jobStatus, taskState };
+    const jobs = this.apiFunction('Jobs', LAMBDA_ENTRIES.jobs, { ...common }, Duration.seconds(10), 512);
+    const dismissals = this.apiFunction('Dismissals', LAMBDA_ENTRIES.dismissals, { ...common, [ENV.dismissalsTable]: this.dismissalsTable.tableName }, Duration.seconds(10), 512);
+    this.functions = { toc, runTests, jobStatus, jobs, dismissals, taskState };
+    for (const route of [toc, runTests, jobStatus, jobs, dismissals]) {
+      route.addToRolePolicy(new iam.PolicyStatement({ actions: ['ssm:GetParameter'], resources: [clientIdParameterArn] }));
+    }
 
     // run-tests: record the job, count the user's active runs, encrypt, start the task.
     runTests.addToRolePolicy(
@@ -256,7 +311,8 @@ export class QaApi extends Construct {
         conditions: { StringEquals: { 'iam:PassedToService': 'ecs-tasks.amazonaws.com' } },
       }),
     );
-    // job-status: read the job, and ask ECS about one that has gone quiet.
+    // job-status: read the job, ask ECS about one that has gone quiet, sign its report link.
+    jobStatus.addToRolePolicy(new iam.PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [this.reportKeys.secret.secretArn] }));
     jobStatus.addToRolePolicy(new iam.PolicyStatement({ actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'], resources: [this.jobsTable.tableArn] }));
     jobStatus.addToRolePolicy(
       new iam.PolicyStatement({
@@ -268,60 +324,26 @@ export class QaApi extends Construct {
     if (jobStatus.role !== undefined) {
       acknowledgeWildcardResource(jobStatus.role, '*', 'Task ids are made by ECS at run time; the condition limits DescribeTasks to the runner cluster.');
     }
+    // jobs: the caller's runs, newest first, from the owner index.
+    jobs.addToRolePolicy(new iam.PolicyStatement({ actions: ['dynamodb:Query'], resources: [`${this.jobsTable.tableArn}/index/${OWNER_CREATED_INDEX}`] }));
+    // dismissals: the caller's dismissed findings of a course, recorded under their e-mail.
+    dismissals.addToRolePolicy(
+      new iam.PolicyStatement({ actions: ['dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:DeleteItem'], resources: [this.dismissalsTable.tableArn] }),
+    );
+    dismissals.addToRolePolicy(new iam.PolicyStatement({ actions: ['cognito-idp:AdminGetUser'], resources: [props.userPool.userPoolArn] }));
     // task-state: move the job along with its task.
     taskState.addToRolePolicy(new iam.PolicyStatement({ actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'], resources: [this.jobsTable.tableArn] }));
 
-    const accessLogs = new logs.LogGroup(this, 'ApiAccessLogs', { retention: logs.RetentionDays.THREE_MONTHS, removalPolicy: RemovalPolicy.DESTROY });
-    this.httpApi = new apigwv2.HttpApi(this, 'HttpApi', {
-      description: 'CTPO QA API',
-      createDefaultStage: false,
-      ...(props.corsOrigins.length === 0
-        ? {}
-        : {
-            corsPreflight: {
-              allowOrigins: [...props.corsOrigins],
-              allowMethods: [apigwv2.CorsHttpMethod.GET, apigwv2.CorsHttpMethod.POST],
-              allowHeaders: ['authorization', 'content-type'],
-              allowCredentials: true,
-              maxAge: Duration.hours(1),
-            },
-          }),
-      defaultAuthorizer: new authorizers.HttpUserPoolAuthorizer('Cognito', props.userPool, { userPoolClients: [props.client] }),
-    });
-    new apigwv2.HttpStage(this, 'Stage', {
-      httpApi: this.httpApi,
-      stageName: '$default',
-      autoDeploy: true,
-      // Enough for a team; a runaway script cannot run up the bill.
-      throttle: { rateLimit: 20, burstLimit: 40 },
-      accessLogSettings: {
-        destination: new apigwv2.LogGroupLogDestination(accessLogs),
-        format: apigateway.AccessLogFormat.custom(
-          JSON.stringify({
-            requestId: '$context.requestId',
-            time: '$context.requestTime',
-            method: '$context.httpMethod',
-            path: '$context.path',
-            status: '$context.status',
-            latencyMs: '$context.responseLatency',
-            user: '$context.authorizer.claims.sub',
-            authorizerError: '$context.authorizer.error',
-            integrationError: '$context.integrationErrorMessage',
-          }),
-        ),
-      },
-    });
-    this.httpApi.addRoutes({ path: '/api/toc', methods: [apigwv2.HttpMethod.POST], integration: new integrations.HttpLambdaIntegration('Toc', toc) });
-    this.httpApi.addRoutes({
-      path: '/api/run-tests',
-      methods: [apigwv2.HttpMethod.POST],
-      integration: new integrations.HttpLambdaIntegration('RunTests', runTests),
-    });
-    this.httpApi.addRoutes({
-      path: '/api/job-status/{jobArn}',
-      methods: [apigwv2.HttpMethod.GET],
-      integration: new integrations.HttpLambdaIntegration('JobStatus', jobStatus),
-    });
+    // No API Gateway: each route's function has a URL that takes only SigV4-signed requests, and
+    // only the site's distribution may sign them (FunctionUrlOrigin.withOriginAccessControl grants
+    // it). So there is no endpoint beside CloudFront, where WAF limits each caller's rate.
+    this.functionUrls = {
+      toc: toc.addFunctionUrl({ authType: lambda.FunctionUrlAuthType.AWS_IAM }),
+      runTests: runTests.addFunctionUrl({ authType: lambda.FunctionUrlAuthType.AWS_IAM }),
+      jobStatus: jobStatus.addFunctionUrl({ authType: lambda.FunctionUrlAuthType.AWS_IAM }),
+      jobs: jobs.addFunctionUrl({ authType: lambda.FunctionUrlAuthType.AWS_IAM }),
+      dismissals: dismissals.addFunctionUrl({ authType: lambda.FunctionUrlAuthType.AWS_IAM }),
+    };
 
     // --- Task state back into the jobs -------------------------------------------------------------
     new events.Rule(this, 'TaskStateChanges', {
@@ -338,7 +360,7 @@ export class QaApi extends Construct {
 
   /** The address reports are served from (`outputUrl`), known only once the site exists. */
   publishReportsAt(reportsUrl: string): void {
-    for (const route of [this.functions.toc, this.functions.runTests, this.functions.jobStatus]) {
+    for (const route of [this.functions.toc, this.functions.runTests, this.functions.jobStatus, this.functions.jobs, this.functions.dismissals]) {
       route.addEnvironment(ENV.reportsUrl, reportsUrl);
     }
   }

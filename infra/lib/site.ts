@@ -1,17 +1,36 @@
 // The app on the web: a private bucket behind CloudFront, the app's config.json written at deploy
-// time, and, on the same origin, the QA API under /api/* and the reports under /reports/*.
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { Duration, Fn, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
-import type * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
+// time, and, on the same origin, the QA API under /api/* and the reports under /reports/*, both
+// guarded at the edge (infra/edge/), the whole distribution behind the rate-limiting web ACL.
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Duration, RemovalPolicy, Stack, Stage, Validations } from 'aws-cdk-lib';
 import * as acm from 'aws-cdk-lib/aws-certificatemanager';
 import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as s3deploy from 'aws-cdk-lib/aws-s3-deployment';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
+import { EDGE_TOKEN_HEADER, SITE_HOST_HEADER } from '../../api/aws/settings.ts';
 import { acknowledgeGeneratedPolicyWildcards } from './nag.ts';
 import type { CustomDomain } from './parameters.ts';
+import type { ApiRoute } from './qa-api.ts';
+
+const EDGE_CODE = join(dirname(fileURLToPath(import.meta.url)), '..', 'edge');
+export const REPORT_GATE_FILE = join(EDGE_CODE, 'report-gate.js');
+export const API_GATE_FILE = join(EDGE_CODE, 'api-gate.js');
+export const BODY_HASH_FILE = join(EDGE_CODE, 'body-hash.cjs');
+/** The query names GET /api/jobs and /api/dismissals read (api/http/validate-history.ts). */
+export const HISTORY_QUERY_NAMES = ['limit', 'cursor', 'siteUrl', 'orgUnitId', 'fingerprint'] as const;
+
+/** The API behaviours' viewer-request function, trusting `devOrigins` for CORS (none by default). */
+export function apiGateSource(devOrigins: readonly string[]): string {
+  const source = readFileSync(API_GATE_FILE, 'utf8');
+  const placeholder = 'var DEV_ORIGINS = [];';
+  if (!source.includes(placeholder)) throw new Error(`${API_GATE_FILE} must declare \`${placeholder}\` for the stack to fill in.`);
+  return source.replace(placeholder, `var DEV_ORIGINS = ${JSON.stringify(devOrigins)};`);
+}
 
 /**
  * Serves index.html for any path whose last segment has no file extension, so the app's client-side
@@ -50,8 +69,21 @@ export interface SiteIdentity {
 
 /** The QA API this stack deploys, served on the site's own origin, or an existing one elsewhere. */
 export type SiteApi =
-  | { kind: 'same-origin'; httpApi: apigwv2.IHttpApi; reportsBucket: s3.IBucket }
+  | {
+      kind: 'same-origin';
+      functionUrls: Record<ApiRoute, lambda.IFunctionUrl>;
+      reportsBucket: s3.IBucket;
+      /** The keys the reports behaviour checks report links with. */
+      reportKeyStore: cloudfront.IKeyValueStore;
+    }
   | { kind: 'external'; url: string };
+
+/** What the site takes from the us-east-1 stack (infra/lib/edge.ts). */
+export interface SiteEdge {
+  /** The edge stack's construct id: the API's Lambda@Edge function goes into it. */
+  stackId: string;
+  webAclArn: string;
+}
 
 export interface SiteProps {
   /** The built app: index.html, assets/ (hashed by Vite) and any other static files. */
@@ -59,6 +91,9 @@ export interface SiteProps {
   identity: SiteIdentity;
   api: SiteApi;
   customDomain?: CustomDomain;
+  edge: SiteEdge;
+  /** Origins of apps served elsewhere that may call the API (none unless the deployment asks). */
+  devOrigins: readonly string[];
 }
 
 export const POLL_INTERVAL_MS = 10_000;
@@ -77,7 +112,11 @@ export class Site extends Construct {
   readonly distribution: cloudfront.Distribution;
   /** The site's origin with a trailing slash, e.g. `https://d111.cloudfront.net/`. */
   readonly url: string;
-  /** Where reports are served (`<url>reports/`), the job status's `outputUrl`. */
+  /**
+   * Where reports are served, as the API's functions are told it: `/reports/` on the site's own
+   * origin, whose host the edge passes along with each request (the functions' settings cannot
+   * name the distribution, which names their URLs).
+   */
   readonly reportsUrl: string;
   readonly runtimeConfig: RuntimeConfig;
 
@@ -148,35 +187,105 @@ export class Site extends Construct {
     const additionalBehaviors: Record<string, cloudfront.BehaviorOptions> = {};
     if (props.api.kind === 'same-origin') {
       // The API on the site's origin: no CORS preflight on every call, one address in the CSP, and
-      // the app's bearer token never leaves the site's origin.
-      additionalBehaviors['/api/*'] = {
-        origin: new origins.HttpOrigin(Fn.select(2, Fn.split('/', props.api.httpApi.apiEndpoint)), {
-          protocolPolicy: cloudfront.OriginProtocolPolicy.HTTPS_ONLY,
-          originSslProtocols: [cloudfront.OriginSslPolicy.TLS_V1_2],
-        }),
+      // the app's bearer token never leaves the site's origin. Each route has its own function URL;
+      // origin access control signs every request to them, so CloudFront is the only way in.
+      const apiGate = new cloudfront.Function(this, 'ApiGate', {
+        comment: 'CTPO API: routes, methods and CORS preflights; the bearer token moves aside for the origin signature',
+        runtime: cloudfront.FunctionRuntime.JS_2_0,
+        code: cloudfront.FunctionCode.fromInline(apiGateSource(props.devOrigins)),
+      });
+      const bodyHash = new cloudfront.experimental.EdgeFunction(this, 'ApiBodyHash', {
+        stackId: props.edge.stackId,
+        description: 'CTPO API: adds the SHA-256 of a POST body, which a function URL behind origin access control requires',
+        runtime: lambda.Runtime.NODEJS_22_X,
+        handler: 'index.handler',
+        code: lambda.Code.fromInline(readFileSync(BODY_HASH_FILE, 'utf8')),
+        memorySize: 128,
+        timeout: Duration.seconds(5),
+      });
+      // The function itself is made in the edge stack, under the same id.
+      const edgeFunction = Stage.of(this)?.node.findChild(props.edge.stackId).node.findChild('ApiBodyHash');
+      if (edgeFunction === undefined) throw new Error(`The Lambda@Edge function is not in the ${props.edge.stackId} stack.`);
+      Validations.of(edgeFunction).acknowledge(
+        {
+          id: 'AwsSolutions-L1',
+          reason: 'Lambda@Edge takes only some Lambda runtimes; Node.js 22 is the newest it is documented to run. The function is a few lines of plain Node (infra/edge/body-hash.cjs).',
+        },
+        {
+          id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
+          reason: 'Lambda@Edge writes its logs in whichever region serves the request, to log groups it names itself; the basic execution policy is what CloudFront documents for that.',
+        },
+      );
+      const apiRequests = new cloudfront.OriginRequestPolicy(this, 'ApiRequests', {
+        comment: 'CTPO API: the caller token (moved aside by the gate), the body type and the origin; nothing else',
+        headerBehavior: cloudfront.OriginRequestHeaderBehavior.allowList('content-type', 'accept', 'origin', EDGE_TOKEN_HEADER, SITE_HOST_HEADER),
+        queryStringBehavior: cloudfront.OriginRequestQueryStringBehavior.none(),
+        cookieBehavior: cloudfront.OriginRequestCookieBehavior.none(),
+      });
+      // The history routes read their query (a page's cursor, a course, a finding): only those names go on.
+      const historyRequests = new cloudfront.OriginRequestPolicy(this, 'ApiHistoryRequests', {
+        comment: 'CTPO API history routes: as the other routes, plus the query names they read',
+        headerBehavior: cloudfront.OriginRequestHeaderBehavior.allowList('content-type', 'accept', 'origin', EDGE_TOKEN_HEADER, SITE_HOST_HEADER),
+        queryStringBehavior: cloudfront.OriginRequestQueryStringBehavior.allowList(...HISTORY_QUERY_NAMES),
+        cookieBehavior: cloudfront.OriginRequestCookieBehavior.none(),
+      });
+      const apiHeaders = new cloudfront.ResponseHeadersPolicy(this, 'ApiHeaders', {
+        comment: 'CTPO QA API: JSON only, never framed or run as a page',
+        securityHeadersBehavior: {
+          ...commonSecurityHeaders(),
+          contentSecurityPolicy: { override: true, contentSecurityPolicy: "default-src 'none'; frame-ancestors 'none'" },
+        },
+      });
+      const accessControl = new cloudfront.FunctionUrlOriginAccessControl(this, 'ApiAccess', {
+        description: 'CTPO API: CloudFront signs every request to the function URLs',
+        signing: cloudfront.Signing.SIGV4_ALWAYS,
+      });
+      const { functionUrls } = props.api;
+      const originOf = (route: ApiRoute) =>
+        origins.FunctionUrlOrigin.withOriginAccessControl(functionUrls[route], {
+          originAccessControl: accessControl,
+          // The table of contents answers within 25 s; CloudFront's default wait is 30 s.
+          readTimeout: Duration.seconds(30),
+        });
+      const apiBehavior = (origin: cloudfront.IOrigin, post: boolean, requests: cloudfront.IOriginRequestPolicy = apiRequests): cloudfront.BehaviorOptions => ({
+        origin,
         viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.HTTPS_ONLY,
         allowedMethods: cloudfront.AllowedMethods.ALLOW_ALL,
         cachePolicy: cloudfront.CachePolicy.CACHING_DISABLED,
-        // Forwards Authorization and the body; API Gateway refuses a foreign Host header.
-        originRequestPolicy: cloudfront.OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
-        responseHeadersPolicy: new cloudfront.ResponseHeadersPolicy(this, 'ApiHeaders', {
-          comment: 'CTPO QA API: JSON only, never framed or run as a page',
-          securityHeadersBehavior: {
-            ...commonSecurityHeaders(),
-            contentSecurityPolicy: { override: true, contentSecurityPolicy: "default-src 'none'; frame-ancestors 'none'" },
-          },
-        }),
-      };
+        originRequestPolicy: requests,
+        responseHeadersPolicy: apiHeaders,
+        functionAssociations: [{ function: apiGate, eventType: cloudfront.FunctionEventType.VIEWER_REQUEST }],
+        ...(post ? { edgeLambdas: [{ functionVersion: bodyHash.currentVersion, eventType: cloudfront.LambdaEdgeEventType.ORIGIN_REQUEST, includeBody: true }] } : {}),
+      });
+      const jobStatusOrigin = originOf('jobStatus');
+      additionalBehaviors['/api/toc'] = apiBehavior(originOf('toc'), true);
+      additionalBehaviors['/api/run-tests'] = apiBehavior(originOf('runTests'), true);
+      additionalBehaviors['/api/job-status/*'] = apiBehavior(jobStatusOrigin, false);
+      additionalBehaviors['/api/jobs'] = apiBehavior(originOf('jobs'), false, historyRequests);
+      // PUT carries a body, whose hash the function URL needs.
+      additionalBehaviors['/api/dismissals'] = apiBehavior(originOf('dismissals'), true, historyRequests);
+      // Any other /api/ path: the gate answers 404 (or 405) before the origin is ever asked.
+      additionalBehaviors['/api/*'] = apiBehavior(jobStatusOrigin, false);
+
+      const reportGate = new cloudfront.Function(this, 'ReportGate', {
+        comment: 'CTPO reports: only through a signed, unexpired link (api/http/report-capability.ts)',
+        runtime: cloudfront.FunctionRuntime.JS_2_0,
+        code: cloudfront.FunctionCode.fromFile({ filePath: REPORT_GATE_FILE }),
+        keyValueStore: props.api.reportKeyStore,
+      });
       additionalBehaviors[`/${REPORTS_PREFIX}*`] = {
         origin: origins.S3BucketOrigin.withOriginAccessControl(props.api.reportsBucket, {
           originAccessLevels: [cloudfront.AccessLevel.READ],
         }),
         viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
         cachePolicy: appCache,
+        functionAssociations: [{ function: reportGate, eventType: cloudfront.FunctionEventType.VIEWER_REQUEST }],
         responseHeadersPolicy: new cloudfront.ResponseHeadersPolicy(this, 'ReportHeaders', {
           comment: 'CTPO reports: self-contained pages without scripts, sandboxed away from the app origin',
           securityHeadersBehavior: {
             ...commonSecurityHeaders(),
+            // The link itself is the permission: no address of a report leaves in a Referer.
+            referrerPolicy: { referrerPolicy: cloudfront.HeadersReferrerPolicy.NO_REFERRER, override: true },
             contentSecurityPolicy: {
               override: true,
               // A report is one file with inline styles and no script (its filters are CSS). The
@@ -217,6 +326,7 @@ export class Site extends Construct {
         functionAssociations: [{ function: spaRewrite, eventType: cloudfront.FunctionEventType.VIEWER_REQUEST }],
       },
       additionalBehaviors,
+      webAclId: props.edge.webAclArn,
     });
     Validations.of(this.distribution).acknowledge(
       {
@@ -224,12 +334,8 @@ export class Site extends Construct {
         reason: 'CTPO is used by staff who travel; every request already needs a signed-in user, so a country allow-list would add no protection.',
       },
       {
-        id: 'AwsSolutions-CFR2',
-        reason: 'A WAF web ACL costs a monthly fee at rest; the API requires a Cognito token on every route and API Gateway throttles it.',
-      },
-      {
         id: 'AwsSolutions-CFR3',
-        reason: 'Access logs would hold the IP addresses of every user for no operational need; API Gateway keeps its own access log of the API calls.',
+        reason: 'Access logs would hold the IP addresses of every user for no operational need; WAF keeps sampled requests and metrics of what it blocks, and each API function logs its own faults.',
       },
       ...(props.customDomain === undefined
         ? [
@@ -243,7 +349,7 @@ export class Site extends Construct {
 
     const origin = props.customDomain === undefined ? `https://${this.distribution.distributionDomainName}` : `https://${props.customDomain.domainName}`;
     this.url = `${origin}/`;
-    this.reportsUrl = `${origin}/${REPORTS_PREFIX}`;
+    this.reportsUrl = `/${REPORTS_PREFIX}`;
     this.runtimeConfig = {
       region,
       userPoolId: props.identity.userPoolId,

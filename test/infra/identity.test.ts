@@ -35,7 +35,7 @@ describe('the identity construct', () => {
     });
   });
 
-  it('makes the web client: authorization code only, three scopes, no secret, the site and local callbacks', () => {
+  it('makes the web client: authorization code only, three scopes, no secret, the site as the only callback, short-lived tokens', () => {
     const { properties } = resourceNamed(synth.template, 'AWS::Cognito::UserPoolClient', 'IdentityUserPoolWebClient');
     expect(properties).toMatchObject({
       AllowedOAuthFlows: ['code'],
@@ -44,10 +44,32 @@ describe('the identity construct', () => {
       GenerateSecret: false,
       PreventUserExistenceErrors: 'ENABLED',
       SupportedIdentityProviders: ['COGNITO'],
+      // At most 15 minutes: a token still held after sign-out cannot be used for long.
+      AccessTokenValidity: 15,
+      IdTokenValidity: 15,
+      TokenValidityUnits: { AccessToken: 'minutes', IdToken: 'minutes' },
     });
     const siteUrl = { 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [expect.stringMatching(/^SiteDistribution/), 'DomainName'] }, '/']] };
     for (const urls of [properties.CallbackURLs, properties.LogoutURLs]) {
-      expect(urls).toEqual(['http://localhost:5173/', 'https://localhost:8443/', siteUrl]);
+      expect(urls).toEqual([siteUrl]);
+    }
+    expect(JSON.stringify(synth.template.toJSON())).not.toMatch(/localhost/);
+  });
+
+  it('lets the developer origins sign in only when the deployment asks for them', () => {
+    const dev = synthesize({ devOrigins: true });
+    try {
+      const { properties } = resourceNamed(dev.template, 'AWS::Cognito::UserPoolClient', 'IdentityUserPoolWebClient');
+      for (const urls of [properties.CallbackURLs, properties.LogoutURLs] as unknown[][]) {
+        expect(urls.slice(0, 2)).toEqual(['http://localhost:5173/', 'https://localhost:8443/']);
+        expect(urls).toHaveLength(3);
+      }
+      // And the API's edge answers their CORS preflights.
+      expect(resourceNamed(dev.template, 'AWS::CloudFront::Function', 'SiteApiGate').properties.FunctionCode).toContain(
+        'var DEV_ORIGINS = ["http://localhost:5173","https://localhost:8443"];',
+      );
+    } finally {
+      dev.dispose();
     }
   });
 
@@ -71,7 +93,7 @@ describe('the identity construct', () => {
     try {
       custom.template.hasResourceProperties('AWS::Cognito::UserPoolDomain', { Domain: 'acme-ctpo' });
       const { properties } = resourceNamed(custom.template, 'AWS::Cognito::UserPoolClient', 'IdentityUserPoolWebClient');
-      expect(properties.CallbackURLs).toEqual(['http://localhost:5173/', 'https://localhost:8443/', 'https://ctpo.example.com/']);
+      expect(properties.CallbackURLs).toEqual(['https://ctpo.example.com/']);
     } finally {
       custom.dispose();
     }

@@ -16,7 +16,7 @@ const problemsOf = (context: Record<string, unknown>, env: Record<string, string
 
 describe('deployment parameters', () => {
   it('has defaults that deploy without any setting', () => {
-    expect(read()).toEqual({ stackName: 'Ctpo', reportExpiryDays: 30, webDist: 'web/dist' });
+    expect(read()).toEqual({ stackName: 'Ctpo', reportExpiryDays: 30, webDist: 'web/dist', devOrigins: false });
   });
 
   it('reads context first, then the environment', () => {
@@ -30,7 +30,15 @@ describe('deployment parameters', () => {
       reportExpiryDays: 90,
       externalApiUrl: 'https://qa.example.com/v1',
       webDist: 'web/dist',
+      devOrigins: false,
     });
+  });
+
+  it('trusts the developer origins only when asked, by context or environment', () => {
+    expect(read({ devOrigins: 'true' }).devOrigins).toBe(true);
+    expect(read({ devOrigins: true }).devOrigins).toBe(true);
+    expect(read({}, { CTPO_DEV_ORIGINS: 'TRUE' }).devOrigins).toBe(true);
+    expect(read({ devOrigins: 'false' }, { CTPO_DEV_ORIGINS: 'true' }).devOrigins).toBe(false);
   });
 
   it('takes a custom domain with a CloudFront certificate', () => {
@@ -64,6 +72,7 @@ describe('deployment parameters', () => {
     [{ externalApiUrl: 'https://qa.example.com/?x=1' }, /no credentials, query/],
     [{ reportExpiryDays: '2.5' }, /whole number/],
     [{ reportExpiryDays: '3651' }, /1 to 3650/],
+    [{ devOrigins: 'yes' }, /devOrigins \(context\) \/ CTPO_DEV_ORIGINS \(environment\): "yes" must be true or false/],
   ])('refuses %j', (context, message) => {
     expect(problemsOf(context).join('\n')).toMatch(message);
   });

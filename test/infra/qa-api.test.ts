@@ -30,37 +30,62 @@ describe('the QA API construct', () => {
   });
   afterAll(() => synth.dispose());
 
-  it('accepts only access tokens of the app client on every route', () => {
+  it('has no endpoint beside CloudFront: no API Gateway, function URLs that take only signed requests from the distribution', () => {
+    expect(Object.keys(synth.template.toJSON().Resources as Record<string, { Type: string }>).filter((id) => /ApiGateway/.test(synth.template.toJSON().Resources[id].Type))).toEqual([]);
+    const urls = Object.values(synth.template.findResources('AWS::Lambda::Url')).map((url) => url.Properties as { AuthType: string; TargetFunctionArn: unknown });
+    expect(urls).toHaveLength(3);
+    const distribution = resourceNamed(synth.template, 'AWS::CloudFront::Distribution', 'SiteDistribution').id;
+    for (const name of ['Toc', 'RunTests', 'JobStatus']) {
+      const fn = Object.keys(synth.template.findResources('AWS::Lambda::Function')).find((id) => new RegExp(`^QaApi${name}[0-9A-F]{8}$`).test(id))!;
+      expect(urls).toContainEqual({ AuthType: 'AWS_IAM', TargetFunctionArn: { 'Fn::GetAtt': [fn, 'Arn'] } });
+      // Only this distribution may invoke it, through its URL.
+      const permissions = Object.values(synth.template.findResources('AWS::Lambda::Permission'))
+        .map((permission) => permission.Properties as { Action: string; FunctionName: unknown; Principal: string; SourceArn: unknown })
+        .filter((permission) => JSON.stringify(permission.FunctionName).includes(`QaApi${name}FunctionUrl`));
+      expect(permissions.map((permission) => permission.Action).sort()).toEqual(['lambda:InvokeFunction', 'lambda:InvokeFunctionUrl']);
+      for (const permission of permissions) {
+        expect(permission.Principal).toBe('cloudfront.amazonaws.com');
+        expect(render(permission.SourceArn)).toBe(`arn:{AWS::Partition}:cloudfront::{AWS::AccountId}:distribution/{${distribution}}`);
+      }
+    }
+  });
+
+  it('checks tokens in each function, for the app client only, whose id it reads from SSM', () => {
     const client = resourceNamed(synth.template, 'AWS::Cognito::UserPoolClient', 'IdentityUserPoolWebClient').id;
-    const pool = resourceNamed(synth.template, 'AWS::Cognito::UserPool', 'IdentityUserPool').id;
-    const authorizer = resourceNamed(synth.template, 'AWS::ApiGatewayV2::Authorizer', 'QaApiHttpApiCognito');
-    expect(authorizer.properties).toMatchObject({
-      AuthorizerType: 'JWT',
-      IdentitySource: ['$request.header.Authorization'],
-      JwtConfiguration: { Audience: [{ Ref: client }] },
-    });
-    expect(render((authorizer.properties.JwtConfiguration as { Issuer: unknown }).Issuer)).toBe(`https://cognito-idp.ca-central-1.amazonaws.com/{${pool}}`);
-    const routes = Object.values(synth.template.findResources('AWS::ApiGatewayV2::Route')).map((route) => route.Properties);
-    expect(routes.map((route) => route.RouteKey).sort()).toEqual(['GET /api/job-status/{jobArn}', 'POST /api/run-tests', 'POST /api/toc']);
-    for (const route of routes) expect(route).toMatchObject({ AuthorizationType: 'JWT', AuthorizerId: { Ref: authorizer.id } });
+    const parameter = resourceNamed(synth.template, 'AWS::SSM::Parameter', 'QaApiClientIdParameter').properties;
+    expect(parameter).toMatchObject({ Type: 'String', Value: { Ref: client }, Name: '/ctpo/Ctpo/user-pool-client-id' });
+    for (const name of ['Toc', 'RunTests', 'JobStatus']) {
+      const [, fn] = Object.entries(synth.template.findResources('AWS::Lambda::Function')).find(([id]) => new RegExp(`^QaApi${name}[0-9A-F]{8}$`).test(id))!;
+      expect(fn.Properties.Environment.Variables).toMatchObject({ CTPO_USER_POOL_CLIENT_ID_PARAMETER: '/ctpo/Ctpo/user-pool-client-id' });
+      const read = statementsOfRole(`QaApi${name}Role`).filter((statement) => actionsOf(statement).includes('ssm:GetParameter'));
+      expect(read).toHaveLength(1);
+      expect(render(read[0]!.Resource)).toBe('arn:aws:ssm:ca-central-1:{AWS::AccountId}:parameter/ctpo/Ctpo/user-pool-client-id');
+    }
   });
 
-  it('throttles the API and keeps an access log without request bodies', () => {
-    const stage = resourceNamed(synth.template, 'AWS::ApiGatewayV2::Stage', 'QaApiStage').properties as {
-      StageName: string;
-      DefaultRouteSettings: Record<string, number>;
-      AccessLogSettings: { Format: string };
-    };
-    expect(stage.StageName).toBe('$default');
-    expect(stage.DefaultRouteSettings).toMatchObject({ ThrottlingRateLimit: 20, ThrottlingBurstLimit: 40 });
-    const fields = Object.values(JSON.parse(stage.AccessLogSettings.Format) as Record<string, string>);
-    expect(fields).toContain('$context.requestId');
-    expect(fields.join(' ')).not.toMatch(/body|header\.authorization/i);
+  it('lets other origins call the API only when the deployment asks for the developer origins', () => {
+    const originsOf = (template: typeof synth.template) =>
+      Object.entries(template.findResources('AWS::Lambda::Function'))
+        .filter(([id]) => /^QaApi(Toc|RunTests|JobStatus)[0-9A-F]{8}$/.test(id))
+        .map(([, fn]) => (fn.Properties.Environment.Variables as Record<string, unknown>).CTPO_ALLOWED_ORIGINS);
+    expect(originsOf(synth.template)).toEqual(['', '', '']);
+    const dev = synthesize({ devOrigins: true });
+    try {
+      expect(originsOf(dev.template)).toEqual(Array(3).fill('http://localhost:5173,https://localhost:8443'));
+    } finally {
+      dev.dispose();
+    }
   });
 
-  it('lets only local development origins call the API from elsewhere', () => {
-    synth.template.hasResourceProperties('AWS::ApiGatewayV2::Api', {
-      CorsConfiguration: Match.objectLike({ AllowOrigins: ['http://localhost:5173', 'https://localhost:8443'], AllowCredentials: true }),
+  it('gives job-status the report-link key, rotated by its own function', () => {
+    const secret = resourceNamed(synth.template, 'AWS::SecretsManager::Secret', 'QaApiReportKeysSecret').id;
+    const [, jobStatus] = Object.entries(synth.template.findResources('AWS::Lambda::Function')).find(([id]) => /^QaApiJobStatus[0-9A-F]{8}$/.test(id))!;
+    expect(jobStatus.Properties.Environment.Variables).toMatchObject({ CTPO_REPORT_KEY_SECRET_ARN: { Ref: secret } });
+    expect(statementsOfRole('QaApiJobStatusRole')).toContainEqual({ Effect: 'Allow', Action: 'secretsmanager:GetSecretValue', Resource: { Ref: secret } });
+    for (const role of ['QaApiTocRole', 'QaApiRunTestsRole', 'QaApiTaskStateRole']) expect(JSON.stringify(statementsOfRole(role))).not.toContain('secretsmanager');
+    synth.template.hasResourceProperties('AWS::SecretsManager::RotationSchedule', {
+      SecretId: { Ref: secret },
+      RotationRules: { ScheduleExpression: 'rate(30 days)' },
     });
   });
 
@@ -76,8 +101,8 @@ describe('the QA API construct', () => {
   it('gives the API functions the settings their code reads, and the reports address', () => {
     const toc = Object.entries(synth.template.findResources('AWS::Lambda::Function')).find(([id]) => /^QaApiToc[0-9A-F]{8}$/.test(id))!;
     const variables = toc[1].Properties.Environment.Variables as Record<string, unknown>;
-    expect(render(variables.CTPO_REPORTS_URL)).toMatch(/^https:\/\/\{SiteDistribution\w+\.DomainName\}\/reports\/$/);
-    expect(variables).toMatchObject({ CTPO_REPORT_EXPIRY_DAYS: '30', CTPO_ALLOWED_ORIGINS: 'http://localhost:5173,https://localhost:8443' });
+    // On the site's own origin: the edge passes the host with each request.
+    expect(variables).toMatchObject({ CTPO_REPORTS_URL: '/reports/', CTPO_REPORT_EXPIRY_DAYS: '30' });
   });
 
   it('keeps jobs in DynamoDB, expiring with their reports, with the owner index the run limit reads', () => {
@@ -119,7 +144,7 @@ describe('the QA API construct', () => {
       RequiresCompatibilities: string[];
       ContainerDefinitions: { Name: string; Environment: { Name: string; Value: unknown }[]; ReadonlyRootFilesystem: boolean; Image: unknown }[];
     };
-    expect(task).toMatchObject({ RequiresCompatibilities: ['FARGATE'], Cpu: '1024', Memory: '2048', NetworkMode: 'awsvpc' });
+    expect(task).toMatchObject({ RequiresCompatibilities: ['FARGATE'], Cpu: '1024', Memory: '3072', NetworkMode: 'awsvpc' });
     const [container] = task.ContainerDefinitions;
     expect(container).toMatchObject({ Name: 'runner', ReadonlyRootFilesystem: true, Essential: true });
     expect(JSON.stringify(container!.Image)).toContain('container-assets');
@@ -166,11 +191,12 @@ describe('the QA API construct', () => {
   it('grants each function only what its route does', () => {
     const table = { 'Fn::GetAtt': [resourceNamed(synth.template, 'AWS::DynamoDB::GlobalTable', 'QaApiJobs').id, 'Arn'] };
     const nonLog = (role: string) => statementsOfRole(role).filter((statement) => !actionsOf(statement).every((action) => action.startsWith('logs:')));
-    expect(nonLog('QaApiTocRole')).toEqual([]);
+    expect(nonLog('QaApiTocRole').map(actionsOf)).toEqual([['ssm:GetParameter']]);
     expect(nonLog('QaApiTaskStateRole')).toEqual([{ Effect: 'Allow', Action: ['dynamodb:GetItem', 'dynamodb:UpdateItem'], Resource: table }]);
-    expect(nonLog('QaApiJobStatusRole').map(actionsOf)).toEqual([['dynamodb:GetItem', 'dynamodb:UpdateItem'], ['ecs:DescribeTasks']]);
+    expect(nonLog('QaApiJobStatusRole').map(actionsOf)).toEqual([['ssm:GetParameter'], ['secretsmanager:GetSecretValue'], ['dynamodb:GetItem', 'dynamodb:UpdateItem'], ['ecs:DescribeTasks']]);
     const runTests = nonLog('QaApiRunTestsRole');
     expect(runTests.map(actionsOf)).toEqual([
+      ['ssm:GetParameter'],
       ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
       ['dynamodb:Query'],
       ['kms:Encrypt'],
@@ -178,8 +204,8 @@ describe('the QA API construct', () => {
       ['iam:PassRole'],
     ]);
     const cluster = { 'Fn::GetAtt': [resourceNamed(synth.template, 'AWS::ECS::Cluster', 'QaApiCluster').id, 'Arn'] };
-    expect(runTests[3]).toMatchObject({ Resource: { Ref: resourceNamed(synth.template, 'AWS::ECS::TaskDefinition', 'QaApiRunner').id }, Condition: { ArnEquals: { 'ecs:cluster': cluster } } });
-    expect(runTests[4]).toMatchObject({ Condition: { StringEquals: { 'iam:PassedToService': 'ecs-tasks.amazonaws.com' } } });
+    expect(runTests[4]).toMatchObject({ Resource: { Ref: resourceNamed(synth.template, 'AWS::ECS::TaskDefinition', 'QaApiRunner').id }, Condition: { ArnEquals: { 'ecs:cluster': cluster } } });
+    expect(runTests[5]).toMatchObject({ Condition: { StringEquals: { 'iam:PassedToService': 'ecs-tasks.amazonaws.com' } } });
     // Each function writes only to its own log group.
     for (const name of ['Toc', 'RunTests', 'JobStatus', 'TaskState']) {
       const logs = statementsOfRole(`QaApi${name}Role`).filter((statement) => actionsOf(statement).every((action) => action.startsWith('logs:')));

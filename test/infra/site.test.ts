@@ -2,22 +2,22 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Match } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SPA_REWRITE_SOURCE } from '../../infra/lib/site.ts';
+import { REPORT_GATE_FILE, SPA_REWRITE_SOURCE } from '../../infra/lib/site.ts';
 import { parseRuntimeConfig } from '../../web/src/lib/runtime-config.ts';
 import { render, resourceNamed, synthesize } from './support.ts';
 import type { Synthesized } from './support.ts';
 
 const CERTIFICATE = 'arn:aws:acm:us-east-1:111122223333:certificate/0a1b2c3d-1111-2222-3333-444455556666';
-// Managed policies, by id: CachingDisabled and AllViewerExceptHostHeader.
+// Managed policy, by id: CachingDisabled.
 const CACHING_DISABLED = '4135ea2d-6df8-44a3-9df3-4b5a84be39ad';
-const ALL_VIEWER_EXCEPT_HOST_HEADER = 'b689b0a8-53d0-40ab-baf2-68738e2966ac';
 
 interface Behavior {
   PathPattern?: string;
   ViewerProtocolPolicy: string;
-  FunctionAssociations?: unknown[];
+  FunctionAssociations?: { EventType: string; FunctionARN: unknown }[];
+  LambdaFunctionAssociations?: { EventType: string; IncludeBody?: boolean; LambdaFunctionARN: unknown }[];
   CachePolicyId: unknown;
-  OriginRequestPolicyId?: unknown;
+  OriginRequestPolicyId?: { Ref: string };
   ResponseHeadersPolicyId: { Ref: string };
   TargetOriginId: string;
   AllowedMethods?: string[];
@@ -25,8 +25,9 @@ interface Behavior {
 interface DistributionConfig {
   DefaultCacheBehavior: Behavior;
   CacheBehaviors?: Behavior[];
-  Origins: { Id: string; DomainName: unknown; OriginAccessControlId?: unknown; CustomOriginConfig?: Record<string, unknown> }[];
+  Origins: { Id: string; DomainName: unknown; OriginAccessControlId?: { 'Fn::GetAtt': [string, string] }; CustomOriginConfig?: Record<string, unknown> }[];
   CustomErrorResponses?: unknown;
+  WebACLId?: unknown;
   Aliases?: string[];
   ViewerCertificate?: Record<string, unknown>;
 }
@@ -99,7 +100,7 @@ describe('the site construct', () => {
     expect(distribution.DefaultCacheBehavior.FunctionAssociations).toEqual([
       { EventType: 'viewer-request', FunctionARN: { 'Fn::GetAtt': [spa.id, 'FunctionARN'] } },
     ]);
-    for (const behavior of distribution.CacheBehaviors ?? []) expect(behavior.FunctionAssociations).toBeUndefined();
+    for (const behavior of distribution.CacheBehaviors ?? []) expect(JSON.stringify(behavior.FunctionAssociations ?? [])).not.toContain(spa.id);
     // Error pages would turn an API's 403 or a missing script into index.html for every path.
     expect(distribution.CustomErrorResponses).toBeUndefined();
     expect(spa.properties).toMatchObject({ FunctionCode: SPA_REWRITE_SOURCE, FunctionConfig: { Runtime: 'cloudfront-js-2.0' } });
@@ -119,21 +120,76 @@ describe('the site construct', () => {
     expect(handler({ request: { uri } }).uri).toBe(expected);
   });
 
-  it('puts the API on the same origin under /api/*: HTTPS only, uncached, with the Authorization header', () => {
+  it('puts the API on the same origin under /api/: HTTPS only, uncached, each route to its function URL, signed by CloudFront', () => {
     const distribution = distributionOf(synth);
-    const api = distribution.CacheBehaviors?.find((behavior) => behavior.PathPattern === '/api/*');
-    expect(api).toMatchObject({
-      ViewerProtocolPolicy: 'https-only',
-      CachePolicyId: CACHING_DISABLED,
-      OriginRequestPolicyId: ALL_VIEWER_EXCEPT_HOST_HEADER,
-      AllowedMethods: expect.arrayContaining(['GET', 'POST', 'OPTIONS']),
+    const gate = resourceNamed(synth.template, 'AWS::CloudFront::Function', 'SiteApiGate').id;
+    const functionOf = (name: string) => Object.keys(synth.template.findResources('AWS::Lambda::Url')).find((id) => id.startsWith(`QaApi${name}FunctionUrl`))!;
+    const routes = { '/api/toc': ['Toc', true], '/api/run-tests': ['RunTests', true], '/api/job-status/*': ['JobStatus', false], '/api/*': ['JobStatus', false] } as const;
+    for (const [pattern, [name, post]] of Object.entries(routes)) {
+      const behavior = distribution.CacheBehaviors?.find((candidate) => candidate.PathPattern === pattern);
+      expect(behavior, pattern).toMatchObject({
+        ViewerProtocolPolicy: 'https-only',
+        CachePolicyId: CACHING_DISABLED,
+        AllowedMethods: expect.arrayContaining(['GET', 'POST', 'OPTIONS']),
+        FunctionAssociations: [{ EventType: 'viewer-request', FunctionARN: { 'Fn::GetAtt': [gate, 'FunctionARN'] } }],
+      });
+      if (post) {
+        expect(behavior!.LambdaFunctionAssociations, pattern).toEqual([expect.objectContaining({ EventType: 'origin-request', IncludeBody: true })]);
+      } else {
+        expect(behavior!.LambdaFunctionAssociations, pattern).toBeUndefined();
+      }
+      const origin = distribution.Origins.find((candidate) => candidate.Id === behavior!.TargetOriginId)!;
+      expect(JSON.stringify(origin.DomainName), pattern).toContain(functionOf(name));
+      expect(origin.CustomOriginConfig).toMatchObject({ OriginProtocolPolicy: 'https-only', OriginReadTimeout: 30 });
+      const control = synth.template.findResources('AWS::CloudFront::OriginAccessControl')[origin.OriginAccessControlId!['Fn::GetAtt'][0]] as {
+        Properties: { OriginAccessControlConfig: Record<string, string> };
+      };
+      expect(control.Properties.OriginAccessControlConfig).toMatchObject({ OriginAccessControlOriginType: 'lambda', SigningBehavior: 'always', SigningProtocol: 'sigv4' });
+    }
+    // Only what the functions read goes to them: no cookies, no query, no viewer Authorization.
+    const policyId = distribution.CacheBehaviors!.find((candidate) => candidate.PathPattern === '/api/toc')!.OriginRequestPolicyId!.Ref;
+    const policy = synth.template.findResources('AWS::CloudFront::OriginRequestPolicy')[policyId] as { Properties: { OriginRequestPolicyConfig: Record<string, unknown> } };
+    expect(policy.Properties.OriginRequestPolicyConfig).toMatchObject({
+      HeadersConfig: { HeaderBehavior: 'whitelist', Headers: ['content-type', 'accept', 'origin', 'x-ctpo-authorization', 'x-ctpo-site-host'] },
+      CookiesConfig: { CookieBehavior: 'none' },
+      QueryStringsConfig: { QueryStringBehavior: 'none' },
     });
-    const origin = distribution.Origins.find((candidate) => candidate.Id === api?.TargetOriginId);
-    expect(JSON.stringify(origin?.DomainName)).toMatch(/QaApiHttpApi\w+","ApiEndpoint"/);
-    expect(origin?.CustomOriginConfig).toMatchObject({ OriginProtocolPolicy: 'https-only', OriginSSLProtocols: ['TLSv1.2'] });
   });
 
-  it('serves the reports under /reports/* from the private reports bucket', () => {
+  it('hashes POST bodies at the edge with a Lambda@Edge function that lives in us-east-1', () => {
+    synth.edgeTemplate.hasResourceProperties('AWS::Lambda::Function', { Runtime: 'nodejs22.x', Handler: 'index.handler', MemorySize: 128, Timeout: 5 });
+    const toc = distributionOf(synth).CacheBehaviors!.find((candidate) => candidate.PathPattern === '/api/toc')!;
+    // The version's ARN comes across regions through a parameter read at deploy time.
+    expect(JSON.stringify(toc.LambdaFunctionAssociations![0]!.LambdaFunctionARN)).toMatch(/SiteApiBodyHash.*ArnReader/);
+  });
+
+  it('puts the whole distribution behind the rate-limiting web ACL from us-east-1', () => {
+    expect(distributionOf(synth).WebACLId).toEqual({ 'Fn::GetStackOutput': { StackName: 'CtpoEdge', Region: 'us-east-1', OutputName: expect.stringMatching(/WebAclArn/) } });
+    const acl = resourceNamed(synth.edgeTemplate, 'AWS::WAFv2::WebACL', 'WebAcl').properties as {
+      Scope: string;
+      DefaultAction: unknown;
+      Rules: { Name: string; Action: unknown; Statement: { RateBasedStatement: Record<string, unknown> } }[];
+    };
+    expect(acl).toMatchObject({ Scope: 'CLOUDFRONT', DefaultAction: { Allow: {} } });
+    const [perCaller, perAddress] = acl.Rules;
+    expect(perCaller).toMatchObject({
+      Name: 'api-per-caller',
+      Action: { Block: { CustomResponse: { ResponseCode: 429, CustomResponseBodyKey: 'rate-limited' } } },
+      Statement: {
+        RateBasedStatement: {
+          Limit: 120,
+          EvaluationWindowSec: 60,
+          AggregateKeyType: 'CUSTOM_KEYS',
+          CustomKeys: [{ Header: { Name: 'authorization', TextTransformations: [{ Priority: 0, Type: 'NONE' }] } }],
+          ScopeDownStatement: { ByteMatchStatement: { SearchString: '/api/', PositionalConstraint: 'STARTS_WITH' } },
+        },
+      },
+    });
+    expect(perAddress).toMatchObject({ Name: 'per-address', Statement: { RateBasedStatement: { Limit: 1500, EvaluationWindowSec: 300, AggregateKeyType: 'IP' } } });
+    expect(synth.edge.region).toBe('us-east-1');
+  });
+
+  it('serves the reports under /reports/* from the private reports bucket, only through a signed link', () => {
     const distribution = distributionOf(synth);
     const reports = distribution.CacheBehaviors?.find((behavior) => behavior.PathPattern === '/reports/*');
     expect(reports?.ViewerProtocolPolicy).toBe('redirect-to-https');
@@ -141,6 +197,13 @@ describe('the site construct', () => {
     expect(render(origin?.DomainName)).toMatch(/^\{QaApiReports\w+\.RegionalDomainName\}$/);
     expect(origin?.OriginAccessControlId).toBeDefined();
     expect(distribution.DefaultCacheBehavior.ViewerProtocolPolicy).toBe('redirect-to-https');
+    const gate = resourceNamed(synth.template, 'AWS::CloudFront::Function', 'SiteReportGate');
+    expect(reports?.FunctionAssociations).toEqual([{ EventType: 'viewer-request', FunctionARN: { 'Fn::GetAtt': [gate.id, 'FunctionARN'] } }]);
+    const store = resourceNamed(synth.template, 'AWS::CloudFront::KeyValueStore', 'QaApiReportKeysStore').id;
+    expect(gate.properties).toMatchObject({
+      FunctionCode: readFileSync(REPORT_GATE_FILE, 'utf8'),
+      FunctionConfig: { Runtime: 'cloudfront-js-2.0', KeyValueStoreAssociations: [{ KeyValueStoreARN: { 'Fn::GetAtt': [store, 'Arn'] } }] },
+    });
   });
 
   it('allows scripts and connections only to the app, Cognito and the API', () => {

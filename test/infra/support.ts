@@ -1,12 +1,15 @@
-// Builds the CTPO stack the way `cdk synth` does (cdk.json's feature flags, ca-central-1), with the
-// Lambda bundling skipped and a small built app from the fixtures, into a throw-away folder.
+// Builds the CTPO stacks the way `cdk synth` does (cdk.json's feature flags, ca-central-1 and the
+// edge stack in us-east-1), with the Lambda bundling skipped and a small built app from the
+// fixtures, into a throw-away folder.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App, Validations } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { CtpoStack } from '../../infra/lib/ctpo-stack.ts';
+import { buildCtpo } from '../../infra/lib/app.ts';
+import type { CtpoStack } from '../../infra/lib/ctpo-stack.ts';
+import type { CtpoEdgeStack } from '../../infra/lib/edge.ts';
 import type { CtpoParameters } from '../../infra/lib/parameters.ts';
 
 export const REPO_ROOT = join(import.meta.dirname, '..', '..');
@@ -18,6 +21,8 @@ export interface Synthesized {
   app: App;
   stack: CtpoStack;
   template: Template;
+  edge: CtpoEdgeStack;
+  edgeTemplate: Template;
   outdir: string;
   /** Removes the synthesized files. */
   dispose(): void;
@@ -35,20 +40,23 @@ export interface SynthesizeOptions {
 export function synthesize(parameters: Partial<Omit<CtpoParameters, 'stackName'>> = {}, options: SynthesizeOptions = {}): Synthesized {
   const outdir = mkdtempSync(join(tmpdir(), 'ctpo-cdk-'));
   const app = new App({ outdir, context: { ...featureFlags, 'aws:cdk:bundling-stacks': [] } });
-  const stack = new CtpoStack(app, 'Ctpo', {
-    env: { region: 'ca-central-1', ...(options.account === undefined ? {} : { account: options.account }) },
-    parameters: { reportExpiryDays: 30, webDist: FIXTURE_WEB_DIST, ...parameters },
+  const { stack, edge } = buildCtpo(app, {
+    parameters: { stackName: 'Ctpo', reportExpiryDays: 30, webDist: FIXTURE_WEB_DIST, devOrigins: false, ...parameters },
+    region: 'ca-central-1',
+    account: options.account,
   });
   options.alter?.(stack);
   if (options.nag === true) Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
   let template: Template;
+  let edgeTemplate: Template;
   try {
     template = Template.fromStack(stack);
+    edgeTemplate = Template.fromStack(edge);
   } catch (error) {
     rmSync(outdir, { recursive: true, force: true });
     throw error;
   }
-  return { app, stack, template, outdir, dispose: () => rmSync(outdir, { recursive: true, force: true }) };
+  return { app, stack, template, edge, edgeTemplate, outdir, dispose: () => rmSync(outdir, { recursive: true, force: true }) };
 }
 
 /** The one resource of a type whose logical id starts with `prefix`. */

@@ -19,7 +19,7 @@ function run(args: string[], env: Record<string, string>): { child: ChildProcess
   return { child, output: () => output, exited };
 }
 
-async function waitFor(read: () => string, pattern: RegExp, ms = 20_000): Promise<RegExpMatchArray> {
+async function waitFor(read: () => string, pattern: RegExp, ms = 100_000): Promise<RegExpMatchArray> {
   const deadline = Date.now() + ms;
   while (Date.now() < deadline) {
     const match = read().match(pattern);
@@ -69,7 +69,7 @@ describe('npm start', () => {
     } finally {
       started.child.kill('SIGKILL');
     }
-  }, 30_000);
+  }, 120_000);
 
   it('starts without the demo course when its port is taken, and says so', async () => {
     const { createServer } = await import('node:net');
@@ -86,7 +86,7 @@ describe('npm start', () => {
       started.child.kill('SIGKILL');
       blocker.close();
     }
-  }, 30_000);
+  }, 120_000);
 
   it('refuses a bad setting with a clear message and exit code 1', async () => {
     const failed = run(['--no-build'], { CTPO_PORT: 'eighty', CTPO_DATA_DIR: dataDir });

@@ -2,12 +2,14 @@
 // becomes the framework-free ApiRequest, the same route handler the local server runs answers it,
 // and its ApiResponse goes back as the Lambda result. Each function serves one route and is given
 // only the parts of the API it needs; the others refuse, loudly, if ever called.
+import { GetParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { createCognitoTokenVerifier } from '../../http/access-token.ts';
+import type { TokenVerifier } from '../../http/access-token.ts';
 import type { ApiDeps } from '../../http/routes.ts';
 import type { ApiRequest, ApiResponse } from '../../http/types.ts';
 import type { DismissalStore, JobHistory, JobRunner, JobStore } from '../../jobs/types.ts';
-import { ENV, requireEnv } from '../settings.ts';
+import { EDGE_TOKEN_HEADER, ENV, SITE_HOST_HEADER, requireEnv } from '../settings.ts';
 import type { Environment } from '../settings.ts';
 
 export type Route = (request: ApiRequest, deps: ApiDeps) => Promise<ApiResponse>;
@@ -23,6 +25,12 @@ export function apiRequestOf(event: APIGatewayProxyEventV2): ApiRequest {
   for (const [name, value] of Object.entries(event.headers ?? {})) {
     if (value !== undefined) headers[name.toLowerCase()] = value;
   }
+  // Behind CloudFront the Authorization header carries CloudFront's own signature, and the caller's
+  // token arrives in EDGE_TOKEN_HEADER; only that one is the caller's.
+  delete headers.authorization;
+  const token = headers[EDGE_TOKEN_HEADER];
+  delete headers[EDGE_TOKEN_HEADER];
+  if (token !== undefined) headers.authorization = token;
   const request: ApiRequest = {
     method: event.requestContext.http.method.toUpperCase(),
     path: event.rawPath,
@@ -39,8 +47,24 @@ export function lambdaResultOf(response: ApiResponse): APIGatewayProxyStructured
   return { statusCode: response.status, headers: response.headers, body: response.body, isBase64Encoded: false };
 }
 
+const HOST = /^[a-z0-9](?:[a-z0-9.-]{0,251}[a-z0-9])?(?::\d{1,5})?$/i;
+
+/**
+ * The report address for one request: as configured when it is absolute; when it is a path on the
+ * site's own origin, on the host the edge says the caller used (relative if none, which the app
+ * resolves against its own origin).
+ */
+export function outputUrlFor(request: ApiRequest, configured: string): string {
+  if (!configured.startsWith('/')) return configured;
+  const host = request.headers[SITE_HOST_HEADER];
+  return host !== undefined && HOST.test(host) ? `https://${host.toLowerCase()}${configured}` : configured;
+}
+
 export function lambdaHandlerOf(route: Route, deps: ApiDeps): LambdaHandler {
-  return async (event) => lambdaResultOf(await route(apiRequestOf(event), deps));
+  return async (event) => {
+    const request = apiRequestOf(event);
+    return lambdaResultOf(await route(request, { ...deps, outputUrl: outputUrlFor(request, deps.outputUrl) }));
+  };
 }
 
 function notServedHere(part: string): never {
@@ -77,6 +101,42 @@ export const NO_JOB_RUNNER: JobRunner = {
 /** For a function whose route reads no table of contents (it keeps the Brightspace client out of its bundle). */
 export const NO_TABLE_OF_CONTENTS: ApiDeps['loadTableOfContents'] = async () => notServedHere('Reading a table of contents');
 
+/** Reads one SSM parameter's value (the default reads it with the function's own role). */
+export type ParameterReader = (name: string) => Promise<string>;
+
+const readParameter: ParameterReader = async (name) => {
+  const answer = await new SSMClient({}).send(new GetParameterCommand({ Name: name }));
+  const value = answer.Parameter?.Value?.trim();
+  if (value === undefined || value === '') throw new Error(`The SSM parameter ${name} is empty: this code runs only in the CTPO stack, which fills it.`);
+  return value;
+};
+
+/**
+ * The token verifier for the app's client: its id from the environment, or read once from the SSM
+ * parameter the environment names (a failed read is tried again on the next request).
+ */
+export function tokenVerifierFromEnv(env: Environment, read: ParameterReader = readParameter): TokenVerifier {
+  const userPoolId = requireEnv(env, ENV.userPoolId);
+  const clientId = env[ENV.userPoolClientId]?.trim();
+  if (clientId !== undefined && clientId !== '') return createCognitoTokenVerifier({ userPoolId, clientId });
+  const parameter = requireEnv(env, ENV.userPoolClientIdParameter);
+  let verifier: Promise<TokenVerifier> | undefined;
+  return {
+    async verify(accessToken) {
+      verifier ??= read(parameter).then((id) => createCognitoTokenVerifier({ userPoolId, clientId: id }));
+      try {
+        return await (await verifier).verify(accessToken);
+      } catch (error) {
+        // Only a failed read is forgotten; a refused token leaves the verifier in place.
+        await verifier.catch(() => {
+          verifier = undefined;
+        });
+        throw error;
+      }
+    },
+  };
+}
+
 /** The API's dependencies on AWS, from the environment the stack sets. */
 export function apiDepsFromEnv(
   env: Environment,
@@ -88,16 +148,14 @@ export function apiDepsFromEnv(
     dismissals?: DismissalStore;
     nameOf?: ApiDeps['nameOf'];
   },
+  readParameterValue: ParameterReader = readParameter,
 ): ApiDeps {
   const allowedOrigins = (env[ENV.allowedOrigins] ?? '')
     .split(',')
     .map((origin) => origin.trim())
     .filter((origin) => origin !== '');
   return {
-    verifier: createCognitoTokenVerifier({
-      userPoolId: requireEnv(env, ENV.userPoolId),
-      clientId: requireEnv(env, ENV.userPoolClientId),
-    }),
+    verifier: tokenVerifierFromEnv(env, readParameterValue),
     jobs: parts.jobs,
     history: parts.history ?? NO_JOB_HISTORY,
     dismissals: parts.dismissals ?? NO_DISMISSALS,

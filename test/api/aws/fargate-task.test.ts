@@ -18,7 +18,8 @@ import { fakeKms } from './fake-kms.ts';
 import type { FakeKms } from './fake-kms.ts';
 import { aJob as aRecord } from '../support/job-record.ts';
 
-vi.setConfig({ testTimeout: 30_000, hookTimeout: 30_000 });
+// Safety nets only: on a busy machine a run here can take many times its usual second or two.
+vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
 
 const KEY = 'arn:aws:kms:ca-central-1:111122223333:key/1234abcd-12ab-34cd-56ef-1234567890ab';
 const PASSWORD = 'Tr0ub4dor&3-fargate';

@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createDynamoJobStore } from '../../../api/aws/dynamo-job-store.ts';
 import { createEcsJobRunner } from '../../../api/aws/ecs-job-runner.ts';
 import { NO_DISMISSALS, NO_JOB_HISTORY, NO_JOB_RUNNER, NO_TABLE_OF_CONTENTS, apiRequestOf, lambdaHandlerOf } from '../../../api/aws/lambda/http-lambda.ts';
+import { EDGE_TOKEN_HEADER } from '../../../api/aws/settings.ts';
 import { createIssuerTokenVerifier } from '../../../api/http/access-token.ts';
 import { handleJobStatus, handleRunTests } from '../../../api/http/routes.ts';
 import type { ApiDeps } from '../../../api/http/routes.ts';
@@ -36,10 +37,17 @@ function accessToken(sub: string): string {
   return `${unsigned}.${sign('RSA-SHA256', Buffer.from(unsigned), privateKey).toString('base64url')}`;
 }
 
-/** An HTTP API (payload 2.0) event as API Gateway delivers it behind CloudFront. */
+/**
+ * A function URL (payload 2.0) event as Lambda delivers it behind CloudFront: origin access control's
+ * signature in Authorization, the caller's token where the edge function moved it.
+ */
 function httpEvent(method: string, rawPath: string, options: { token?: string; body?: string; base64?: boolean } = {}): APIGatewayProxyEventV2 {
-  const headers: Record<string, string> = { 'content-type': 'application/json', host: 'abc123.execute-api.ca-central-1.amazonaws.com' };
-  if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    host: 'abc123.lambda-url.ca-central-1.on.aws',
+    authorization: 'AWS4-HMAC-SHA256 Credential=ASIAEXAMPLE/20260501/ca-central-1/lambda/aws4_request, SignedHeaders=host, Signature=0123',
+  };
+  if (options.token !== undefined) headers[EDGE_TOKEN_HEADER] = `Bearer ${options.token}`;
   const event = {
     version: '2.0',
     routeKey: `${method} ${rawPath}`,
@@ -102,6 +110,13 @@ describe('the API routes as Lambda functions', () => {
     expect(apiRequestOf(httpEvent('GET', '/api/job-status/abc')).body).toBeUndefined();
   });
 
+  it("takes the caller's token only from the header the edge moved it to, never CloudFront's signature", () => {
+    const signed = apiRequestOf(httpEvent('GET', '/api/job-status/abc', { token: 'caller.token.here' }));
+    expect(signed.headers.authorization).toBe('Bearer caller.token.here');
+    expect(signed.headers[EDGE_TOKEN_HEADER]).toBeUndefined();
+    expect(apiRequestOf(httpEvent('GET', '/api/job-status/abc')).headers.authorization).toBeUndefined();
+  });
+
   it('answers job-status for the owner, with the report address once it succeeded', async () => {
     await jobs.create(aJob('3b0e5c1e-55a4-4c4a-9d4c-2f6f0b1f7a10'));
     const handler = lambdaHandlerOf(handleJobStatus, { ...deps, jobs, runner: NO_JOB_RUNNER });
@@ -114,6 +129,10 @@ describe('the API routes as Lambda functions', () => {
     expect(stranger.statusCode).toBe(403);
     const anonymous = await handler(httpEvent('GET', '/api/job-status/3b0e5c1e-55a4-4c4a-9d4c-2f6f0b1f7a10'));
     expect(anonymous.statusCode).toBe(401);
+    // A bearer token in Authorization itself is not the caller's (CloudFront signs there).
+    const direct = httpEvent('GET', '/api/job-status/3b0e5c1e-55a4-4c4a-9d4c-2f6f0b1f7a10');
+    direct.headers.authorization = `Bearer ${accessToken('user-a')}`;
+    expect((await handler(direct)).statusCode).toBe(401);
     expect(JSON.parse(anonymous.body!)).toMatchObject({ code: 'unauthorized' });
   });
 

@@ -57,7 +57,7 @@ describe('npm run ctpo', () => {
     const everything = [result.stdout, result.stderr, ...(await Promise.all(files.map((f) => readFile(join(out, f), 'utf8'))))].join('\n');
     expect(everything).not.toContain(SAMPLE_PASSWORD);
     for (const cookie of site.issuedCookieValues()) expect(everything).not.toContain(cookie);
-  }, 30_000);
+  }, 120_000);
 
   it('never takes credentials from the command line', async () => {
     const result = await ctpo(['--site', site.origin, '--org-unit', '6606', '--modules', 'all', '--client', 'A', '--out', out, '--password', 'x']);

@@ -32,7 +32,7 @@ beforeAll(async () => {
     allowPrivateTargets: true,
     options: { linkTimeoutMs: 5_000, linkLimits: { backoffMs: 20 } },
   });
-}, 60_000);
+}, 120_000);
 
 afterAll(async () => {
   await site.close();

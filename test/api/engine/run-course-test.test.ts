@@ -48,7 +48,7 @@ beforeAll(async () => {
   } finally {
     vi.restoreAllMocks();
   }
-}, 30_000);
+}, 120_000);
 
 afterAll(async () => {
   await site.close();

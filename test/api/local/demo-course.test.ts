@@ -28,7 +28,7 @@ beforeAll(async () => {
     client: 'Demo',
     allowPrivateTargets: true,
   });
-}, 30_000);
+}, 120_000);
 
 afterAll(async () => {
   await demo.close();

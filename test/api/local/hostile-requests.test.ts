@@ -29,7 +29,7 @@ beforeAll(async () => {
   stack = await startLocalStack({ dataDir, port: 0, hosts: ['127.0.0.1'], publicHost: '127.0.0.1', webDist: null, useMkcert: false, allowPrivateTargets: false, log: () => undefined });
   client = httpsClient(stack.ca);
   token = (await signIn({ client, origin: stack.origin, clientId: LOCAL_CLIENT_ID, redirectUri: `${stack.origin}/`, email: 'qa@example.com', password: 'ctpo-local' })).access_token;
-}, 30_000);
+}, 120_000);
 
 afterAll(async () => {
   await stack?.close();

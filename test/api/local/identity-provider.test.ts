@@ -16,7 +16,8 @@ import { authorizeQuery, decodeJwtPayload, exchangeCode, httpsClient, pkcePair, 
 import type { HttpsClient, SignInSetup } from './support.ts';
 
 // Real servers, worker threads and key generation on a machine shared with other test runs.
-vi.setConfig({ testTimeout: 20_000, hookTimeout: 30_000 });
+// Safety nets only: on a busy machine a run here can take many times its usual second or two.
+vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
 
 const POOL = 'ca-central-1_Local';
 const APP = { clientId: 'ctpo-web', redirectUris: ['https://app.test/', 'http://localhost:5173/'], logoutUris: ['https://app.test/'] };

@@ -86,13 +86,13 @@ describe('a server killed mid-run', () => {
       const run = (siteUrl: string, label: string): RunRequest => ({ USER_NAME: DEMO_USER, PASSWORD: DEMO_PASSWORD, CLIENT_URL: siteUrl, ORG_UNIT_ID: DEMO_ORG_UNIT, CLIENT_NAME: label, MODULES: [100] });
 
       const finished = await api.startRun(run(demo.origin, 'Finished before'));
-      expect(await api.waitForEnd(finished.taskArn, 30_000)).toMatchObject({ status: 'SUCCEEDED' });
+      expect(await api.waitForEnd(finished.taskArn, 120_000)).toMatchObject({ status: 'SUCCEEDED' });
       const reportUrl = `${first.origin}/reports/${finished.filename}.html`;
       const report = await (await client.fetch(reportUrl)).text();
       expect(report).toContain('Environmental Science 101');
 
       const cutOff = await api.startRun({ ...run(slowSite.origin, 'Cut off'), MODULES: [1] });
-      await api.waitForStatus(cutOff.taskArn, 'RUNNING', 20_000);
+      await api.waitForStatus(cutOff.taskArn, 'RUNNING', 120_000);
       // One run at a time: this one waits behind the running one.
       const waiting = await api.startRun(run(demo.origin, 'Waiting'));
       expect((await api.jobStatus(waiting.taskArn)).body.status).toBe('PENDING');
@@ -117,7 +117,7 @@ describe('a server killed mid-run', () => {
       expect(await (await client.fetch(reportUrl)).text()).toBe(report);
 
       const after = await api.startRun(run(demo.origin, 'After restart'));
-      expect(await api.waitForEnd(after.taskArn, 30_000)).toMatchObject({ status: 'SUCCEEDED' });
+      expect(await api.waitForEnd(after.taskArn, 120_000)).toMatchObject({ status: 'SUCCEEDED' });
 
       // A killed process had the password in memory only: nothing on disk holds it.
       for (const file of readdirSync(dataDir, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile())) {
@@ -126,5 +126,5 @@ describe('a server killed mid-run', () => {
     } finally {
       await client.close();
     }
-  }, 120_000);
+  }, 400_000);
 });

@@ -41,10 +41,9 @@ describe('GuardedHttpClient', () => {
 
   it('puts a time limit on every request', async () => {
     const client = new GuardedHttpClient({ policy: local, timeoutMs: 300 });
-    const started = Date.now();
     try {
+      // The server never answers: only the client's own limit can end the request.
       await expect(client.send({ url: `${web.origin}/hang/1` }).catch(failureOf)).resolves.toBe('timeout');
-      expect(Date.now() - started).toBeLessThan(3_000);
     } finally {
       await client.close();
     }

@@ -83,7 +83,7 @@ beforeAll(async () => {
     allowPrivateTargets: true,
     options: { linkTimeoutMs: 2_000, linkLimits: { backoffMs: 20 } },
   });
-}, 60_000);
+}, 120_000);
 
 afterAll(async () => {
   server.closeAllConnections();
