@@ -276,8 +276,8 @@ export class QaApi extends Construct {
       512,
     );
     const taskState = this.apiFunction('TaskState', LAMBDA_ENTRIES.taskState, { ...common, [ENV.containerName]: RUNNER_CONTAINER }, Duration.seconds(30), 256);
-    const jobs = this.apiFunction('Jobs', LAMBDA_ENTRIES.jobs, { ...common }, Duration.seconds(10), 512);
-    const dismissals = this.apiFunction('Dismissals', LAMBDA_ENTRIES.dismissals, { ...common, [ENV.dismissalsTable]: this.dismissalsTable.tableName }, Duration.seconds(10), 512);
+    const jobs = this.apiFunction('JobList', LAMBDA_ENTRIES.jobs, { ...common }, Duration.seconds(10), 512);
+    const dismissals = this.apiFunction('DismissalRoutes', LAMBDA_ENTRIES.dismissals, { ...common, [ENV.dismissalsTable]: this.dismissalsTable.tableName }, Duration.seconds(10), 512);
     this.functions = { toc, runTests, jobStatus, jobs, dismissals, taskState };
     for (const route of [toc, runTests, jobStatus, jobs, dismissals]) {
       route.addToRolePolicy(new iam.PolicyStatement({ actions: ['ssm:GetParameter'], resources: [clientIdParameterArn] }));
