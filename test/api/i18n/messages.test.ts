@@ -1,5 +1,5 @@
 // The server's messages: the English catalogue parses, every other catalogue in api/i18n/locales
-// has exactly its ids and placeholders, the language list is the app's, and rendering falls back
+// has exactly its ids, placeholders and select keys, the language list is the app's, and rendering falls back
 // to English where a translation is missing.
 import { readdirSync, readFileSync } from 'node:fs';
 import { TYPE, parse, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
@@ -17,7 +17,8 @@ function placeholdersOf(message: string): string[] {
     for (const element of elements) {
       if (element.type === TYPE.argument || element.type === TYPE.number || element.type === TYPE.date || element.type === TYPE.time) names.add(`${element.value}:${element.type}`);
       if (element.type === TYPE.select || element.type === TYPE.plural) {
-        names.add(`${element.value}:${element.type}`);
+        // A select's keys are part of its contract (the code passes them); a plural's depend on the language.
+        names.add(element.type === TYPE.select ? `${element.value}:select:${Object.keys(element.options).sort().join('|')}` : `${element.value}:${element.type}`);
         for (const option of Object.values(element.options)) visit(option.value);
       }
     }
