@@ -193,8 +193,6 @@ async function main(): Promise<void> {
     await stack.close();
     throw error;
   }
-  console.log(describe(stack, settings, demo));
-
   let stopping = false;
   const stop = (signal: NodeJS.Signals): void => {
     if (stopping) {
@@ -216,6 +214,9 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  // Only now, with the handlers in place, may "Press Ctrl-C to stop." be read: a Ctrl-C a moment
+  // earlier would kill the process without closing the stack.
+  console.log(describe(stack, settings, demo));
 }
 
 main().catch((error: unknown) => {
