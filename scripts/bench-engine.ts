@@ -7,7 +7,10 @@
 // whether both found the same broken links; the last line is the link throughput ratio. The course
 // also has 50 documents (30 PDFs of 1-40 pages made here with pdf-lib, 20 Word and PowerPoint files
 // from the test fixtures) whose links are addresses the pages already link to; a child of its own
-// reads them alone for documents per second and the reader's memory.
+// reads them alone for documents per second and the reader's memory. And it has 100 assignments, 50
+// quizzes, 30 discussion forums and a 200-item gradebook: a child runs the engine over the whole
+// course (every scope) and its full-run time is printed against the modules-only run, which reads
+// what a run read before course-wide scopes.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,7 +21,8 @@ import type { AddressInfo } from 'node:net';
 import { availableParallelism, cpus, totalmem } from 'node:os';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { startBrightspaceSite, type ModuleModel, type SiteModel, type TopicModel } from '../api/local/demo-course/brightspace-site.ts';
+import { startBrightspaceSite, type CourseModel, type ModuleModel, type SiteModel, type TopicModel } from '../api/local/demo-course/brightspace-site.ts';
+import type { CourseScope } from '../api/http/contract.ts';
 import { startLinkHost, type LinkHost } from '../api/local/demo-course/link-host.ts';
 
 const SCRIPT = fileURLToPath(import.meta.url);
@@ -39,6 +43,12 @@ const PDFS = 30;
 const OFFICE_FILES = 20;
 const OFFICE_FIXTURES = ['clean.docx', 'long.docx', 'short.docx', 'clean.pptx', 'untitled.pptx'];
 const NORMAL_RANGE: [number, number] = [50, 500];
+const ASSIGNMENTS = 100;
+const QUIZZES = 50;
+const FORUMS = 30;
+const TOPICS_PER_FORUM = 2;
+const MANUAL_GRADE_ITEMS = 200 - ASSIGNMENTS - QUIZZES - FORUMS;
+const ALL_SCOPES: CourseScope[] = ['assignments', 'quizzes', 'discussions', 'announcements', 'overview', 'gradebook'];
 
 interface ServeConfig {
   siteOrigin: string;
@@ -52,6 +62,7 @@ interface ServeConfig {
   slowRange: [number, number];
   instant: boolean;
   expectedBroken: string[];
+  activities: { assignments: number; quizzes: number; forums: number; gradeItems: number };
   /** The course's documents, also written to disk for the documents-alone child. */
   documentFiles: string[];
   documentPages: number;
@@ -64,8 +75,10 @@ interface ToolResult {
   broken: string[];
   topics?: number;
   links?: number;
+  items?: number;
   documents?: number;
   findings?: Record<string, number>;
+  siteRequests?: number;
 }
 
 interface DocumentsResult {
@@ -81,6 +94,8 @@ interface Window {
   firstPageAt: number;
   lastDoneAt: number;
   requests: number;
+  /** Requests to the Brightspace site's API (readers, topic files, release conditions). */
+  apiRequests: number;
 }
 
 /** A small seeded generator: the same course on every run. */
@@ -263,7 +278,7 @@ ${items}
     login: 'form',
     users: [{ username: USER, password: PASSWORD }],
     files: assets,
-    courses: [{ orgUnitId: ORG_UNIT, name: 'Benchmark course', code: CODE, modules }],
+    courses: [{ orgUnitId: ORG_UNIT, name: 'Benchmark course', code: CODE, modules, ...courseTools(pool.filter((link) => !link.image).map((link) => link.url)) }],
   });
   const absolute = (url: string) => new URL(url, site.origin).href;
   const config: ServeConfig = {
@@ -278,6 +293,7 @@ ${items}
     slowRange: SLOW_RANGE,
     instant,
     expectedBroken: expectedBroken.map(absolute).sort(),
+    activities: { assignments: ASSIGNMENTS, quizzes: QUIZZES, forums: FORUMS, gradeItems: ASSIGNMENTS + QUIZZES + FORUMS + MANUAL_GRADE_ITEMS },
     documentFiles,
     documentPages,
   };
@@ -300,6 +316,7 @@ ${items}
         firstPageAt: Math.min(...pages.map((r) => r.at)),
         lastDoneAt: Math.max(...[...pages, ...linkRequests].map((r) => r.doneAt ?? r.at)),
         requests: pages.length + linkRequests.length,
+        apiRequests: siteRequests.filter((r) => r.path.startsWith('/d2l/api/')).length,
       };
       process.stdout.write(`${JSON.stringify(window)}\n`);
     } else if (line === 'quit') {
@@ -311,9 +328,59 @@ ${items}
   rmSync(documentDir, { recursive: true, force: true });
 }
 
+/**
+ * The course's activities and gradebook: assignments with instructions and a link attachment,
+ * quizzes with a description, forums with two topics each, and a weighted gradebook in four
+ * categories whose items the activities feed (the rest entered by hand). Links come from the same
+ * pool as the topics', so the whole-course run checks a few more addresses, as a real course would.
+ */
+function courseTools(links: string[]): Partial<CourseModel> {
+  const link = (i: number) => links[(i * 37) % links.length]!;
+  // Dates from today, all inside the course's: the whole-course run finds links, not dates.
+  const day = (offset: number) => new Date(Math.floor(Date.now() / 86_400_000 + offset) * 86_400_000).toISOString();
+  const dates = (i: number) => ({ start: day(1 + (i % 20)), due: day(30 + (i % 25)) });
+  const weight = (count: number) => 100 / count;
+  return {
+    start: day(-7),
+    end: day(120),
+    assignments: Array.from({ length: ASSIGNMENTS }, (_, i) => ({
+      id: 20_000 + i,
+      name: `Assignment ${i + 1}`,
+      instructions: `<p>Hand in the week's exercise as one PDF. Read <a href="${link(i)}">the brief</a> first.</p>`,
+      links: [{ name: 'Worked example', href: link(i + 1) }],
+      ...dates(i),
+      gradeItemId: 40_000 + i,
+    })),
+    quizzes: Array.from({ length: QUIZZES }, (_, i) => ({ id: 21_000 + i, name: `Quiz ${i + 1}`, description: `<p>Ten questions on week ${(i % 15) + 1}. See <a href="${link(i + 500)}">the notes</a>.</p>`, ...dates(i), gradeItemId: 41_000 + i })),
+    forums: Array.from({ length: FORUMS }, (_, i) => ({
+      id: 22_000 + i,
+      name: `Forum ${i + 1}`,
+      description: '<p>Questions and answers about this part of the course.</p>',
+      topics: Array.from({ length: TOPICS_PER_FORUM }, (_, j) => ({ id: 23_000 + i * TOPICS_PER_FORUM + j, name: `Topic ${j + 1}`, description: `<p>Discuss <a href="${link(i * 3 + j)}">this reading</a>.</p>` })),
+    })),
+    announcements: [{ id: 24_000, title: 'Welcome', body: '<p>Welcome to the course.</p>', start: day(-7) }],
+    overview: '<p>An overview of the course, its weeks and how it is graded.</p>',
+    gradebook: {
+      system: 'Weighted',
+      categories: [
+        { id: 39_001, name: 'Assignments', weight: 40 },
+        { id: 39_002, name: 'Quizzes', weight: 30 },
+        { id: 39_003, name: 'Discussions', weight: 20 },
+        { id: 39_004, name: 'Participation', weight: 10 },
+      ],
+      items: [
+        ...Array.from({ length: ASSIGNMENTS }, (_, i) => ({ id: 40_000 + i, name: `Assignment ${i + 1}`, categoryId: 39_001, weight: weight(ASSIGNMENTS), tool: { toolId: 2000, toolItemId: 20_000 + i } })),
+        ...Array.from({ length: QUIZZES }, (_, i) => ({ id: 41_000 + i, name: `Quiz ${i + 1}`, categoryId: 39_002, weight: weight(QUIZZES), tool: { toolId: 51000, toolItemId: 21_000 + i } })),
+        ...Array.from({ length: FORUMS }, (_, i) => ({ id: 42_000 + i, name: `Forum ${i + 1}`, categoryId: 39_003, weight: weight(FORUMS), tool: { toolId: 3000, toolItemId: 23_000 + i * TOPICS_PER_FORUM } })),
+        ...Array.from({ length: MANUAL_GRADE_ITEMS }, (_, i) => ({ id: 43_000 + i, name: `Participation ${i + 1}`, categoryId: 39_004, weight: weight(MANUAL_GRADE_ITEMS) })),
+      ],
+    },
+  };
+}
+
 // ---- the tools (one child process each) ---------------------------------------------------------
 
-async function runEngine(config: ServeConfig): Promise<ToolResult> {
+async function runEngine(config: ServeConfig, scopes?: CourseScope[]): Promise<ToolResult> {
   const { runCourseTest } = await import('../api/engine/run-course-test.ts');
   const sampler = peakSampler();
   const started = performance.now();
@@ -323,6 +390,7 @@ async function runEngine(config: ServeConfig): Promise<ToolResult> {
     password: PASSWORD,
     orgUnitId: ORG_UNIT,
     modules: 'all',
+    ...(scopes === undefined ? {} : { scopes }),
     client: 'Benchmark',
     allowPrivateTargets: true,
   });
@@ -335,6 +403,7 @@ async function runEngine(config: ServeConfig): Promise<ToolResult> {
     broken: [...broken].sort(),
     topics: report.totals.topics,
     links: report.totals.links,
+    items: report.items.length,
     documents: report.totals.documents,
     findings: report.totals.findings,
   };
@@ -436,27 +505,33 @@ async function conduct(rounds: number, instant: boolean, withDocuments: boolean)
   );
   console.log(`linkinator 8.1.0: its defaults (concurrency 100, HEAD then GET, no retries) with timeout ${LINKINATOR_TIMEOUT_MS} ms and the session cookie; recurse off`);
   console.log('engine: its defaults (512 requests overall, 10 per host, 8 topics at once, HEAD then GET, 2 retries, 15 s timeout), axe-core on every topic');
+  const { activities } = config;
+  console.log(`course-wide: ${activities.assignments} assignments, ${activities.quizzes} quizzes, ${activities.forums} forums (${activities.forums * TOPICS_PER_FORUM} topics), ${activities.gradeItems} grade items, announcements and an overview`);
   console.log(withDocuments
     ? `documents: ${PDFS} PDFs (${config.documentPages} pages, 1-40 each) and ${OFFICE_FILES} Word and PowerPoint files as File topics; their links are addresses the pages already have`
     : 'documents: none (--no-documents)');
   console.log('link window: from the first page request to the last link answer, as the servers saw them\n');
 
-  const engine: (ToolResult & { windowMs: number })[] = [];
-  const linkinator: (ToolResult & { windowMs: number })[] = [];
+  type Measured = ToolResult & { windowMs: number; apiRequests: number };
+  const engine: Measured[] = [];
+  const linkinator: Measured[] = [];
+  const whole: Measured[] = [];
+  const orders = [['engine', 'linkinator', 'engine-whole'], ['linkinator', 'engine-whole', 'engine'], ['engine-whole', 'engine', 'linkinator']] as const;
   for (let round = 0; round < rounds; round++) {
-    const order = round % 2 === 0 ? (['engine', 'linkinator'] as const) : (['linkinator', 'engine'] as const);
-    const results: Record<string, ToolResult & { windowMs: number }> = {};
-    for (const tool of order) {
+    const results: Record<string, Measured> = {};
+    for (const tool of orders[round % orders.length]!) {
       await ask('reset');
       const result = await runChild(`--${tool}`, config);
       const window = JSON.parse(await ask('window')) as Window;
-      results[tool] = { ...result, windowMs: window.lastDoneAt - window.firstPageAt };
+      results[tool] = { ...result, windowMs: window.lastDoneAt - window.firstPageAt, apiRequests: window.apiRequests };
     }
     engine.push(results.engine!);
     linkinator.push(results.linkinator!);
+    whole.push(results['engine-whole']!);
     console.log(
       `round ${round + 1}: engine ${seconds(results.engine!.wallMs)} (link window ${seconds(results.engine!.windowMs)}), ` +
-        `linkinator ${seconds(results.linkinator!.wallMs)} (link window ${seconds(results.linkinator!.windowMs)})`,
+        `linkinator ${seconds(results.linkinator!.wallMs)} (link window ${seconds(results.linkinator!.windowMs)}), ` +
+        `engine over the whole course ${seconds(results['engine-whole']!.wallMs)}`,
     );
   }
   const alone: DocumentsResult[] = [];
@@ -491,6 +566,13 @@ async function conduct(rounds: number, instant: boolean, withDocuments: boolean)
     `same broken links: ${bothSame ? 'yes' : 'NO'} (engine ${engine[0]?.broken.length}, linkinator ${linkinator[0]?.broken.length}, planted ${config.expectedBroken.length}; ` +
       `engine matches the plant: ${engineAgrees ? 'yes' : 'no'}, linkinator: ${linkinatorAgrees ? 'yes' : 'no'})`,
   );
+  const wholeWall = median(whole.map((r) => r.wallMs));
+  console.log(
+    `whole course (every scope, median of ${rounds}): ${seconds(wholeWall)} full run against ${seconds(engineWall)} for the modules only (x${(wholeWall / engineWall).toFixed(2)}); ` +
+      `${whole[0]?.items} course items besides the topics, ${whole[0]?.links} links, ${whole[0]?.apiRequests} API requests (modules only: ${engine[0]?.apiRequests}); ` +
+      `peak RSS ${megabytes(Math.max(...whole.map((r) => r.peakRssSampled)))}`,
+  );
+  console.log(`whole-course findings: ${JSON.stringify(whole[0]?.findings)}`);
   console.log(`full-run throughput ratio to linkinator: ${(linkinatorWall / engineWall).toFixed(2)}`);
   console.log(`link throughput ratio to linkinator: ${(linkinatorWindow / engineWindow).toFixed(2)}`);
 }
@@ -504,9 +586,10 @@ async function readStdin(): Promise<string> {
 const mode = process.argv[2];
 if (mode === '--serve') {
   await serve(process.argv.includes('--instant'), !process.argv.includes('--no-documents'));
-} else if (mode === '--engine' || mode === '--linkinator' || mode === '--documents') {
+} else if (mode === '--engine' || mode === '--engine-whole' || mode === '--linkinator' || mode === '--documents') {
   const config = JSON.parse(await readStdin()) as ServeConfig;
-  const result = mode === '--engine' ? await runEngine(config) : mode === '--linkinator' ? await runLinkinator(config) : await runDocuments(config);
+  const result =
+    mode === '--linkinator' ? await runLinkinator(config) : mode === '--documents' ? await runDocuments(config) : await runEngine(config, mode === '--engine-whole' ? ALL_SCOPES : undefined);
   process.stdout.write(`${JSON.stringify(result)}\n`);
 } else {
   const roundsIndex = process.argv.indexOf('--rounds');

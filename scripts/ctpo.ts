@@ -1,5 +1,5 @@
 // Runs one course test from the command line and writes the HTML report and its JSON and CSV twins:
-//   npm run ctpo -- --site URL --org-unit N --modules 1,2|all --client NAME --out DIR [--language TAG] [--allow-private-targets]
+//   npm run ctpo -- --site URL --org-unit N --modules 1,2|all --client NAME --out DIR [--scopes all|a,b] [--language TAG] [--allow-private-targets]
 // The Brightspace user name and password come from BRIGHTSPACE_USERNAME / BRIGHTSPACE_PASSWORD or a
 // prompt (the password is not echoed), never from the command line, where other users of the
 // machine and the shell history could read them.
@@ -9,6 +9,7 @@ import { parseArgs } from 'node:util';
 import { isAppError } from '../api/errors.ts';
 import { runCourseTest } from '../api/engine/run-course-test.ts';
 import type { CourseTestProgress } from '../api/engine/types.ts';
+import { COURSE_SCOPES, type CourseScope } from '../api/http/contract.ts';
 import { DEFAULT_LANGUAGE, LANGUAGES, languageOf, type Language } from '../api/i18n/languages.ts';
 import { translator } from '../api/i18n/messages.ts';
 import { presenterFor, summarySentences } from '../api/report/present.ts';
@@ -16,13 +17,16 @@ import { renderCsvReport } from '../api/report/render-csv.ts';
 import { renderHtmlReport } from '../api/report/render-html.ts';
 import { renderJsonReport } from '../api/report/render-json.ts';
 
-const USAGE = `Usage: npm run ctpo -- --site URL --org-unit N --modules 1,2|all --client NAME --out DIR [--language TAG] [--allow-private-targets]
+const USAGE = `Usage: npm run ctpo -- --site URL --org-unit N --modules 1,2|all --client NAME --out DIR [--scopes all|a,b] [--language TAG] [--allow-private-targets]
 
   --site URL                 the Brightspace site, e.g. https://school.brightspace.com
   --org-unit N               the course's org unit ID (as in /d2l/home/N)
   --modules 1,2 | all        module ids to test (nested modules included), or every module
   --client NAME              the client label shown in the report
   --out DIR                  folder for the report files (created if missing)
+  --scopes all | a,b         course-wide items to check too: all, or some of
+                             ${COURSE_SCOPES.join(', ')}
+                             (without it, the modules only, with the activities they link to)
   --language TAG             the language of the report and of the messages: ${LANGUAGES.join(', ')}
                              (default en, US English)
   --allow-private-targets    let loopback and private addresses through (a course on this machine
@@ -46,6 +50,7 @@ function parseCommandLine(argv: string[]) {
         modules: { type: 'string' },
         client: { type: 'string' },
         out: { type: 'string' },
+        scopes: { type: 'string' },
         language: { type: 'string' },
         'allow-private-targets': { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
@@ -69,6 +74,14 @@ function parseCommandLine(argv: string[]) {
     if (parts.some((part) => !/^\d{1,15}$/.test(part))) throw new UsageError('--modules must be "all" or module ids separated by commas, e.g. 1,2.');
     modules = parts.map(Number);
   }
+  let scopes: CourseScope[] | undefined;
+  if (values.scopes !== undefined) {
+    const parts = values.scopes.split(',').map((part) => part.trim().toLowerCase()).filter((part) => part !== '');
+    const known = COURSE_SCOPES as readonly string[];
+    if (parts.length === 1 && parts[0] === 'all') scopes = [...COURSE_SCOPES];
+    else if (parts.length > 0 && parts.every((part) => known.includes(part))) scopes = [...new Set(parts as CourseScope[])];
+    else throw new UsageError(`--scopes must be "all" or some of ${COURSE_SCOPES.join(', ')}, separated by commas.`);
+  }
   let language: Language = DEFAULT_LANGUAGE;
   if (values.language !== undefined) {
     const known = languageOf(values.language);
@@ -79,6 +92,7 @@ function parseCommandLine(argv: string[]) {
     site: values.site!,
     orgUnitId: Number(orgUnit),
     modules,
+    scopes,
     client: values.client!,
     out: resolve(values.out!),
     language,
@@ -178,6 +192,7 @@ async function main(): Promise<number> {
         password,
         orgUnitId: options.orgUnitId,
         modules: options.modules,
+        ...(options.scopes === undefined ? {} : { scopes: options.scopes }),
         client: options.client,
         language: options.language,
         allowPrivateTargets: options.allowPrivateTargets,

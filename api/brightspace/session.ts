@@ -1,7 +1,12 @@
 // A signed-in Brightspace session: API versions, the form login (with its refusals: wrong
-// credentials, single sign-on only, two-step verification), the table of contents and topic files.
-// The password is used once and dropped; the session cookies stay in memory, sent only to the
-// site's own origin, and appear in no error, log or report.
+// credentials, single sign-on only, two-step verification), the table of contents, topic files and
+// any other API route as JSON. Every API call is paced by the site's rate-limit headers, retried
+// after a 429 (as Retry-After says) or a passing 502/503/504, and signed in again once when the
+// session turns out to have expired (a 401, or the 200 login page a real site may answer with).
+// For that one purpose the password stays in this object's memory for the length of the run and is
+// forgotten at close(); like the session cookies (sent only to the site's own origin), it appears
+// in no error, log or report.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { AppError, isAppError } from '../errors.ts';
 import { msg, type Message } from '../i18n/messages.ts';
 import type { TocResponse } from './types.ts';
@@ -12,10 +17,28 @@ import { CookieJar } from './cookie-jar.ts';
 import { readLoginPage } from './login-page.ts';
 import { normalizeToc } from './toc.ts';
 import { pickApiVersions, supportsIgnoreDateRestrictions, type ApiVersions } from './versions.ts';
+import { RateLimitPacer, retryAfterMs } from './rate-limit.ts';
 
 const MAX_JSON_BYTES = 20 * 1024 * 1024;
 export const MAX_TOPIC_BYTES = 5 * 1024 * 1024;
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+const TRANSIENT = new Set([502, 503, 504]);
+/** Retries of one call refused with 429, and of one GET that met a passing 502/503/504. */
+const LIMITED_RETRIES = 4;
+const TRANSIENT_RETRIES = 2;
+const TRANSIENT_BACKOFF_MS = 500;
+/** Sign-ins after the first in one run: a session that keeps expiring is a site problem. */
+const MAX_RENEWALS = 3;
+const NOT_OFFERED = new Set([404, 405, 410, 501]);
+
+/**
+ * An API route's answer as the readers see it: the JSON body, or why there is none. `not-offered`
+ * is a route the site does not have (an older version, a tool turned off) or an item it does not
+ * know; `forbidden` a route this account may not read.
+ */
+export type ApiAnswer =
+  | { ok: true; status: 200; body: unknown; url: URL }
+  | { ok: false; status: number; problem: 'not-offered' | 'forbidden' | 'unreadable' | 'failed'; url: URL };
 
 /** The site itself must be https; plain http and private addresses only with the local-use switch. */
 export function sitePolicy(allowPrivateTargets: boolean): AddressPolicy {
@@ -47,24 +70,67 @@ export class BrightspaceSession {
   readonly #http: GuardedHttpClient;
   readonly #jar = new CookieJar();
   readonly #signal: AbortSignal | undefined;
+  readonly #pacer = new RateLimitPacer();
+  readonly #username: string;
+  #password: string;
   #versions: ApiVersions = { le: '1.51', lp: '1.30' };
+  /** Counts sign-ins: a call that meets an expired session knows whether another already renewed it. */
+  #generation = 0;
+  #renewals = 0;
+  #renewing: Promise<void> | undefined;
 
-  private constructor(origin: URL, http: GuardedHttpClient, signal: AbortSignal | undefined) {
-    this.origin = origin;
-    this.#http = http;
-    this.#signal = signal;
+  private constructor(input: OpenSessionInput) {
+    this.origin = input.origin;
+    this.#http = input.http;
+    this.#signal = input.signal;
+    this.#username = input.username;
+    this.#password = input.password;
   }
 
   /** Discovers the API versions, signs in and proves the session works (whoami). */
   static async open(input: OpenSessionInput): Promise<BrightspaceSession> {
-    const session = new BrightspaceSession(input.origin, input.http, input.signal);
+    const session = new BrightspaceSession(input);
     await session.#discoverVersions();
     await session.#signIn(input.username, input.password);
+    session.#generation++;
     return session;
   }
 
   get versions(): ApiVersions {
     return this.#versions;
+  }
+
+  /** Calls that waited for the site's rate limit. */
+  get rateLimitWaits(): number {
+    return this.#pacer.waits;
+  }
+
+  /** An LE route of the course, e.g. `leUrl(6606, 'quizzes/')`. */
+  leUrl(orgUnitId: number, path: string): URL {
+    return new URL(`/d2l/api/le/${this.#versions.le}/${orgUnitId}/${path}`, this.origin);
+  }
+
+  /** An LP route, e.g. `lpUrl('courses/6606')`. */
+  lpUrl(path: string): URL {
+    return new URL(`/d2l/api/lp/${this.#versions.lp}/${path}`, this.origin);
+  }
+
+  /**
+   * One API route as JSON. Only the site's own origin is read (a paging link elsewhere is refused);
+   * network failures are thrown as AppError, every HTTP answer comes back as an ApiAnswer.
+   */
+  async getJson(address: URL): Promise<ApiAnswer> {
+    if (address.origin !== this.origin.origin) throw new AppError('site_error', msg('error.site.foreign-address', { host: this.origin.host }));
+    const response = await this.#api({ url: address, readBodyLimit: MAX_JSON_BYTES }, 'json');
+    if (response.status === 200) {
+      try {
+        return { ok: true, status: 200, body: JSON.parse(response.body ?? ''), url: address };
+      } catch {
+        return { ok: false, status: 200, problem: 'unreadable', url: address };
+      }
+    }
+    const problem = response.status === 403 || response.status === 401 ? 'forbidden' : NOT_OFFERED.has(response.status) ? 'not-offered' : 'failed';
+    return { ok: false, status: response.status, problem, url: address };
   }
 
   /** Session headers for a request: the cookies go to the site's own origin and nowhere else. */
@@ -86,7 +152,7 @@ export class BrightspaceSession {
       : ['ignoreModuleDateRestrictions'];
     let response: HttpResponse | undefined;
     for (const parameter of parameters) {
-      response = await this.#call({ url: new URL(`${base}?${parameter}=true`, this.origin), readBodyLimit: MAX_JSON_BYTES });
+      response = await this.#api({ url: new URL(`${base}?${parameter}=true`, this.origin), readBodyLimit: MAX_JSON_BYTES }, 'json');
       if (response.status !== 400) break;
     }
     if (response === undefined) throw new Error('unreachable: at least one parameter is tried');
@@ -102,28 +168,11 @@ export class BrightspaceSession {
     return toc;
   }
 
-  /** The course's name, or undefined when this account may not read it. */
-  async getCourseName(orgUnitId: number): Promise<string | undefined> {
-    try {
-      const response = await this.#call({ url: new URL(`/d2l/api/lp/${this.#versions.lp}/courses/${orgUnitId}`, this.origin), readBodyLimit: 1024 * 1024 });
-      if (response.status !== 200) return undefined;
-      const body = this.#json(response, msg('error.site.what.course'));
-      const name = (body as { Name?: unknown } | null)?.Name;
-      return typeof name === 'string' ? name : undefined;
-    } catch {
-      if (this.#signal?.aborted) throw this.#signal.reason;
-      return undefined;
-    }
-  }
-
   /** The HTML of a file topic, read with the session. A topic that cannot be read says why. */
   async getTopicHtml(orgUnitId: number, topicId: number): Promise<TopicFile> {
     let response: HttpResponse;
     try {
-      ({ response } = await this.#followOwnRedirects({
-        url: new URL(`/d2l/api/le/${this.#versions.le}/${orgUnitId}/content/topics/${topicId}/file`, this.origin),
-        readBodyLimit: MAX_TOPIC_BYTES,
-      }));
+      response = await this.#api({ url: this.leUrl(orgUnitId, `content/topics/${topicId}/file`), readBodyLimit: MAX_TOPIC_BYTES }, 'page');
     } catch (error) {
       return this.#unreadableFile(error, MAX_TOPIC_BYTES);
     }
@@ -200,7 +249,65 @@ export class BrightspaceSession {
       // Signing out is a courtesy; the session ends on its own when idle.
     } finally {
       this.#jar.clear();
+      this.#password = '';
     }
+  }
+
+  /**
+   * An API call with the manners a shared site deserves: paced, retried after a 429 or a passing
+   * gateway error, and signed in again once if the session has expired. `page` calls follow the
+   * site's own redirects (a topic file) and expect HTML; `json` calls expect JSON.
+   */
+  async #api(request: HttpRequest & { url: URL }, expect: 'json' | 'page'): Promise<HttpResponse> {
+    let limited = 0;
+    let transient = 0;
+    let renewed = false;
+    for (;;) {
+      const generation = this.#generation;
+      const response = expect === 'page' ? (await this.#followOwnRedirects(request)).response : await this.#call(request);
+      if (response.status === 429 && limited++ < LIMITED_RETRIES) continue; // the pacer holds the next call
+      if (TRANSIENT.has(response.status) && (request.method ?? 'GET') === 'GET' && transient++ < TRANSIENT_RETRIES) {
+        const wait = retryAfterMs(response.headers) ?? TRANSIENT_BACKOFF_MS * 2 ** (transient - 1) * (1 + Math.random() / 2);
+        await sleep(wait, undefined, { signal: this.#signal });
+        continue;
+      }
+      if (!signedOut(response, expect)) return response;
+      if (renewed) {
+        // Still refused after signing in again: the session is gone, or this route refuses it.
+        if (await this.#sessionAlive()) return response;
+        throw sessionLost();
+      }
+      await this.#renew(generation);
+      renewed = true;
+    }
+  }
+
+  /** Whether the site still knows the session (whoami answers). */
+  async #sessionAlive(): Promise<boolean> {
+    const whoami = await this.#call({ url: this.lpUrl('users/whoami'), readBodyLimit: 1024 * 1024 });
+    if (whoami.status !== 200) return false;
+    try {
+      return (JSON.parse(whoami.body ?? '') as { Identifier?: unknown } | null)?.Identifier !== undefined;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Signs in again, once for all the calls that found the session expired at the same time. */
+  async #renew(generation: number): Promise<void> {
+    if (this.#generation !== generation) return;
+    if (this.#renewing === undefined) {
+      if (this.#renewals >= MAX_RENEWALS || this.#password === '') throw sessionLost();
+      this.#renewals++;
+      this.#renewing = (async () => {
+        this.#jar.clear();
+        await this.#signIn(this.#username, this.#password);
+        this.#generation++;
+      })().finally(() => {
+        this.#renewing = undefined;
+      });
+    }
+    await this.#renewing;
   }
 
   async #discoverVersions(): Promise<void> {
@@ -272,8 +379,10 @@ export class BrightspaceSession {
     if (identity === null || identity.Identifier === undefined) throw wrongCredentials();
   }
 
-  /** One request to the site with the session; cookies it sets are kept. */
+  /** One request to the site with the session; cookies it sets are kept. API calls are paced. */
   async #call(request: HttpRequest & { url: URL }): Promise<HttpResponse> {
+    const paced = request.url.pathname.startsWith('/d2l/api/');
+    const release = paced ? await this.#pacer.acquire(this.#signal) : undefined;
     let response: HttpResponse;
     try {
       response = await this.#http.send({
@@ -283,7 +392,10 @@ export class BrightspaceSession {
       });
     } catch (error) {
       throw this.#siteFailure(error);
+    } finally {
+      release?.();
     }
+    if (paced) this.#pacer.observe(response.status, response.headers);
     this.#jar.store(response.headers['set-cookie']);
     return response;
   }
@@ -324,6 +436,37 @@ export class BrightspaceSession {
       throw new AppError('site_error', msg('error.site.unreadable-answer', { host: this.origin.host, what }));
     }
   }
+}
+
+const LOGIN_PATH = /^\/d2l\/login\/?$/i;
+
+/**
+ * The site no longer knows the session: a 401, a redirect to its login page, the login page itself
+ * after following redirects, or the 200 login stub some sites answer API calls with.
+ */
+function signedOut(response: HttpResponse, expect: 'json' | 'page'): boolean {
+  if (response.status === 401) return true;
+  const location = headerValue(response.headers, 'location');
+  if (REDIRECTS.has(response.status) && location !== undefined) {
+    try {
+      return LOGIN_PATH.test(new URL(location, response.url).pathname);
+    } catch {
+      return false;
+    }
+  }
+  if (response.status !== 200) return false;
+  if (LOGIN_PATH.test(response.url.pathname)) return true;
+  const type = headerValue(response.headers, 'content-type') ?? '';
+  if (!/html/i.test(type)) return false;
+  const body = response.body ?? '';
+  // The stub is a few lines that send the browser on; a course page merely mentioning it is longer.
+  if ((expect === 'json' || body.length < 2048) && /\/d2l\/login\?[^"'\s<>]*sessionExpired/i.test(body)) return true;
+  // An API route answers JSON; an HTML page that sends to the login page means the session is gone.
+  return expect === 'json' && /\/d2l\/(login|lp\/auth\/login)/i.test(body);
+}
+
+function sessionLost(): AppError {
+  return new AppError('site_error', msg('error.site.session-lost'));
 }
 
 function ssoOnly(): AppError {

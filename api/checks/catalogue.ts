@@ -13,6 +13,7 @@ export const CHECKS = {
   'structure.past-date': 'warning',
   'structure.duplicate-title': 'warning',
   'structure.date-outside-course': 'warning',
+  'structure.release-condition-missing': 'error',
   'link.broken': 'error',
   'link.unreachable': 'error',
   'link.redirect': 'info',

@@ -35,3 +35,22 @@ export function checkContent(topic: ParsedTopic, place: FindingPlace, pageUrl: s
   }
   return findings;
 }
+
+// Brightspace's session cookies. Pasted into content (usually inside an image address copied from
+// the browser), they hand that session to every reader of the page.
+const SESSION_TOKEN = /\b(d2lSessionVal|d2lSecureSessionVal)\s*=/gi;
+
+/**
+ * A Brightspace session value in an item's HTML. The finding names the parameter and never its
+ * value: the value is someone's session.
+ */
+export function sessionTokenFindings(html: string, place: FindingPlace, pageUrl: string | null): Finding[] {
+  const names = new Set<string>();
+  let count = 0;
+  for (const match of html.matchAll(SESSION_TOKEN)) {
+    names.add(match[1]!);
+    count++;
+  }
+  if (count === 0) return [];
+  return [finding('content.session-token', place, pageUrl, msg('finding.content.session-token', { names: [...names].sort().join(', '), count }), { subject: 'session-token', count })];
+}

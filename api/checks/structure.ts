@@ -1,5 +1,6 @@
 // Structure checks over the table of contents alone: broken and hidden items, empty modules, dates
-// that contradict each other or have passed, and siblings students cannot tell apart.
+// that contradict each other, have passed or fall outside the course's own dates, and siblings
+// students cannot tell apart. The date checks serve every item with dates (activities too).
 import type { SelectedModule } from '../brightspace/toc.ts';
 import type { TocModule, TocTopic } from '../brightspace/types.ts';
 import { msg, type Message } from '../i18n/messages.ts';
@@ -55,6 +56,29 @@ export function dateFindings(dates: Dates, place: FindingPlace, now: Date): Find
   return findings;
 }
 
+/** The course offering's own dates; either may be unset. */
+export interface CourseDates {
+  start: Date | null;
+  end: Date | null;
+}
+
+/** A start, due or end date outside the course offering's dates. */
+export function courseDateFindings(dates: Dates, place: FindingPlace, course: CourseDates): Finding[] {
+  if (course.start === null && course.end === null) return [];
+  const outside = (date: Date | null) => date !== null && ((course.start !== null && date < course.start) || (course.end !== null && date > course.end));
+  const problems: Message[] = [];
+  if (outside(dates.start)) problems.push(msg('finding.structure.opens-on', { start: day(dates.start!) }));
+  if (outside(dates.due)) problems.push(msg('finding.structure.due-on', { due: day(dates.due!) }));
+  if (outside(dates.end)) problems.push(msg('finding.structure.closes-on', { end: day(dates.end!) }));
+  if (problems.length === 0) return [];
+  const range = course.start !== null && course.end !== null
+    ? msg('finding.structure.course-range', { start: day(course.start), end: day(course.end) })
+    : course.start !== null
+      ? msg('finding.structure.course-from', { start: day(course.start) })
+      : msg('finding.structure.course-until', { end: day(course.end!) });
+  return [finding('structure.date-outside-course', place, null, msg('finding.structure.date-outside-course', { kind: kindOf(place), problems: listOf(problems), range }), { subject: 'course-dates' })];
+}
+
 /** The item's kind as a message select value (ICU keys take no hyphen). */
 function kindOf(place: FindingPlace): string {
   return place.itemType.replaceAll('-', '_');
@@ -69,7 +93,8 @@ function normalTitle(title: string): string {
   return title.replace(/\s+/g, ' ').trim().toLowerCase();
 }
 
-export function checkStructure(selected: SelectedModule[], now: Date): Finding[] {
+/** `course`: the course offering's dates, when known, for `structure.date-outside-course`. */
+export function checkStructure(selected: SelectedModule[], now: Date, course?: CourseDates): Finding[] {
   const findings: Finding[] = [];
   const hiddenModules = new Set<number>();
   const selectedIds = new Set(selected.map((entry) => entry.module.ModuleId));
@@ -87,6 +112,7 @@ export function checkStructure(selected: SelectedModule[], now: Date): Finding[]
       findings.push(finding('structure.empty-module', ownPlace, null, msg('finding.structure.empty-module'), { subject: 'contents' }));
     }
     findings.push(...dateFindings(datesOf(module), ownPlace, now));
+    if (course) findings.push(...courseDateFindings(datesOf(module), ownPlace, course));
 
     const siblings: { title: string; place: FindingPlace }[] = [
       ...entry.children.filter((child) => selectedIds.has(child.ModuleId)).map((child) => ({ title: child.Title, place: modulePlace(child) })),
@@ -103,6 +129,7 @@ export function checkStructure(selected: SelectedModule[], now: Date): Finding[]
         findings.push(finding('structure.hidden', place, null, msg('finding.structure.topic-hidden'), { subject: 'visibility' }));
       }
       findings.push(...dateFindings(datesOf(topic), place, now));
+      if (course) findings.push(...courseDateFindings(datesOf(topic), place, course));
     }
   }
 

@@ -6,7 +6,7 @@
 // collected here for the report.
 import type { AxeRunner } from '../checks/axe-runner.ts';
 import { axeFindings, checkAccessibility } from '../checks/accessibility.ts';
-import { checkContent } from '../checks/content.ts';
+import { checkContent, sessionTokenFindings } from '../checks/content.ts';
 import { checkDocument } from '../checks/documents.ts';
 import type { CheckedDocument, Finding, NotScanned } from '../checks/finding.ts';
 import { parseTopic, type LinkOccurrence } from '../checks/html.ts';
@@ -77,23 +77,27 @@ export class CourseChecks {
       this.#addLinks(item.links, item);
     }
     if (item.document !== undefined && item.url !== null) this.#checkDocument(item, item.document, item.url);
+    // A topic is counted once, by its page, file or link; its description is a part of it, and a
+    // document a page links to is part of that page's topic, not a topic of its own.
+    const countsAsTopic = item.place.itemType === 'topic' && item.html?.whole !== false && item.document?.linked !== true;
     if (item.html === undefined) {
-      // A document a page links to is part of that page's topic, not a topic of its own.
-      if (item.place.itemType === 'topic' && item.document?.linked !== true) this.scanned++;
+      if (countsAsTopic) this.scanned++;
       done?.();
       return;
     }
-    const { content, baseUrl } = item.html;
+    const { content, baseUrl, whole } = item.html;
     const parsed = parseTopic(content, baseUrl, orgUnitId);
-    this.findings.push(...checkContent(parsed, item.place, item.url));
-    this.findings.push(...checkAccessibility(parsed, item.place, baseUrl, orgUnitId));
+    // A fragment with nothing visible (an empty description) is not a blank page.
+    this.#push(checkContent(parsed, item.place, item.url).filter((found) => whole || found.check !== 'content.empty'), item);
+    this.#push(sessionTokenFindings(content, item.place, item.url), item);
+    this.#push(checkAccessibility(parsed, item.place, baseUrl, orgUnitId), item);
     for (const link of parsed.otherSchemes) {
       this.linksNotCheckable++;
-      this.findings.push(...mailtoFindings(link, item.place));
+      this.#push(mailtoFindings(link, item.place), item);
     }
     const page = new URL(baseUrl.href);
     page.hash = '';
-    this.findings.push(...fragmentFindings(page.href, parsed.ownFragments, parsed.anchorNames, item.place, true));
+    this.#push(fragmentFindings(page.href, parsed.ownFragments, parsed.anchorNames, item.place, true), item);
     // Told now, while the item is being read, rather than once its stylesheets are.
     for (const link of parsed.links) onLink?.(link, item);
     this.#track(this.#withStylesheets(parsed.links).then((links) => this.#addLinks(links, item)));
@@ -108,8 +112,8 @@ export class CourseChecks {
     this.#a11yWork.push(
       this.#options.axe.run(content).then(
         (violations) => {
-          this.findings.push(...axeFindings(violations, item.place, item.url));
-          if (item.place.itemType === 'topic') this.scanned++;
+          this.#push(axeFindings(violations, item.place, item.url), item);
+          if (countsAsTopic) this.scanned++;
         },
         (error: unknown) => {
           const problem = isAppError(error) ? error.text : msg('reason.a11y.failed');
@@ -152,10 +156,24 @@ export class CourseChecks {
     this.documents.push({ ...item.place, url, type: facts.type, title: facts.title, pages, linked });
   }
 
-  /** Findings of an item; those found in a document name it. */
+  /**
+   * Findings of an item; those found in a document name it, and those of one part of an item (a
+   * topic's description) say so in their subject, so their fingerprints stay apart.
+   */
   #push(findings: Finding[], item: CourseItem): void {
     const document = item.document === undefined ? null : item.url;
-    this.findings.push(...(document === null ? findings : findings.map((found) => ({ ...found, document }))));
+    const { part } = item;
+    if (document === null && part === undefined) {
+      this.findings.push(...findings);
+      return;
+    }
+    for (const found of findings) {
+      this.findings.push({
+        ...found,
+        ...(document === null ? {} : { document }),
+        ...(part === undefined ? {} : { subject: `${part}:${found.subject ?? found.url ?? ''}` }),
+      });
+    }
   }
 
   #track(work: Promise<void>): void {

@@ -1,6 +1,7 @@
 // The one entry point every runner uses (local worker pool, Fargate task, command line): signs in,
 // reads the course through its sources, runs the checks on every item and link, and returns the
 // report model. Runners then write it with the report writers (api/report/).
+import { readCourseOutline } from '../brightspace/course-offering.ts';
 import { BrightspaceSession, sitePolicy, siteOriginOf } from '../brightspace/session.ts';
 import { selectModules } from '../brightspace/toc.ts';
 import { AxeRunner } from '../checks/axe-runner.ts';
@@ -8,16 +9,15 @@ import { DocumentRunner } from '../checks/document-runner.ts';
 import { CourseIndex } from '../checks/internal-links.ts';
 import { DEFAULT_LINK_LIMITS, LinkChecker } from '../checks/link-checker.ts';
 import { CourseStylesheets, MAX_STYLESHEET_BYTES } from '../checks/stylesheets.ts';
-import { checkStructure } from '../checks/structure.ts';
 import { GuardedHttpClient } from '../net/guarded-http.ts';
 import { buildReport } from '../report/build-report.ts';
 import type { Report } from '../report/model.ts';
-import type { SourceContext } from '../sources/course-items.ts';
+import type { RunNote, SourceContext } from '../sources/course-items.ts';
 import { CourseDocuments } from '../sources/documents.ts';
-import { readTopicPages } from '../sources/topic-pages.ts';
+import { readWholeCourse } from '../sources/whole-course.ts';
 import { CourseChecks } from './course-checks.ts';
 import type { CourseTestInput, CourseTestPhase, CourseTestProgress } from './types.ts';
-import { assertClientLabel, assertCredentials, assertModules, assertOrgUnitId } from './validate-input.ts';
+import { assertClientLabel, assertCredentials, assertModules, assertOrgUnitId, assertScopes } from './validate-input.ts';
 
 const PROGRESS_INTERVAL_MS = 250;
 
@@ -44,6 +44,7 @@ export async function runCourseTest(input: CourseTestInput, onProgress?: (p: Cou
   assertOrgUnitId(input.orgUnitId);
   assertModules(input.modules);
   assertClientLabel(input.client);
+  assertScopes(input.scopes);
   const allowPrivateTargets = input.allowPrivateTargets === true;
   const origin = siteOriginOf(input.siteUrl, allowPrivateTargets);
   const options = input.options ?? {};
@@ -77,9 +78,8 @@ export async function runCourseTest(input: CourseTestInput, onProgress?: (p: Cou
     progress('sign-in', 1, 1);
 
     progress('contents', 0, 1);
-    const [toc, courseName] = await Promise.all([signedIn.getToc(orgUnitId), signedIn.getCourseName(orgUnitId)]);
-    const selected = selectModules(toc, input.modules);
-    progress('contents', 1, 1);
+    const outline = await readCourseOutline(signedIn, orgUnitId, now);
+    const selected = selectModules(outline.toc, input.modules);
 
     let inLinkPhase = false;
     const linkChecker = new LinkChecker({
@@ -93,14 +93,14 @@ export async function runCourseTest(input: CourseTestInput, onProgress?: (p: Cou
       },
     });
     const documents = new CourseDocuments(documentRunner, origin, selected);
-    const index = new CourseIndex(toc);
+    const index = new CourseIndex(outline.toc);
     const stylesheets = new CourseStylesheets({
       read: (url) => signedIn.readSiteText(url, MAX_STYLESHEET_BYTES),
       isOwn: (url) => url.origin === origin.origin,
       orgUnitId,
     });
     const checks = new CourseChecks({ origin, orgUnitId, links: linkChecker, axe, index, stylesheets, onLink: (link, item) => documents.noteLink(link, item) });
-    checks.addFindings(checkStructure(selected, now));
+    const notes = new Map<string, RunNote>();
     const context: SourceContext = {
       session: signedIn,
       origin,
@@ -111,10 +111,11 @@ export async function runCourseTest(input: CourseTestInput, onProgress?: (p: Cou
       check: (item, done) => checks.check(item, done),
       addFindings: (findings) => checks.addFindings(findings),
       notScanned: (entry) => void checks.notScanned.push(entry),
+      note: (note) => void (notes.has(note.key) || notes.set(note.key, note)),
       progress,
     };
 
-    await readTopicPages(context, selected, { concurrency: topicConcurrency, documents });
+    const course = await readWholeCourse(context, { outline, selected, scopes: input.scopes ?? [], concurrency: topicConcurrency, documents });
     await checks.accessibilityDone();
     // Every page is checked: the accessibility worker's memory goes before the document reader's comes.
     await axe.close();
@@ -132,10 +133,12 @@ export async function runCourseTest(input: CourseTestInput, onProgress?: (p: Cou
       client: input.client.trim(),
       siteUrl: origin.href,
       orgUnitId,
-      courseName,
+      ...(outline.offering?.name == null ? {} : { courseName: outline.offering.name }),
       language: input.language,
       scopes: input.scopes,
-      selected,
+      selected: course.selected,
+      courseItems: course.items,
+      runNotes: [...notes.values()].map((note) => note.message),
       viewUrl: (topicId) => signedIn.topicViewUrl(orgUnitId, topicId),
       findings: checks.findings,
       notScanned: checks.notScanned,

@@ -1,6 +1,7 @@
 // The engine's own input checks: the HTTP layer validates too, but the command line and the
 // Fargate task call the engine directly, so bad input is refused here with a plain message.
 import { AppError } from '../errors.ts';
+import { COURSE_SCOPES, type CourseScope } from '../http/contract.ts';
 import { msg } from '../i18n/messages.ts';
 
 const MAX_FIELD_LENGTH = 1024;
@@ -38,4 +39,12 @@ export function assertClientLabel(client: unknown): asserts client is string {
     throw new AppError('invalid_input', msg('error.input.client-missing'));
   }
   if (client.length > 200) throw new AppError('invalid_input', msg('error.input.client-too-long', { max: 200 }));
+}
+
+export function assertScopes(scopes: unknown): asserts scopes is CourseScope[] | undefined {
+  if (scopes === undefined) return;
+  const known = COURSE_SCOPES as readonly unknown[];
+  if (!Array.isArray(scopes) || !scopes.every((scope) => known.includes(scope))) {
+    throw new AppError('invalid_input', msg('error.field.scopes', { scopes: COURSE_SCOPES.join(', ') }));
+  }
 }

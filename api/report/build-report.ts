@@ -7,7 +7,8 @@ import type { SelectedModule } from '../brightspace/toc.ts';
 import type { CheckedDocument, Finding, NotScanned, Severity } from '../checks/finding.ts';
 import type { CourseScope } from '../http/contract.ts';
 import { DEFAULT_LANGUAGE, type Language } from '../i18n/languages.ts';
-import { formatMessage } from '../i18n/messages.ts';
+import { formatMessage, type Message } from '../i18n/messages.ts';
+import type { CheckedItem } from '../sources/course-items.ts';
 import { REPORT_SCHEMA_VERSION, type Report, type ReportFinding } from './model.ts';
 
 export const TOOL_VERSION: string = packageJson.version;
@@ -23,6 +24,10 @@ export interface ReportInput {
   viewUrl: (topicId: number) => string;
   findings: Finding[];
   notScanned: NotScanned[];
+  /** Course items besides modules and topics that were checked. */
+  courseItems?: CheckedItem[];
+  /** Notes on the run as a whole. */
+  runNotes?: Message[];
   scanned: number;
   /** Documents read and checked. */
   documents?: CheckedDocument[];
@@ -93,6 +98,16 @@ export function buildReport(input: ReportInput): Report {
   const notScanned = [...input.notScanned]
     .sort((a, b) => (topicRank.get(a.topicId ?? -1) ?? Number.MAX_SAFE_INTEGER) - (topicRank.get(b.topicId ?? -1) ?? Number.MAX_SAFE_INTEGER))
     .map((item) => ({ ...item, reason: formatMessage(item.reason, language) }));
+  const items = [...(input.courseItems ?? [])]
+    .sort(
+      (a, b) =>
+        rankOfModule(a.place.moduleId) - rankOfModule(b.place.moduleId) ||
+        rankOfTopic(a.place.topicId) - rankOfTopic(b.place.topicId) ||
+        a.place.itemType.localeCompare(b.place.itemType) ||
+        (a.place.itemTitle ?? '').localeCompare(b.place.itemTitle ?? '') ||
+        (a.place.itemId ?? 0) - (b.place.itemId ?? 0),
+    )
+    .map((item) => ({ ...item.place, viewUrl: item.viewUrl }));
   const documents = [...(input.documents ?? [])].sort(
     (a, b) => (topicRank.get(a.topicId ?? -1) ?? Number.MAX_SAFE_INTEGER) - (topicRank.get(b.topicId ?? -1) ?? Number.MAX_SAFE_INTEGER) || a.url.localeCompare(b.url),
   );
@@ -130,6 +145,8 @@ export function buildReport(input: ReportInput): Report {
     },
     findings,
     notScanned,
+    items,
+    notes: (input.runNotes ?? []).map((note) => ({ message: formatMessage(note, language) })),
     documents,
   };
 }

@@ -1,6 +1,6 @@
 // The report model: what a run found, in the run's language. The JSON twin is this object as
 // written (DESIGN.md, "The engine", 3. Report); the HTML and CSV writers read only this.
-import type { CheckedDocument, Finding, NotScanned, Severity } from '../checks/finding.ts';
+import type { CheckedDocument, Finding, FindingPlace, NotScanned, Severity } from '../checks/finding.ts';
 import type { CourseScope } from '../http/contract.ts';
 import type { Language } from '../i18n/languages.ts';
 
@@ -29,6 +29,20 @@ export interface ReportModule {
   depth: number;
   parentModuleId: number | null;
   topics: { topicId: number; title: string; viewUrl: string }[];
+}
+
+/**
+ * A course item besides the modules and topics that the run checked (an assignment, a quiz, an
+ * announcement, a grade item, the course's overview and gradebook), with its page in Brightspace.
+ * Items opened by a quicklink topic keep that topic's module and topic; course-wide ones have none.
+ */
+export interface ReportItem extends FindingPlace {
+  viewUrl: string | null;
+}
+
+/** Something about the run as a whole: a route the site does not offer, what could not be read. */
+export interface ReportNote {
+  message: string;
 }
 
 export interface Report {
@@ -62,6 +76,9 @@ export interface Report {
   /** The findings to act on; dismissed ones are in `dismissed`, out of every count. */
   findings: ReportFinding[];
   notScanned: ReportNotScanned[];
+  /** Course items besides modules and topics, in report order (course-wide ones after the modules). */
+  items: ReportItem[];
+  notes: ReportNote[];
   /** The documents read and checked, in the course's order. */
   documents: ReportDocument[];
   /** Present once the run was compared with the course's history (report/compare.ts). */

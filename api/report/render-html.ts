@@ -259,8 +259,14 @@ function renderCourseWide(ctx: Context, findings: ReportFinding[], notScanned: R
   };
   for (const entry of notScanned) entryOf(entry).notScanned.push(entry);
   for (const finding of findings) entryOf(finding).findings.push(finding);
+  // Each item's heading links to its page in Brightspace, where the run knows it.
+  const pages = new Map(ctx.report.items.filter((item) => item.moduleId === null).map((item) => [placeKey(item), item.viewUrl]));
+  const headingOf = (key: string, heading: string) => {
+    const page = pages.get(key);
+    return page === undefined || page === null ? escapeHtml(heading) : linkTo(page, heading);
+  };
   const articles = [...items.entries()].map(
-    ([key, item]) => `<article class="item" id="${key}" aria-labelledby="${key}-title"><h3 id="${key}-title">${escapeHtml(item.heading)}</h3>
+    ([key, item]) => `<article class="item" id="${key}" aria-labelledby="${key}-title"><h3 id="${key}-title">${headingOf(key, item.heading)}</h3>
 ${renderNotScanned(ctx, item.notScanned)}
 ${renderFindings(ctx, item.findings)}</article>`,
   );
@@ -319,6 +325,14 @@ function renderDismissed(ctx: Context): string {
   return `<section id="dismissed" aria-labelledby="dismissed-title"><h2 id="dismissed-title">${escapeHtml(p.t('report.history.dismissed.title'))} (${dismissed.length})</h2>
 <p>${escapeHtml(p.t('report.history.dismissed.intro'))}</p>
 <ul class="findings">${items.join('\n')}</ul></section>`;
+}
+
+/** What the run could not read or check as a whole (a route the site does not offer...). */
+function renderNotes(ctx: Context): string {
+  const { p, report } = ctx;
+  if (report.notes.length === 0) return '';
+  return `<section id="notes" aria-labelledby="notes-title"><h2 id="notes-title">${escapeHtml(p.t('report.notes.title'))}</h2>
+<ul>${report.notes.map((note) => `<li>${escapeHtml(note.message)}</li>`).join('\n')}</ul></section>`;
 }
 
 function renderChart(ctx: Context): string {
@@ -409,6 +423,7 @@ export function renderHtmlReport(report: Report): string {
     ...(report.findings.some((item) => !inModules(item)) || report.notScanned.some((item) => !inModules(item)) ? [['course-wide', p.t('report.course-wide.title')]] : []),
     ...(report.documents.length > 0 ? [['documents', p.t('report.documents.title', { count: report.documents.length })]] : []),
     ...((report.dismissed ?? []).length > 0 ? [['dismissed', p.t('report.history.dismissed.title')]] : []),
+    ...(report.notes.length > 0 ? [['notes', p.t('report.notes.title')]] : []),
   ];
 
   return `<!doctype html>
@@ -458,6 +473,7 @@ ${report.modules
 ${renderCourseWide(ctx, report.findings.filter((item) => !inModules(item)), report.notScanned.filter((item) => !inModules(item)))}
 ${renderDocuments(ctx)}
 ${renderDismissed(ctx)}
+${renderNotes(ctx)}
 </main>
 <footer>
 <p>${escapeHtml(p.t('report.footer.written', { version: report.tool.version }))} ${escapeHtml(p.t('report.footer.severities'))}</p>

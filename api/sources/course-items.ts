@@ -7,6 +7,23 @@ import type { Finding, FindingPlace, NotScanned } from '../checks/finding.ts';
 import type { CourseIndex } from '../checks/internal-links.ts';
 import type { LinkOccurrence } from '../checks/html.ts';
 import type { CourseTestPhase } from '../engine/types.ts';
+import type { Message } from '../i18n/messages.ts';
+
+/**
+ * Something the report should say about the run as a whole: a route the site does not offer, a
+ * tool this account may not read, release conditions that cannot be read. `key` makes it once.
+ */
+export interface RunNote {
+  key: string;
+  message: Message;
+}
+
+/** A course item other than a module or topic (an assignment, the gradebook...), for the report. */
+export interface CheckedItem {
+  place: FindingPlace;
+  /** Its page in Brightspace. */
+  viewUrl: string | null;
+}
 
 export interface CourseItem {
   place: FindingPlace;
@@ -17,6 +34,11 @@ export interface CourseItem {
    * instructions, an announcement) gets the same checks except those about a whole document.
    */
   html?: { content: string; baseUrl: URL; whole: boolean };
+  /**
+   * Which part of the item the HTML is, when the item has more than one (a topic's page and its
+   * description): kept in the findings' subjects so their fingerprints stay apart.
+   */
+  part?: string;
   /** Addresses that are the item itself, such as a link topic's target. */
   links?: LinkOccurrence[];
   /**
@@ -46,6 +68,8 @@ export interface SourceContext {
   addFindings(findings: Finding[]): void;
   /** Something that could not be read, and why. */
   notScanned(entry: NotScanned): void;
+  /** A note on the run as a whole (said once per key). */
+  note(note: RunNote): void;
   progress(phase: CourseTestPhase, done: number, total: number): void;
 }
 

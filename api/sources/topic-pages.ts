@@ -18,11 +18,15 @@ export interface TopicPagesOptions {
   concurrency: number;
   /** Takes the File topics that are PDF, Word or PowerPoint files (read once the pages are). */
   documents: CourseDocuments;
+  /** Topics another source has checked already (quicklinks whose activity was read). */
+  handled?: ReadonlySet<number>;
 }
 
 export async function readTopicPages(ctx: SourceContext, selected: SelectedModule[], options: TopicPagesOptions): Promise<void> {
   const { origin, orgUnitId } = ctx;
-  const jobs: { entry: SelectedModule; topic: TocTopic }[] = selected.flatMap((entry) => entry.topics.map((topic) => ({ entry, topic })));
+  const jobs: { entry: SelectedModule; topic: TocTopic }[] = selected.flatMap((entry) =>
+    entry.topics.filter((topic) => options.handled?.has(topic.TopicId) !== true).map((topic) => ({ entry, topic })),
+  );
   let topicsDone = 0;
   const topicDone = () => ctx.progress('topics', ++topicsDone, jobs.length);
   ctx.progress('topics', 0, jobs.length);

@@ -97,7 +97,7 @@ describe('the main job', () => {
     await modules.waitFor();
     const boxes = modules.getByRole('checkbox');
     expect(await boxes.count()).toBe(7);
-    expect(await modules.getByText('7 of 7 modules selected, 15 topics').isVisible()).toBe(true);
+    expect(await modules.getByText('7 of 7 modules selected, 20 topics').isVisible()).toBe(true);
     // The sub-modules sit inside their parent's list.
     expect(await modules.locator('ul ul').getByRole('checkbox').count()).toBe(2);
     // Loaded with these values: loading again is pointless until a field changes.
@@ -110,10 +110,10 @@ describe('the main job', () => {
     // A parent takes its sub-modules: unchecking one leaves it mixed.
     await modules.getByRole('checkbox', { name: '1.2 Activities' }).uncheck();
     expect(await modules.getByRole('checkbox', { name: 'Unit 1: Ecosystems' }).evaluate((box) => (box as HTMLInputElement).indeterminate)).toBe(true);
-    await modules.getByText('5 of 7 modules selected, 12 topics').waitFor();
+    await modules.getByText('5 of 7 modules selected, 16 topics').waitFor();
     await modules.getByRole('checkbox', { name: 'Unit 1: Ecosystems' }).check();
     await modules.getByRole('checkbox', { name: 'Unit 3: Climate' }).uncheck();
-    await modules.getByText('6 of 7 modules selected, 15 topics').waitFor();
+    await modules.getByText('6 of 7 modules selected, 20 topics').waitFor();
     await shot(page, 'one-deselected');
 
     await page.getByRole('button', { name: 'Run CTPO' }).click();
@@ -131,7 +131,7 @@ describe('the main job', () => {
     const { error, warning, info } = report.totals.findings;
     // The summary line says what the report counts.
     const summary = await page.locator('.job-monitor__summary').innerText();
-    expect(summary).toMatch(new RegExp(`^Found ${error} errors, ${warning} warnings, and ${info} notes? in ${report.totals.scanned} of ${report.totals.topics} topics\\. ${report.totals.notScanned} could not be scanned: check them by hand\\.`));
+    expect(summary).toMatch(new RegExp(`^Found ${error} errors, ${warning} warnings, and ${info} notes? in ${report.totals.scanned} of ${report.totals.topics} topics\\. ${report.totals.notScanned} could not be scanned: check ${report.totals.notScanned === 1 ? 'it' : 'them'} by hand\\.`));
     await shot(page, 'succeeded');
     accessibility['run succeeded'] = await axeViolations(page);
 
@@ -163,8 +163,10 @@ describe('the main job', () => {
     for (const finding of ['Broken link', 'Unreachable link', 'Link into another course', 'File name used as alt text', 'Video without captions', 'Placeholder text', 'Dates out of order']) {
       expect(reportText, finding).toContain(finding);
     }
-    // Not scanned, in place: the quiz under its module, with the reason.
-    expect(await reportPage.locator('#module-220 .not-scanned').innerText()).toContain('Quiz: its questions are not read by CTPO.');
+    // Not scanned, in place: the broken file under its topic, with the reason.
+    expect(await reportPage.locator('#topic-3004 .not-scanned').innerText()).toContain('Brightspace could not return this file (HTTP 404).');
+    // The course-wide items the picker includes by default were read and checked, after the modules.
+    expect(await reportPage.locator('#course-wide').innerText()).toContain('Weights do not add up to 100');
     // The deselected module was not tested.
     expect(reportText).not.toContain('Unit 3: Climate');
     expect(reportText).not.toContain('Empty module');
@@ -238,7 +240,7 @@ describe('the main job', () => {
     expect(await reportPage.locator('html').getAttribute('lang')).toBe('fr-FR');
     expect(await reportPage.getByRole('heading', { level: 2, name: 'À corriger en premier' }).isVisible()).toBe(true);
     const reportText = await reportPage.locator('body').innerText();
-    for (const french of ['Résumé', 'Constats par module', 'Lien rompu', 'La page n’existe pas (HTTP 404).', 'Comment corriger', 'Questionnaire\u00a0: CTPO ne lit pas ses questions.']) {
+    for (const french of ['Résumé', 'Constats par module', 'Lien rompu', 'La page n’existe pas (HTTP 404).', 'Comment corriger', 'Brightspace n’a pas pu renvoyer ce fichier (HTTP 404).']) {
       expect(reportText.replace(/\u00a0/g, ' '), french).toContain(french.replace(/\u00a0/g, ' '));
     }
     expect(reportText).not.toContain('Fix first');

@@ -87,7 +87,7 @@ describe('a course tested twice', () => {
     await page.getByLabel('Brightspace Username', { exact: true }).fill(DEMO_USER);
     await page.getByLabel('Brightspace Password', { exact: true }).fill(DEMO_PASSWORD);
     await page.getByRole('button', { name: 'Choose Modules' }).click();
-    await modules.getByText('6 of 7 modules selected, 15 topics').waitFor();
+    await modules.getByText('6 of 7 modules selected, 20 topics').waitFor();
     expect(await modules.getByRole('checkbox', { name: 'Unit 3: Climate' }).isChecked()).toBe(false);
     await page.getByRole('button', { name: 'Run CTPO' }).click();
     await page.getByText('QA job completed successfully.').waitFor({ timeout: 90_000 });

@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { courseOfferingObject, courseToolRoute, defaultCode, type CourseToolsModel, type ToolsSiteOptions } from './course-tools.ts';
 
 export interface SiteModel {
   /**
@@ -19,6 +20,18 @@ export interface SiteModel {
   courses: CourseModel[];
   /** More files on the site, by path (e.g. images the HTML topics embed). Need a session. */
   files?: Record<string, SiteFile>;
+  /** Which course-tool routes the site offers and how its lists page. */
+  tools?: ToolsSiteOptions;
+  /**
+   * Brightspace's API rate limit: `calls` API calls per window of `windowMs` (each costs `cost`
+   * credits, 10 by default), reported in X-Rate-Limit-* headers; past it, 429 with Retry-After.
+   */
+  rateLimit?: { calls: number; windowMs: number; cost?: number };
+  /**
+   * The session ends after this many API calls: further calls answer 401, or (`login-page`) 200
+   * with the HTML stub that sends the browser to /d2l/login?sessionExpired=1, as real sites do.
+   */
+  sessionExpiry?: { afterCalls: number; answer: '401' | 'login-page' };
 }
 
 export interface SiteUser {
@@ -34,12 +47,14 @@ export interface SiteFile {
   body: string | Buffer;
 }
 
-export interface CourseModel {
+export interface CourseModel extends CourseToolsModel {
   orgUnitId: number;
   name: string;
   code: string;
   /** User names that may not open this course. */
   forbiddenFor?: string[];
+  /** The course's access window has closed: its LE routes answer 403 to everyone, its offering still reads. */
+  accessClosed?: boolean;
   modules: ModuleModel[];
 }
 
@@ -55,6 +70,8 @@ interface Dated {
 export interface ModuleModel extends Dated {
   id: number;
   title: string;
+  /** The description's HTML (content objects only; the table of contents carries none). */
+  description?: string;
   modules?: ModuleModel[];
   topics?: TopicModel[];
 }
@@ -63,17 +80,23 @@ export type TopicModel = Dated & {
   id: number;
   title: string;
   broken?: boolean;
+  /** The description's HTML (content objects only). */
+  description?: string;
+  gradeItemId?: number | null;
 } & (
     | { kind: 'html'; fileName: string; html: string }
     | { kind: 'file'; fileName: string; contentType: string; body?: string | Buffer }
     | { kind: 'link'; url: string }
-    | { kind: 'quiz' | 'assignment' | 'discussion' | 'lti'; url?: string }
+    /** A quicklink to a tool item: `target` is its id (the topic's id by default). */
+    | { kind: 'quiz' | 'assignment' | 'discussion' | 'discussion-topic' | 'lti'; url?: string; target?: number }
   );
 
 export interface RecordedSiteRequest {
   method: string;
   path: string;
   withSession: boolean;
+  /** The status answered. */
+  status?: number;
   /** When the request arrived and when its answer was sent (Date.now()). */
   at: number;
   doneAt?: number;
@@ -92,7 +115,22 @@ export interface BrightspaceSite {
   close(): Promise<void>;
 }
 
-const ACTIVITY_TYPES = { quiz: 4, assignment: 3, discussion: 5, lti: 7 } as const;
+const ACTIVITY_TYPES = { quiz: 4, assignment: 3, discussion: 5, 'discussion-topic': 6, lti: 7 } as const;
+const QUICKLINK_TYPES = { quiz: 'quiz', assignment: 'dropbox', discussion: 'discuss', 'discussion-topic': 'discuss', lti: 'lti' } as const;
+
+/** The rcode a quicklink to a tool item carries: the tail of the item's ActivityId. */
+function quicklinkCode(course: CourseModel, kind: keyof typeof QUICKLINK_TYPES, target: number): string {
+  switch (kind) {
+    case 'assignment':
+      return course.assignments?.find((item) => item.id === target)?.code ?? defaultCode('dropbox', course, target);
+    case 'quiz':
+      return course.quizzes?.find((item) => item.id === target)?.code ?? defaultCode('quiz', course, target);
+    case 'discussion-topic':
+      return course.forums?.flatMap((forum) => forum.topics ?? []).find((item) => item.id === target)?.code ?? defaultCode('discuss', course, target);
+    default:
+      return `${course.code}-${kind}-${target}`;
+  }
+}
 
 export function contentPath(course: CourseModel, fileName: string): string {
   return `/content/enforced/${course.orgUnitId}-${course.code}/${fileName}`;
@@ -128,11 +166,17 @@ function topicEntry(course: CourseModel, topic: TopicModel, index: number): Reco
       specific = { TypeIdentifier: 'Link', ActivityType: 2, Url: topic.url };
       break;
     default: {
-      const url = topic.url ?? `/d2l/common/dialogs/quickLink/quickLink.d2l?ou=${course.orgUnitId}&type=${topic.kind}&rCode=${topic.id}`;
-      specific = { TypeIdentifier: topic.kind === 'lti' ? 'lti' : 'Link', ActivityType: ACTIVITY_TYPES[topic.kind], Url: url, ToolItemId: topic.id };
+      const target = topic.target ?? topic.id;
+      const url = topic.url ?? `/d2l/common/dialogs/quickLink/quickLink.d2l?ou=${course.orgUnitId}&type=${QUICKLINK_TYPES[topic.kind]}&rcode=${quicklinkCode(course, topic.kind, target)}`;
+      specific = { TypeIdentifier: topic.kind === 'lti' ? 'lti' : 'Link', ActivityType: ACTIVITY_TYPES[topic.kind], Url: url, ToolItemId: target };
     }
   }
   return { ...common, ...specific, ...topic.raw };
+}
+
+function topicUrlOf(course: CourseModel, topic: TopicModel): string | null {
+  const url = topicEntry(course, topic, 0).Url;
+  return typeof url === 'string' ? url : null;
 }
 
 function moduleEntry(course: CourseModel, module: ModuleModel, index: number): Record<string, unknown> {
@@ -162,6 +206,27 @@ export function tocOf(course: CourseModel): { Modules: Record<string, unknown>[]
 
 function allTopics(modules: ModuleModel[]): TopicModel[] {
   return modules.flatMap((module) => [...(module.topics ?? []), ...allTopics(module.modules ?? [])]);
+}
+
+/** A fixed-window bucket as D2L describes it: credits per window, each call costing `cost`. */
+function rateLimiter(config: NonNullable<SiteModel['rateLimit']>) {
+  const cost = config.cost ?? 10;
+  const full = config.calls * cost;
+  let windowStart = Date.now();
+  let remaining = full;
+  return {
+    take(): { ok: true; headers: Record<string, string> } | { ok: false; retryAfterSeconds: number } {
+      const now = Date.now();
+      if (now - windowStart >= config.windowMs) {
+        windowStart = now;
+        remaining = full;
+      }
+      const secondsLeft = Math.max(1, Math.ceil((windowStart + config.windowMs - now) / 1000));
+      if (remaining < cost) return { ok: false, retryAfterSeconds: secondsLeft };
+      remaining -= cost;
+      return { ok: true, headers: { 'x-rate-limit-remaining': String(remaining), 'x-rate-limit-reset': String(secondsLeft), 'x-request-cost': String(cost) } };
+    },
+  };
 }
 
 function loginPage(variant: SiteModel['login']): string {
@@ -215,14 +280,22 @@ export function createBrightspaceHandler(model: SiteModel) {
     ]);
   };
 
+  const limiter = model.rateLimit === undefined ? null : rateLimiter(model.rateLimit);
+  const callsBySession = new Map<string, number>();
+  const expired = new Set<string>();
+
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://brightspace');
     const path = url.pathname;
     const cookies = parseCookies(req.headers.cookie);
-    const user = sessions.get(`${cookies.get('d2lSessionVal')}|${cookies.get('d2lSecureSessionVal')}`);
+    const sessionKey = `${cookies.get('d2lSessionVal')}|${cookies.get('d2lSecureSessionVal')}`;
+    let user = sessions.get(sessionKey);
     const record: RecordedSiteRequest = { method: req.method ?? 'GET', path: `${path}${url.search}`, withSession: user !== undefined, at: Date.now() };
     requests.push(record);
-    res.on('finish', () => (record.doneAt = Date.now()));
+    res.on('finish', () => {
+      record.doneAt = Date.now();
+      record.status = res.statusCode;
+    });
 
     const send = (status: number, body: string | Buffer, type = 'text/html; charset=utf-8', headers: Record<string, string> = {}) => {
       res.writeHead(status, { 'content-type': type, 'content-length': String(Buffer.byteLength(body)), ...headers });
@@ -232,6 +305,29 @@ export function createBrightspaceHandler(model: SiteModel) {
     const redirect = (location: string) => send(302, '', 'text/html', { location });
     const apiRefused = () => json(403, { Errors: [{ Message: 'Not authorized' }] });
     const findCourse = (ou: number) => model.courses.find((course) => course.orgUnitId === ou);
+
+    const isApi = path.startsWith('/d2l/api/');
+    if (isApi && limiter !== null) {
+      const verdict = limiter.take();
+      // Over the limit, the three headers give way to Retry-After.
+      if (!verdict.ok) return send(429, '', 'text/plain', { 'retry-after': String(verdict.retryAfterSeconds) });
+      for (const [name, value] of Object.entries(verdict.headers)) res.setHeader(name, value);
+    }
+    if (isApi && user !== undefined && model.sessionExpiry !== undefined) {
+      const calls = (callsBySession.get(sessionKey) ?? 0) + 1;
+      callsBySession.set(sessionKey, calls);
+      if (calls > model.sessionExpiry.afterCalls) {
+        sessions.delete(sessionKey);
+        expired.add(sessionKey);
+        user = undefined;
+      }
+    }
+    if (isApi && user === undefined && expired.has(sessionKey)) {
+      if (model.sessionExpiry?.answer === 'login-page') {
+        return send(200, `<!doctype html><html><head><title>Login</title><script>window.location.replace('/d2l/login?sessionExpired=1&target=${encodeURIComponent(path)}');</script></head><body></body></html>`);
+      }
+      return json(401, { Errors: [{ Message: 'Session expired' }] });
+    }
 
     if (path === '/d2l/api/versions/' && versions !== null) {
       return json(200, [
@@ -275,15 +371,23 @@ export function createBrightspaceHandler(model: SiteModel) {
       const course = findCourse(Number(match[1]));
       if (!course) return json(404, { Errors: [{ Message: 'Not found' }] });
       if (course.forbiddenFor?.includes(user)) return apiRefused();
-      return json(200, { Identifier: String(course.orgUnitId), Name: course.name, Code: course.code, IsActive: true });
+      return json(200, courseOfferingObject(course));
     }
     if ((match = /^\/d2l\/api\/le\/([\d.]+)\/(\d+)\/content\/toc$/.exec(path))) {
       const course = findCourse(Number(match[2]));
       // Old LE versions do not know the newer parameter; new ones accept both.
       if (url.searchParams.has('ignoreDateRestrictions') && !leAtLeast167) return json(400, { Errors: [{ Message: 'Invalid parameter' }] });
       if (!course) return json(404, { Errors: [{ Message: 'Not found' }] });
-      if (course.forbiddenFor?.includes(user)) return apiRefused();
+      if (course.forbiddenFor?.includes(user) || course.accessClosed) return apiRefused();
       return json(200, tocOf(course));
+    }
+    if ((match = /^\/d2l\/api\/le\/([\d.]+)\/(\d+)\/(.+)$/.exec(path)) && !match[3]!.endsWith('/file')) {
+      const course = findCourse(Number(match[2]));
+      if (!course) return json(404, { Errors: [{ Message: 'Not found' }] });
+      if (course.forbiddenFor?.includes(user) || course.accessClosed) return apiRefused();
+      const context = { course, version: match[1]!, origin: `http://${req.headers.host ?? 'brightspace'}`, options: model.tools ?? {}, topicUrl: (topic: TopicModel) => topicUrlOf(course, topic) };
+      const answer = courseToolRoute(context, match[3]!, url);
+      if (answer !== null) return json(answer.status, answer.body);
     }
     if ((match = /^\/d2l\/api\/le\/[\d.]+\/(\d+)\/content\/topics\/(\d+)\/file$/.exec(path))) {
       const course = findCourse(Number(match[1]));

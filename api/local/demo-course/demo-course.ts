@@ -1,6 +1,8 @@
 // The demo Brightspace course of the local stack (http://localhost:8444): "Environmental Science 101",
 // nested modules with real defects of every check family, some clean topics and topics CTPO cannot
-// scan, so the first run gives a report worth reading. Its outside links point at a link host on
+// scan, and the rest of a course (descriptions, assignments, quizzes, a discussion forum,
+// announcements, an overview, a weighted gradebook, release conditions) with defects of their own,
+// so the first run gives a report worth reading. Its outside links point at a link host on
 // this machine (link-host.ts): a demo run never leaves the machine.
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -45,14 +47,18 @@ const PPTX = 'application/vnd.openxmlformats-officedocument.presentationml.prese
  */
 export function demoCourse(web: string, unreachable: string, now = new Date()): CourseModel {
   const daysFromNow = (days: number) => new Date(Math.floor(now.getTime() / DAY_MS + days) * DAY_MS).toISOString();
+  const origin = `/content/enforced/${DEMO_ORG_UNIT}-${CODE}`;
   return {
     orgUnitId: DEMO_ORG_UNIT,
     name: 'Environmental Science 101',
     code: CODE,
+    start: daysFromNow(-14),
+    end: daysFromNow(100),
     modules: [
       {
         id: 100,
         title: 'Start here',
+        description: '<p>Start with the welcome page, then read the course outline.</p>',
         topics: [
           {
             id: 1001,
@@ -127,6 +133,8 @@ export function demoCourse(web: string, unreachable: string, now = new Date()): 
 <video controls src="${web}/ok/safety-briefing.mp4"><track kind="captions" src="${web}/ok/safety-briefing.vtt" srclang="en" label="English"></video>`),
               },
               { id: 2202, title: 'Unit 1 quiz', kind: 'quiz' },
+              // Its instructions carry a session value pasted with an image address.
+              { id: 2203, title: 'Lab report', kind: 'assignment', target: 2501 },
             ],
           },
         ],
@@ -134,6 +142,7 @@ export function demoCourse(web: string, unreachable: string, now = new Date()): 
       {
         id: 300,
         title: 'Unit 2: Water',
+        description: '<p>This unit ends with a field trip to the river on [insert date].</p>',
         topics: [
           {
             id: 3001,
@@ -151,6 +160,9 @@ export function demoCourse(web: string, unreachable: string, now = new Date()): 
           { id: 3005, title: 'Answer key', kind: 'link', url: `${web}/ok/answer-key`, hidden: true },
           { id: 3006, title: 'Course syllabus (PDF)', kind: 'file', fileName: 'unit2/syllabus.pdf', contentType: PDF, body: demoDocument('syllabus.pdf') },
           { id: 3007, title: 'Lab handout (Word)', kind: 'file', fileName: 'unit2/lab-handout.docx', contentType: DOCX, body: demoDocument('lab-handout.docx') },
+          // Opens a quiz students cannot see, and an assignment that was deleted.
+          { id: 3008, title: 'Unit 2 quiz', kind: 'quiz', target: 2302 },
+          { id: 3009, title: 'Water diary', kind: 'assignment', target: 2599 },
         ],
       },
       { id: 400, title: 'Unit 3: Climate' },
@@ -165,6 +177,7 @@ export function demoCourse(web: string, unreachable: string, now = new Date()): 
             title: 'Project brief',
             kind: 'html',
             fileName: 'project/brief.html',
+            description: '<p>Read the brief before you choose your ecosystem.</p>',
             html: page('Project brief', `<h2>Project brief</h2>
 <p>Choose a local ecosystem and describe one change people have made to it.</p>
 <p>Marking: [insert rubric here].</p>
@@ -175,6 +188,64 @@ export function demoCourse(web: string, unreachable: string, now = new Date()): 
         ],
       },
     ],
+    assignments: [
+      {
+        id: 2501,
+        name: 'Lab report',
+        instructions: `<p>Use the template for your stream survey. <img src="${origin}/unit1/bench.png?_&amp;d2lSessionVal=7f3a9c2e41b0&amp;ou=${DEMO_ORG_UNIT}" alt="The lab bench with a stream sample"></p>`,
+        links: [{ name: 'Lab report template', href: `${web}/ok/lab-template` }],
+        start: daysFromNow(5),
+        due: daysFromNow(20),
+        end: daysFromNow(25),
+        gradeItemId: 9001,
+      },
+      // Due after it closes, and graded into a grade item that was deleted.
+      { id: 5101, name: 'Final project', instructions: '<p>Submit your project as one PDF.</p>', due: daysFromNow(40), end: daysFromNow(35), gradeItemId: 9101 },
+      // Hidden, and nothing students see links to it: fine.
+      { id: 5102, name: 'Reflection', hidden: true, instructions: '<p>What surprised you this term?</p>', gradeItemId: 9003 },
+    ],
+    quizzes: [
+      { id: 2202, name: 'Unit 1 quiz', description: '<p>Ten questions on ecosystems.</p>', due: daysFromNow(10), gradeItemId: 9002 },
+      // Inactive, and opens after the course ends.
+      { id: 2302, name: 'Unit 2 quiz', active: false, description: '<p>Ten questions on water.</p>', start: daysFromNow(120) },
+    ],
+    forums: [
+      {
+        id: 5003,
+        name: 'Peer review forum',
+        description: '<p>Post your draft, then review two drafts of others.</p>',
+        topics: [
+          // Due before the course started.
+          { id: 5301, name: 'Drafts', description: '<p>Post your draft here.</p>', due: daysFromNow(-30) },
+          { id: 5302, name: 'Reviews', description: '<p>Review two drafts.</p>' },
+        ],
+      },
+    ],
+    announcements: [
+      { id: 801, title: 'Welcome to Environmental Science 101', body: `<p>Welcome! Last term's notes are still on the <a href="/d2l/home/5120">old course page</a>.</p>`, start: daysFromNow(-14) },
+      { id: 802, title: 'Midterm room', body: '<p>The midterm is in room 101.</p>', start: daysFromNow(-230), end: daysFromNow(-200) },
+    ],
+    overview: `<p>Environmental Science 101 looks at how living things and their surroundings shape each other. Read the <a href="${web}/ok/syllabus">syllabus</a>. Office hours: TBD.</p>`,
+    gradebook: {
+      // 40 + 20 + 10 + 20 = 90: the weights do not add up.
+      system: 'Weighted',
+      categories: [
+        { id: 9100, name: 'Labs', weight: 40 },
+        { id: 9200, name: 'Quizzes', weight: 20 },
+      ],
+      items: [
+        { id: 9001, name: 'Lab report', categoryId: 9100, weight: 100, tool: { toolId: 2000, toolItemId: 2501 } },
+        { id: 9002, name: 'Unit 1 quiz', categoryId: 9200, weight: 100, tool: { toolId: 51000, toolItemId: 2202 } },
+        { id: 9003, name: 'Reflection', weight: 10, tool: { toolId: 2000, toolItemId: 5102 } },
+        // Nothing is graded into it.
+        { id: 9004, name: 'Participation', weight: 20 },
+        { id: 9005, name: 'Extra credit', weight: 5, bonus: true, tool: { toolId: 3000, toolItemId: 5302 } },
+      ],
+    },
+    releaseConditions: [
+      // Released on a quiz score, of a quiz that was deleted.
+      { owner: 'topic', ownerId: 5001, conditions: [{ type: 'ReceivesScoreOnQuiz', text: 'Received a score on quiz: Practice quiz', params: { QuizId: 2299 } }] },
+    ],
   };
 }
 
@@ -184,6 +255,7 @@ export function demoSite(web: string, unreachable: string, now = new Date()): Si
     users: [{ username: DEMO_USER, password: DEMO_PASSWORD, firstName: 'Demo', lastName: 'Teacher' }],
     files: {
       [`/content/enforced/${DEMO_ORG_UNIT}-${CODE}/start/wetland.png`]: { contentType: 'image/png', body: 'png' },
+      [`/content/enforced/${DEMO_ORG_UNIT}-${CODE}/unit1/bench.png`]: { contentType: 'image/png', body: 'png' },
       [`/content/enforced/${DEMO_ORG_UNIT}-${CODE}/unit1/week2-slides.pptx`]: { contentType: PPTX, body: demoDocument('week2-slides.pptx') },
       // What the documents link to on the site; /library/missing.html is left missing on purpose.
       '/library/reading.html': { contentType: 'text/html; charset=utf-8', body: page('Weekly reading', '<h1>Weekly reading</h1><p>Chapter 2: wetlands.</p>') },

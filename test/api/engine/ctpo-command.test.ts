@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBrightspaceSite, type BrightspaceSite } from '../../fixtures/brightspace-site.ts';
 import { startLinkHost, type LinkHost } from '../../fixtures/link-host.ts';
 import { SAMPLE_PASSWORD, SAMPLE_USER, sampleSite } from '../../fixtures/sample-course.ts';
+import { WHOLE_PASSWORD, WHOLE_USER, wholeCourseSite } from '../../fixtures/whole-course.ts';
 
 const SCRIPT = new URL('../../../scripts/ctpo.ts', import.meta.url).pathname;
 let web: LinkHost;
@@ -77,7 +78,34 @@ describe('npm run ctpo', () => {
     expect(missing.stderr).toContain('Missing --org-unit, --modules, --client, --out.');
     const modules = await ctpo(['--site', site.origin, '--org-unit', '6606', '--modules', 'first', '--client', 'A', '--out', out]);
     expect(modules.stderr).toContain('--modules must be "all" or module ids separated by commas');
-  });
+    const scopes = await ctpo(['--site', site.origin, '--org-unit', '6606', '--modules', 'all', '--client', 'A', '--out', out, '--scopes', 'quizzes,homework']);
+    expect(scopes.code).toBe(2);
+    expect(scopes.stderr).toContain('--scopes must be "all" or some of assignments, quizzes, discussions, announcements, overview, gradebook, separated by commas.');
+  }, 60_000);
+
+  it('reads the course-wide items --scopes names', async () => {
+    const whole = await startBrightspaceSite(wholeCourseSite(web.origin));
+    const folder = await mkdtemp(join(tmpdir(), 'ctpo-command-scopes-'));
+    try {
+      const args = ['--site', whole.origin, '--org-unit', '7100', '--modules', 'all', '--client', 'Acme', '--out', folder, '--allow-private-targets'];
+      const env = { BRIGHTSPACE_USERNAME: WHOLE_USER, BRIGHTSPACE_PASSWORD: WHOLE_PASSWORD };
+      const some = await ctpo([...args, '--scopes', 'announcements, overview'], env);
+      expect(some.code).toBe(0);
+      const json = (name: string) => readFile(join(folder, name), 'utf8').then((text) => JSON.parse(text) as { scopes: string[]; items: { itemType: string }[] });
+      const first = await json((await readdir(folder)).find((name) => name.endsWith('.json'))!);
+      expect(first.scopes).toEqual(['announcements', 'overview']);
+      expect(new Set(first.items.filter((item) => !['assignment', 'quiz'].includes(item.itemType)).map((item) => item.itemType))).toEqual(new Set(['announcement', 'course']));
+      await rm(folder, { recursive: true, force: true });
+      const all = await ctpo([...args, '--scopes', 'all'], env);
+      expect(all.code).toBe(0);
+      const second = await json((await readdir(folder)).find((name) => name.endsWith('.json'))!);
+      expect(second.scopes).toEqual(['assignments', 'quizzes', 'discussions', 'announcements', 'overview', 'gradebook']);
+      expect(second.items.some((item) => item.itemType === 'grade-item')).toBe(true);
+    } finally {
+      await whole.close();
+      await rm(folder, { recursive: true, force: true });
+    }
+  }, 60_000);
 
   it('exits non-zero with the reason when the run fails', async () => {
     const result = await ctpo(['--site', site.origin, '--org-unit', '6606', '--modules', 'all', '--client', 'A', '--out', out, '--allow-private-targets'], {
@@ -89,7 +117,7 @@ describe('npm run ctpo', () => {
     const guarded = await ctpo(['--site', site.origin, '--org-unit', '6606', '--modules', 'all', '--client', 'A', '--out', out], credentials);
     expect(guarded.code).toBe(1);
     expect(guarded.stderr).toContain('ctpo: The address must start with https://.');
-  });
+  }, 60_000);
 
   it('speaks the language of --language and refuses one it does not have', async () => {
     const french = await ctpo(['--site', site.origin, '--org-unit', '6606', '--modules', '10', '--client', 'Acme', '--out', out, '--allow-private-targets', '--language', 'fr-FR'], {

@@ -180,7 +180,7 @@ describe('runCourseTest against the Brightspace-like site', () => {
     expect(partial.modules.map((m) => m.moduleId)).toEqual([40, 41]);
     expect(new Set(partial.findings.map((f) => f.moduleId))).toEqual(new Set([40, 41]));
     expect(partial.totals.topics).toBe(3);
-  });
+  }, 60_000);
 });
 
 describe('runCourseTest failures', () => {

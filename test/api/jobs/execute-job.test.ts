@@ -94,6 +94,16 @@ describe('a course test run in a worker thread', () => {
     }
   });
 
+  it('reads the course-wide items the job was started with', async () => {
+    const done = await run(aJob('scoped', { siteUrl: site.origin, modules: [11], scopes: ['announcements', 'gradebook'] }), PASSWORD);
+    expect(done.status).toBe('SUCCEEDED');
+    const json = JSON.parse(readFileSync(join(dir, 'reports', `${done.filename}.json`), 'utf8')) as { scopes: string[] };
+    expect(json.scopes).toEqual(['announcements', 'gradebook']);
+    const paths = site.requests.map((request) => request.path);
+    expect(paths.some((path) => path.endsWith('/6606/news/'))).toBe(true);
+    expect(paths.some((path) => path.endsWith('/6606/grades/'))).toBe(true);
+  });
+
   it('ends FAILED with the engine’s reason for a wrong password, in the job’s language', async () => {
     const done = await run(aJob('wrong-pw', { siteUrl: site.origin, modules: [11], language: 'fr-FR' }), 'not-the-password');
     expect(done.status).toBe('FAILED');

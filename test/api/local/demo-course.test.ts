@@ -1,5 +1,6 @@
 // The demo course of `npm start` through the real engine: a first run finds defects of every check
-// family, leaves the clean topics alone, lists what it cannot scan, and never leaves this machine.
+// family, leaves the clean topics alone, lists what it cannot scan, and never leaves this machine;
+// a run over the whole course finds the course-wide defects too.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCourseTest } from '../../../api/engine/run-course-test.ts';
 import type { Report } from '../../../api/report/model.ts';
@@ -7,7 +8,7 @@ import { BrightspaceSession } from '../../../api/brightspace/session.ts';
 import { DEMO_MODULES, DEMO_ORG_UNIT, DEMO_PASSWORD, DEMO_USER, startDemoCourse } from '../../../api/local/demo-course/demo-course.ts';
 import type { DemoCourse } from '../../../api/local/demo-course/demo-course.ts';
 import { GuardedHttpClient } from '../../../api/net/guarded-http.ts';
-import type { TocModule } from '../../../api/http/contract.ts';
+import { COURSE_SCOPES, type TocModule } from '../../../api/http/contract.ts';
 
 /** Modules as the app lists them: each one, then the ones nested in it. */
 function flatten(modules: TocModule[]): { id: number; title: string }[] {
@@ -16,6 +17,7 @@ function flatten(modules: TocModule[]): { id: number; title: string }[] {
 
 let demo: DemoCourse;
 let report: Report;
+let whole: Report;
 
 beforeAll(async () => {
   demo = await startDemoCourse({ port: 0, hosts: ['127.0.0.1'], publicHost: '127.0.0.1' });
@@ -28,7 +30,17 @@ beforeAll(async () => {
     client: 'Demo',
     allowPrivateTargets: true,
   });
-}, 120_000);
+  whole = await runCourseTest({
+    siteUrl: demo.origin,
+    username: DEMO_USER,
+    password: DEMO_PASSWORD,
+    orgUnitId: DEMO_ORG_UNIT,
+    modules: 'all',
+    scopes: [...COURSE_SCOPES],
+    client: 'Demo',
+    allowPrivateTargets: true,
+  });
+}, 240_000);
 
 afterAll(async () => {
   await demo.close();
@@ -55,8 +67,9 @@ describe('the demo course', () => {
     }
     const expected = [
       'structure.broken', 'structure.hidden', 'structure.empty-module', 'structure.date-order', 'structure.past-date', 'structure.duplicate-title',
-      'link.broken', 'link.unreachable', 'link.redirect', 'link.cross-course', 'link.unverifiable',
-      'a11y.alt-filename', 'a11y.link-text-generic', 'media.no-captions', 'content.placeholder', 'content.empty',
+      'structure.date-outside-course', 'structure.release-condition-missing',
+      'link.broken', 'link.unreachable', 'link.redirect', 'link.cross-course', 'link.unverifiable', 'link.internal-missing', 'link.internal-hidden',
+      'a11y.alt-filename', 'a11y.link-text-generic', 'media.no-captions', 'content.placeholder', 'content.empty', 'content.session-token',
       'doc.pdf-untagged', 'doc.no-title', 'doc.no-language', 'doc.image-no-alt', 'doc.no-headings', 'doc.slide-no-title',
       // axe-core's own rules
       'a11y.image-alt', 'a11y.link-name',
@@ -64,7 +77,23 @@ describe('the demo course', () => {
     expect([...checks].sort()).toEqual(expected.sort());
     // link.insecure needs an https course; the demo is served over plain http.
     expect(checks.has('link.insecure')).toBe(false);
-    expect(report.totals.findings).toEqual({ error: 24, warning: 13, info: 2 });
+    expect(report.totals.findings).toEqual({ error: 28, warning: 16, info: 2 });
+    // Without course-wide scopes, only what the modules open is read.
+    expect(report.findings.filter((finding) => finding.moduleId === null)).toEqual([]);
+  });
+
+  it('has course-wide defects a run over the whole course finds: the gradebook, announcements, the overview', () => {
+    const courseWide = new Set(whole.findings.filter((finding) => finding.moduleId === null).map((finding) => `${finding.itemType} ${finding.check}`));
+    expect([...courseWide].sort()).toEqual([
+      'announcement link.broken', 'announcement link.cross-course', 'announcement structure.past-date',
+      'assignment grades.missing-item', 'assignment structure.date-order',
+      'course content.placeholder', 'course grades.weights-not-100',
+      'discussion-topic structure.date-outside-course', 'discussion-topic structure.past-date',
+      'grade-item grades.unassociated-item',
+    ]);
+    // The hidden assignment nothing links to, and the bonus item, are left alone.
+    expect(whole.findings.some((finding) => finding.itemTitle === 'Reflection' || finding.itemTitle === 'Extra credit')).toBe(false);
+    expect(whole.notes).toEqual([]);
   });
 
   it('leaves its clean topics without findings', () => {
@@ -74,8 +103,9 @@ describe('the demo course', () => {
   });
 
   it('lists the topics it cannot scan, with the reason', () => {
-    expect(report.notScanned.map(({ title }) => title).sort()).toEqual(['Handout', 'Peer review forum', 'Unit 1 quiz']);
-    expect(report.totals).toMatchObject({ topics: 17, scanned: 14, notScanned: 3 });
+    expect(report.notScanned.map(({ title }) => title).sort()).toEqual(['Handout']);
+    // The quiz, assignment and forum topics open activities the run reads.
+    expect(report.totals).toMatchObject({ topics: 20, scanned: 19, notScanned: 1 });
   });
 
   it('reads its documents: three File topics and the slides the reading list links to', () => {
