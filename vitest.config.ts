@@ -30,7 +30,7 @@ export default defineConfig({
           environment: 'node',
           include: ['test/api/**/*.test.ts', 'test/scripts/**/*.test.ts'],
           restoreMocks: true,
-          // As above; the API tests start servers, worker threads and whole runs.
+          // As above; the API tests start servers, worker threads, headless browsers and whole runs.
           testTimeout: 120_000,
           hookTimeout: 120_000,
         },

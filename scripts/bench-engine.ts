@@ -4,13 +4,15 @@
 // slow, some broken) and a course stylesheet every topic uses are served on loopback by a child
 // process. The engine and linkinator each run in their own child process, in alternating order, so
 // neither inherits the other's memory or warm connections. It prints throughput, peak memory and
-// whether both found the same broken links; the last line is the link throughput ratio. The course
-// also has 50 documents (30 PDFs of 1-40 pages made here with pdf-lib, 20 Word and PowerPoint files
-// from the test fixtures) whose links are addresses the pages already link to; a child of its own
-// reads them alone for documents per second and the reader's memory. And it has 100 assignments, 50
-// quizzes, 30 discussion forums and a 200-item gradebook: a child runs the engine over the whole
-// course (every scope) and its full-run time is printed against the modules-only run, which reads
-// what a run read before course-wide scopes.
+// whether both found the same broken links, then the link throughput ratio. The course also has 50
+// documents (30 PDFs of 1-40 pages made here with pdf-lib, 20 Word and PowerPoint files from the
+// test fixtures) whose links are addresses the pages already link to; a child of its own reads them
+// alone for documents per second and the reader's memory. And it has 100 assignments, 50 quizzes,
+// 30 discussion forums and a 200-item gradebook: a child runs the engine over the whole course
+// (every scope) and its full-run time is printed against the modules-only run, which reads what a
+// run read before course-wide scopes. With a Chromium installed, the engine checks accessibility in
+// it, and a bare loop (one browser page, axe-core's defaults, topic after topic) runs too: the last
+// line is then the engine's speed-up over it.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,6 +26,8 @@ import { fileURLToPath } from 'node:url';
 import { startBrightspaceSite, type CourseModel, type ModuleModel, type SiteModel, type TopicModel } from '../api/local/demo-course/brightspace-site.ts';
 import type { CourseScope } from '../api/http/contract.ts';
 import { startLinkHost, type LinkHost } from '../api/local/demo-course/link-host.ts';
+import { readdir, readFile } from 'node:fs/promises';
+import { RENDERING_USER_AGENT } from '../api/checks/page-resources.ts';
 
 const SCRIPT = fileURLToPath(import.meta.url);
 const ORG_UNIT = 4242;
@@ -72,6 +76,11 @@ interface ToolResult {
   wallMs: number;
   peakRssSampled: number;
   maxRss: number;
+  /** The process and every process it started (the browser), proportional set size, at its peak. */
+  peakTreePss?: number;
+  /** CPU time the process and its descendants used (a busy machine stretches wall time, not this). */
+  treeCpuMs?: number;
+  a11yMode?: string;
   broken: string[];
   topics?: number;
   links?: number;
@@ -119,6 +128,71 @@ function peakSampler(): { stop: () => number } {
     stop: () => {
       clearInterval(timer);
       return Math.max(peak, process.memoryUsage.rss());
+    },
+  };
+}
+
+/**
+ * A process and its descendants (Chromium's processes): their PSS summed, so pages they share count
+ * once, and the CPU time they have used (user and system; Linux counts it in ticks of 1/100 s).
+ */
+async function treeUsage(root: number): Promise<{ pss: number; cpuMs: number }> {
+  const parents = new Map<number, number>();
+  const cpu = new Map<number, number>();
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = await readFile(`/proc/${entry}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      parents.set(Number(entry), Number(fields[1]));
+      cpu.set(Number(entry), (Number(fields[11]) + Number(fields[12])) * 10);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const tree = new Set([root]);
+  for (let grown = true; grown; ) {
+    grown = false;
+    for (const [pid, parent] of parents) {
+      if (!tree.has(pid) && tree.has(parent)) {
+        tree.add(pid);
+        grown = true;
+      }
+    }
+  }
+  let pss = 0;
+  let cpuMs = 0;
+  for (const pid of tree) {
+    cpuMs += cpu.get(pid) ?? 0;
+    try {
+      const rollup = await readFile(`/proc/${pid}/smaps_rollup`, 'utf8');
+      pss += Number(/^Pss:\s+(\d+) kB/m.exec(rollup)?.[1] ?? 0) * 1024;
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return { pss, cpuMs };
+}
+
+/** Samples a child's process tree from this process, so the sampling costs the tool measured nothing. */
+function treeSampler(root: number): { stop: () => Promise<{ peakPss: number; cpuMs: number }> } {
+  let peakPss = 0;
+  // Per process, the most CPU time seen: a process that ends keeps what it used.
+  let cpuMs = 0;
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      const usage = await treeUsage(root);
+      peakPss = Math.max(peakPss, usage.pss);
+      cpuMs = Math.max(cpuMs, usage.cpuMs);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  })();
+  return {
+    stop: async () => {
+      running = false;
+      await loop;
+      return { peakPss, cpuMs };
     },
   };
 }
@@ -311,7 +385,8 @@ ${items}
     } else if (line === 'window') {
       const siteRequests = site.requests.slice(since);
       const pages = siteRequests.filter((r) => pagePattern.test(r.path));
-      const linkRequests = [...siteRequests.filter((r) => assetPattern.test(r.path)), ...hosts.flatMap((host) => host.requests)];
+      // The browser also loads the site's images to render topics: that is not link checking.
+      const linkRequests = [...siteRequests.filter((r) => assetPattern.test(r.path) && r.userAgent !== RENDERING_USER_AGENT), ...hosts.flatMap((host) => host.requests)];
       const window: Window = {
         firstPageAt: Math.min(...pages.map((r) => r.at)),
         lastDoneAt: Math.max(...[...pages, ...linkRequests].map((r) => r.doneAt ?? r.at)),
@@ -399,6 +474,7 @@ async function runEngine(config: ServeConfig, scopes?: CourseScope[]): Promise<T
   return {
     wallMs,
     peakRssSampled: sampler.stop(),
+    a11yMode: report.accessibility?.mode,
     maxRss: process.resourceUsage().maxRSS * 1024,
     broken: [...broken].sort(),
     topics: report.totals.topics,
@@ -425,6 +501,30 @@ async function runLinkinator(config: ServeConfig): Promise<ToolResult> {
   const pages = new Set(config.pageUrls);
   const broken = new Set(result.links.filter((link) => link.state === LinkState.BROKEN && !pages.has(link.url)).map((link) => link.url));
   return { wallMs, peakRssSampled: sampler.stop(), maxRss: process.resourceUsage().maxRSS * 1024, broken: [...broken].sort() };
+}
+
+/**
+ * The bare loop: one browser, one page; for each topic, set the page's content and run axe-core with
+ * its defaults (loaded once: it stays in the page across setContent), one topic after the other.
+ * The topics are read first, with the session; only the loop is timed.
+ */
+async function runBareLoop(config: ServeConfig): Promise<ToolResult> {
+  const { chromium } = await import('playwright-core');
+  const { findChromium } = await import('../api/checks/a11y-runner.ts');
+  const { AXE_SOURCE } = await import('../api/checks/axe-rules.ts');
+  const { CHROMIUM_ARGS } = await import('../api/checks/browser-runner.ts');
+  const pages = await Promise.all(config.pageUrls.map(async (url) => (await fetch(url, { headers: { cookie: config.cookie } })).text()));
+  const started = performance.now();
+  const browser = await chromium.launch({ executablePath: findChromium()!, args: CHROMIUM_ARGS });
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  for (const html of pages) {
+    await page.setContent(html);
+    if ((await page.evaluate(() => typeof (window as unknown as { axe?: unknown }).axe)) === 'undefined') await page.evaluate(AXE_SOURCE);
+    await page.evaluate(() => (window as unknown as { axe: { run: (context: Document) => Promise<unknown> } }).axe.run(document).then(() => undefined));
+  }
+  await browser.close();
+  const wallMs = performance.now() - started;
+  return { wallMs, peakRssSampled: 0, maxRss: process.resourceUsage().maxRSS * 1024, broken: [] };
 }
 
 /** The course's documents read one after another by the document reader alone, as the engine reads them. */
@@ -467,12 +567,15 @@ function lines(child: { stdout: Readable }): () => Promise<string> {
 function runChild<T = ToolResult>(mode: string, config: ServeConfig): Promise<T> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [SCRIPT, mode], { stdio: ['pipe', 'pipe', 'inherit'] });
+    const tree = treeSampler(child.pid!);
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
     child.on('error', reject);
     child.on('close', (code) => {
-      if (code !== 0) reject(new Error(`${mode} exited with ${code}`));
-      else resolve(JSON.parse(output.trim().split('\n').at(-1)!) as T);
+      void tree.stop().then(({ peakPss, cpuMs }) => {
+        if (code !== 0) reject(new Error(`${mode} exited with ${code}`));
+        else resolve({ ...(JSON.parse(output.trim().split('\n').at(-1)!) as T), peakTreePss: peakPss, treeCpuMs: cpuMs });
+      });
     });
     child.stdin.end(JSON.stringify(config));
   });
@@ -504,7 +607,7 @@ async function conduct(rounds: number, instant: boolean, withDocuments: boolean)
       `and a course stylesheet used by every topic with ${CSS_ASSETS + 1} addresses of its own`,
   );
   console.log(`linkinator 8.1.0: its defaults (concurrency 100, HEAD then GET, no retries) with timeout ${LINKINATOR_TIMEOUT_MS} ms and the session cookie; recurse off`);
-  console.log('engine: its defaults (512 requests overall, 10 per host, 8 topics at once, HEAD then GET, 2 retries, 15 s timeout), axe-core on every topic');
+  console.log('engine: its defaults (512 requests overall, 10 per host, 8 topics at once, HEAD then GET, 2 retries, 15 s timeout), axe-core on every topic (in headless Chromium, 2 pages, when one is installed)');
   const { activities } = config;
   console.log(`course-wide: ${activities.assignments} assignments, ${activities.quizzes} quizzes, ${activities.forums} forums (${activities.forums * TOPICS_PER_FORUM} topics), ${activities.gradeItems} grade items, announcements and an overview`);
   console.log(withDocuments
@@ -512,10 +615,16 @@ async function conduct(rounds: number, instant: boolean, withDocuments: boolean)
     : 'documents: none (--no-documents)');
   console.log('link window: from the first page request to the last link answer, as the servers saw them\n');
 
+  const { findChromium } = await import('../api/checks/a11y-runner.ts');
+  const browser = findChromium();
+  console.log(browser === undefined
+    ? 'browser: no Chromium found (CTPO_CHROMIUM), so the engine checks accessibility in jsdom and the bare loop is not run'
+    : `browser: ${browser}; bare loop: one browser, one page, setContent and axe-core's defaults, topic after topic`);
   type Measured = ToolResult & { windowMs: number; apiRequests: number };
   const engine: Measured[] = [];
   const linkinator: Measured[] = [];
   const whole: Measured[] = [];
+  const bare: ToolResult[] = [];
   const orders = [['engine', 'linkinator', 'engine-whole'], ['linkinator', 'engine-whole', 'engine'], ['engine-whole', 'engine', 'linkinator']] as const;
   for (let round = 0; round < rounds; round++) {
     const results: Record<string, Measured> = {};
@@ -528,10 +637,12 @@ async function conduct(rounds: number, instant: boolean, withDocuments: boolean)
     engine.push(results.engine!);
     linkinator.push(results.linkinator!);
     whole.push(results['engine-whole']!);
+    if (browser !== undefined) bare.push(await runChild('--bare-loop', config));
     console.log(
       `round ${round + 1}: engine ${seconds(results.engine!.wallMs)} (link window ${seconds(results.engine!.windowMs)}), ` +
         `linkinator ${seconds(results.linkinator!.wallMs)} (link window ${seconds(results.linkinator!.windowMs)}), ` +
-        `engine over the whole course ${seconds(results['engine-whole']!.wallMs)}`,
+        `engine over the whole course ${seconds(results['engine-whole']!.wallMs)}` +
+        (bare.length > round ? `, bare loop ${seconds(bare[round]!.wallMs)}` : ''),
     );
   }
   const alone: DocumentsResult[] = [];
@@ -573,8 +684,18 @@ async function conduct(rounds: number, instant: boolean, withDocuments: boolean)
       `peak RSS ${megabytes(Math.max(...whole.map((r) => r.peakRssSampled)))}`,
   );
   console.log(`whole-course findings: ${JSON.stringify(whole[0]?.findings)}`);
+  console.log(`engine accessibility mode: ${engine[0]?.a11yMode}`);
+  console.log(`engine + browser processes: peak ${megabytes(Math.max(...engine.map((r) => r.peakTreePss ?? 0)))} (PSS of the engine's process and every process it started, sampled every 100 ms from outside)`);
+  if (bare.length > 0) {
+    const bareWall = median(bare.map((r) => r.wallMs));
+    console.log(`bare loop (median of ${bare.length}): ${seconds(bareWall)} for ${config.topics} topics, ${(bareWall / config.topics).toFixed(0)} ms a topic; peak ${megabytes(Math.max(...bare.map((r) => r.peakTreePss ?? 0)))} with its browser`);
+    console.log(`engine full run against the bare loop: ${seconds(engineWall)} vs ${seconds(bareWall)}`);
+    const cpu = (results: ToolResult[]) => seconds(median(results.map((r) => r.treeCpuMs ?? 0)));
+    console.log(`CPU time with their processes (median): engine ${cpu(engine)} (links and all), bare loop ${cpu(bare)}`);
+  }
   console.log(`full-run throughput ratio to linkinator: ${(linkinatorWall / engineWall).toFixed(2)}`);
   console.log(`link throughput ratio to linkinator: ${(linkinatorWindow / engineWindow).toFixed(2)}`);
+  if (bare.length > 0) console.log(`browser a11y speed-up over a bare loop: ${(median(bare.map((r) => r.wallMs)) / engineWall).toFixed(2)}`);
 }
 
 async function readStdin(): Promise<string> {
@@ -586,10 +707,16 @@ async function readStdin(): Promise<string> {
 const mode = process.argv[2];
 if (mode === '--serve') {
   await serve(process.argv.includes('--instant'), !process.argv.includes('--no-documents'));
-} else if (mode === '--engine' || mode === '--engine-whole' || mode === '--linkinator' || mode === '--documents') {
+} else if (mode === '--engine' || mode === '--engine-whole' || mode === '--linkinator' || mode === '--bare-loop' || mode === '--documents') {
   const config = JSON.parse(await readStdin()) as ServeConfig;
   const result =
-    mode === '--linkinator' ? await runLinkinator(config) : mode === '--documents' ? await runDocuments(config) : await runEngine(config, mode === '--engine-whole' ? ALL_SCOPES : undefined);
+    mode === '--linkinator'
+      ? await runLinkinator(config)
+      : mode === '--documents'
+        ? await runDocuments(config)
+        : mode === '--bare-loop'
+          ? await runBareLoop(config)
+          : await runEngine(config, mode === '--engine-whole' ? ALL_SCOPES : undefined);
   process.stdout.write(`${JSON.stringify(result)}\n`);
 } else {
   const roundsIndex = process.argv.indexOf('--rounds');

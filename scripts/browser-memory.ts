@@ -6,6 +6,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
+import { CHROMIUM_ARGS } from '../api/checks/browser-runner.ts';
 
 const { values } = parseArgs({ options: { sections: { type: 'string', default: '20' }, loads: { type: 'string', default: '20' } } });
 const sections = Number(values.sections);
@@ -45,7 +46,8 @@ const html = `<!doctype html><html lang="en"><body>${Array.from(
 
 const browser = await chromium.launch({
   executablePath,
-  args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage', MARKER],
+  // The engine's own flags, so the figure is the one a run's browser takes.
+  args: [...CHROMIUM_ARGS, MARKER],
 });
 let peak = 0;
 try {

@@ -16,8 +16,10 @@ import { presenterFor, summarySentences } from '../api/report/present.ts';
 import { renderCsvReport } from '../api/report/render-csv.ts';
 import { renderHtmlReport } from '../api/report/render-html.ts';
 import { renderJsonReport } from '../api/report/render-json.ts';
+import { accessibilityModeLine } from '../api/checks/a11y-mode.ts';
+import { enhancedContrastFromEnv } from '../api/checks/a11y-runner.ts';
 
-const USAGE = `Usage: npm run ctpo -- --site URL --org-unit N --modules 1,2|all --client NAME --out DIR [--scopes all|a,b] [--language TAG] [--allow-private-targets]
+const USAGE = `Usage: npm run ctpo -- --site URL --org-unit N --modules 1,2|all --client NAME --out DIR [--scopes all|a,b] [--language TAG] [--allow-private-targets] [--enhanced-contrast]
 
   --site URL                 the Brightspace site, e.g. https://school.brightspace.com
   --org-unit N               the course's org unit ID (as in /d2l/home/N)
@@ -31,6 +33,10 @@ const USAGE = `Usage: npm run ctpo -- --site URL --org-unit N --modules 1,2|all 
                              (default en, US English)
   --allow-private-targets    let loopback and private addresses through (a course on this machine
                              or network); also CTPO_ALLOW_PRIVATE_TARGETS=1
+  --enhanced-contrast        also check AAA enhanced contrast (7:1); also CTPO_ENHANCED_CONTRAST=1
+
+Accessibility is checked in headless Chromium (/usr/bin/chromium, or CTPO_CHROMIUM; off for none);
+without one, in jsdom, and colour contrast and the rules that need a browser are not checked.
 
 The user name and password are read from BRIGHTSPACE_USERNAME and BRIGHTSPACE_PASSWORD, or asked for.`;
 
@@ -53,6 +59,7 @@ function parseCommandLine(argv: string[]) {
         scopes: { type: 'string' },
         language: { type: 'string' },
         'allow-private-targets': { type: 'boolean', default: false },
+        'enhanced-contrast': { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
       strict: true,
@@ -97,6 +104,7 @@ function parseCommandLine(argv: string[]) {
     out: resolve(values.out!),
     language,
     allowPrivateTargets: values['allow-private-targets'] === true || process.env.CTPO_ALLOW_PRIVATE_TARGETS === '1',
+    enhancedContrast: values['enhanced-contrast'] === true || enhancedContrastFromEnv(),
   };
 }
 
@@ -185,6 +193,7 @@ async function main(): Promise<number> {
     if (options.allowPrivateTargets) {
       process.stderr.write(`${t('cli.private-targets')}\n`);
     }
+    process.stderr.write(`Accessibility: ${accessibilityModeLine(process.env, options.enhancedContrast)}\n`);
     const report = await runCourseTest(
       {
         siteUrl: options.site,
@@ -197,6 +206,7 @@ async function main(): Promise<number> {
         language: options.language,
         allowPrivateTargets: options.allowPrivateTargets,
         signal: controller.signal,
+        options: { enhancedContrast: options.enhancedContrast },
       },
       progressPrinter(t),
     );

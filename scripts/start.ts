@@ -8,6 +8,7 @@ import { DEMO_ORG_UNIT, DEMO_PASSWORD, DEMO_PORT, DEMO_USER, startDemoCourse } f
 import type { DemoCourse } from '../api/local/demo-course/demo-course.ts';
 import { DEFAULT_USER, startLocalStack } from '../api/local/local-stack.ts';
 import type { LocalStack } from '../api/local/local-stack.ts';
+import { accessibilityModeLine } from '../api/checks/a11y-mode.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -27,6 +28,8 @@ Environment:
   CTPO_POOL_SIZE              test runs at once (default 2)
   CTPO_POLL_INTERVAL_MS       how often the app asks for a job's status (default 10000)
   CTPO_ALLOW_PRIVATE_TARGETS  1 (default here): courses on this machine or network may be tested; 0: public sites only
+  CTPO_CHROMIUM               the Chromium for the accessibility checks (default /usr/bin/chromium; off: none, checks without a browser)
+  CTPO_ENHANCED_CONTRAST      1: also check AAA enhanced contrast (7:1)
   CTPO_REPORT_EXPIRY_DAYS     days a finished run and its report are kept (default 30; off: for ever); dismissals stay
 `;
 
@@ -148,6 +151,7 @@ function describe(stack: LocalStack, settings: Settings, demo: DemoCourse | stri
       ? '  Addresses   private and loopback sites allowed (CTPO_ALLOW_PRIVATE_TARGETS=1), so a course on this machine can be tested. AWS never allows them.'
       : '  Addresses   public sites only (CTPO_ALLOW_PRIVATE_TARGETS=0).',
   );
+  lines.push(`  Accessibility ${accessibilityModeLine()}`);
   if (stack.expiredJobs > 0) {
     lines.push(`  Expired     ${stack.expiredJobs} run${stack.expiredJobs === 1 ? '' : 's'} older than ${settings.reportExpiryDays} days deleted with ${stack.expiredJobs === 1 ? 'its report' : 'their reports'}.`);
   }

@@ -1,10 +1,11 @@
-// Accessibility checks. axe-core's rules run on each HTML topic (axe-runner.ts) and come back as
-// `a11y.<rule id>`; three checks of our own cover what axe does not judge in a fragment: alt text
-// that is a file name, generic link text, and videos without captions.
+// Accessibility checks. axe-core's rules run on each HTML item (a11y-runner.ts: in headless Chromium,
+// or in jsdom without a browser) and come back as `a11y.<rule id>`: what fails as errors or warnings,
+// what axe could not decide as "Needs review" notes. Three checks of our own cover what axe does not
+// judge: alt text that is a file name, generic link text, and videos without captions.
 import { msg } from '../i18n/messages.ts';
 import { finding } from './catalogue.ts';
 import type { Finding, FindingPlace, Severity } from './finding.ts';
-import type { AxeViolation } from './axe-rules.ts';
+import type { AxeOutcome, AxeRuleResult } from './axe-rules.ts';
 import { accessibleText, isElement, resolveAddress, type HtmlElement, type ParsedTopic } from './html.ts';
 
 export function severityOfImpact(impact: string | null): Severity {
@@ -13,21 +14,39 @@ export function severityOfImpact(impact: string | null): Severity {
   return 'info';
 }
 
-export function axeFindings(violations: AxeViolation[], place: FindingPlace, pageUrl: string | null): Finding[] {
-  return violations.map((violation) => {
-    const example = violation.examples[0];
-    const found: Finding = {
-      check: `a11y.${violation.id}`,
-      severity: severityOfImpact(violation.impact),
-      ...place,
-      url: pageUrl,
-      message: msg('finding.a11y.axe', { help: violation.help.replace(/\.$/, ''), count: violation.count }),
-      count: violation.count,
-      subject: violation.id,
-    };
-    if (example !== undefined) found.element = example;
-    return found;
-  });
+function axeFinding(result: AxeRuleResult, place: FindingPlace, pageUrl: string | null, review: boolean): Finding {
+  const example = result.nodes[0];
+  const help = result.help.replace(/\.$/, '');
+  const why = example?.why?.trim().replace(/\.$/, '');
+  const found: Finding = {
+    check: `a11y.${result.id}`,
+    severity: review ? 'info' : severityOfImpact(result.impact),
+    ...place,
+    url: pageUrl,
+    message: review
+      ? why
+        ? msg('finding.a11y.review', { help, count: result.count, why })
+        : msg('finding.a11y.review-plain', { help, count: result.count })
+      : msg('finding.a11y.axe', { help, count: result.count }),
+    count: result.count,
+    // A rule can both fail and leave questions on one page: two findings, two identities.
+    subject: review ? `${result.id}:review` : result.id,
+  };
+  if (example !== undefined) {
+    found.element = example.html;
+    found.selector = example.selector;
+  }
+  if (result.helpUrl) found.helpUrl = result.helpUrl;
+  if (review) found.review = true;
+  return found;
+}
+
+/** axe's failures as findings, and what it could not decide as "Needs review" notes. */
+export function axeFindings(outcome: Pick<AxeOutcome, 'violations' | 'incomplete'>, place: FindingPlace, pageUrl: string | null): Finding[] {
+  return [
+    ...outcome.violations.map((result) => axeFinding(result, place, pageUrl, false)),
+    ...outcome.incomplete.map((result) => axeFinding(result, place, pageUrl, true)),
+  ];
 }
 
 const IMAGE_FILE = /\.(png|jpe?g|gif|svg|webp|bmp|tiff?|heic|avif)$/i;

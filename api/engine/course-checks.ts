@@ -1,10 +1,11 @@
 // The checks every course item goes through, whatever source it came from: content and our own
-// accessibility checks at once, axe-core in its own thread, and every link handed to the link
-// checker (each distinct address probed once per run). The course's own stylesheets add their
-// addresses to the topics that use them; links to the course's own items are decided from the
-// course index; fragments are checked in their pages. Findings and what could not be checked are
+// accessibility checks at once, axe-core in the run's accessibility runner (a headless browser, or
+// jsdom in a worker thread) while the links are checked, and every link handed to the link checker
+// (each distinct address probed once per run). The course's own stylesheets add their addresses to
+// the topics that use them; links to the course's own items are decided from the course index;
+// fragments are checked in their pages. Findings and what could not be checked are
 // collected here for the report.
-import type { AxeRunner } from '../checks/axe-runner.ts';
+import type { AccessibilityRunner } from '../checks/a11y-runner.ts';
 import { axeFindings, checkAccessibility } from '../checks/accessibility.ts';
 import { checkContent, sessionTokenFindings } from '../checks/content.ts';
 import { checkDocument } from '../checks/documents.ts';
@@ -25,7 +26,7 @@ export interface CourseChecksOptions {
   origin: URL;
   orgUnitId: number;
   links: LinkChecker;
-  axe: AxeRunner;
+  a11y: AccessibilityRunner;
   /** Told of every link of every item (the document source reads course files pages link to). */
   onLink?: (link: LinkOccurrence, item: CourseItem) => void;
   /** The course's items, for links to them; without it they are checked over HTTP only. */
@@ -49,6 +50,8 @@ export class CourseChecks {
   scanned = 0;
   /** Link occurrences handed to the link checker. */
   links = 0;
+  /** axe rules whose own code failed, with the number of items each failed on. */
+  readonly ruleErrors = new Map<string, number>();
   /** Links with schemes that are not the web's (mailto:, tel:, app links): never fetched. */
   linksNotCheckable = 0;
   readonly #options: CourseChecksOptions;
@@ -110,9 +113,10 @@ export class CourseChecks {
     }
     this.#backlogBytes += size;
     this.#a11yWork.push(
-      this.#options.axe.run(content).then(
-        (violations) => {
-          this.#push(axeFindings(violations, item.place, item.url), item);
+      this.#options.a11y.run({ html: content, url: baseUrl, whole, title: item.place.itemTitle ?? '' }).then(
+        (outcome) => {
+          this.#push(axeFindings(outcome, item.place, item.url), item);
+          for (const rule of outcome.errors) this.ruleErrors.set(rule, (this.ruleErrors.get(rule) ?? 0) + 1);
           if (countsAsTopic) this.scanned++;
         },
         (error: unknown) => {

@@ -4,10 +4,10 @@
 import { readCourseOutline } from '../brightspace/course-offering.ts';
 import { BrightspaceSession, sitePolicy, siteOriginOf } from '../brightspace/session.ts';
 import { selectModules } from '../brightspace/toc.ts';
-import { AxeRunner } from '../checks/axe-runner.ts';
 import { DocumentRunner } from '../checks/document-runner.ts';
 import { CourseIndex } from '../checks/internal-links.ts';
 import { DEFAULT_LINK_LIMITS, LinkChecker } from '../checks/link-checker.ts';
+import { openAccessibilityRunner } from '../checks/open-a11y-runner.ts';
 import { CourseStylesheets, MAX_STYLESHEET_BYTES } from '../checks/stylesheets.ts';
 import { GuardedHttpClient } from '../net/guarded-http.ts';
 import { buildReport } from '../report/build-report.ts';
@@ -66,10 +66,12 @@ export async function runCourseTest(input: CourseTestInput, onProgress?: (p: Cou
     timeoutMs: options.linkTimeoutMs ?? 15_000,
     connectionsPerHost: options.linkLimits?.perHost ?? DEFAULT_LINK_LIMITS.perHost,
   });
-  const axe = new AxeRunner({ timeoutMs: options.axeTimeoutMs });
-  axe.warmUp();
   const documentRunner = new DocumentRunner({ limits: options.documentLimits });
   let session: BrightspaceSession | undefined;
+  // The browser starts while the run signs in. It never sees the session: the site's files its
+  // pages load are read here, with it.
+  const a11y = await openAccessibilityRunner({ options, language: input.language, http: linkHttp, siteOrigin: origin, sessionHeaders: (url) => session?.headersFor(url) ?? {}, signal });
+  a11y.runner.warmUp();
 
   try {
     progress('sign-in', 0, 1);
@@ -99,7 +101,7 @@ export async function runCourseTest(input: CourseTestInput, onProgress?: (p: Cou
       isOwn: (url) => url.origin === origin.origin,
       orgUnitId,
     });
-    const checks = new CourseChecks({ origin, orgUnitId, links: linkChecker, axe, index, stylesheets, onLink: (link, item) => documents.noteLink(link, item) });
+    const checks = new CourseChecks({ origin, orgUnitId, links: linkChecker, a11y: a11y.runner, index, stylesheets, onLink: (link, item) => documents.noteLink(link, item) });
     const notes = new Map<string, RunNote>();
     const context: SourceContext = {
       session: signedIn,
@@ -117,8 +119,11 @@ export async function runCourseTest(input: CourseTestInput, onProgress?: (p: Cou
 
     const course = await readWholeCourse(context, { outline, selected, scopes: input.scopes ?? [], concurrency: topicConcurrency, documents });
     await checks.accessibilityDone();
-    // Every page is checked: the accessibility worker's memory goes before the document reader's comes.
-    await axe.close();
+    // Every page is checked: the accessibility runner (the browser, or jsdom's worker) is closed
+    // before the document reader starts, so the two never hold memory at once. How it checked is
+    // taken first, while the browser that says its version is still there.
+    const accessibility = await a11y.describe(checks.ruleErrors);
+    await a11y.runner.close();
     await documents.readAll(context);
     await documentRunner.close();
     signal?.throwIfAborted();
@@ -148,12 +153,13 @@ export async function runCourseTest(input: CourseTestInput, onProgress?: (p: Cou
       linksNotCheckable: checks.linksNotCheckable,
       startedAt,
       finishedAt: new Date(),
+      accessibility,
     });
     progress('report', 1, 1);
     return report;
   } finally {
+    await a11y.runner.close();
     await session?.close();
-    await axe.close();
     await documentRunner.close();
     await siteHttp.close();
     await linkHttp.close();

@@ -41,6 +41,15 @@ export interface CourseTestOptions {
   topicConcurrency?: number;
   /** Time limit of the accessibility checks of one topic (default 30 s). */
   axeTimeoutMs?: number;
+  /**
+   * The Chromium that renders topics for the accessibility checks; null for none (the jsdom
+   * fallback). Default: `CTPO_CHROMIUM`, else /usr/bin/chromium when installed.
+   */
+  chromium?: string | null;
+  /** Pages of the browser checking topics at once (default 2). */
+  a11yPages?: number;
+  /** Also check AAA enhanced contrast, 7:1 (default: `CTPO_ENHANCED_CONTRAST=1`). */
+  enhancedContrast?: boolean;
   /** Limits of reading one document (size, pages, time, memory); the defaults suit a real course. */
   documentLimits?: Partial<DocumentLimits>;
 }

@@ -7,8 +7,10 @@ import type { SelectedModule } from '../brightspace/toc.ts';
 import type { CheckedDocument, Finding, NotScanned, Severity } from '../checks/finding.ts';
 import type { CourseScope } from '../http/contract.ts';
 import { DEFAULT_LANGUAGE, type Language } from '../i18n/languages.ts';
+import type { AccessibilityCheckInfo } from '../checks/a11y-runner.ts';
 import { formatMessage, type Message } from '../i18n/messages.ts';
 import type { CheckedItem } from '../sources/course-items.ts';
+import { accessibilityOfReport } from './accessibility-summary.ts';
 import { REPORT_SCHEMA_VERSION, type Report, type ReportFinding } from './model.ts';
 
 export const TOOL_VERSION: string = packageJson.version;
@@ -36,6 +38,8 @@ export interface ReportInput {
   linksNotCheckable?: number;
   startedAt: Date;
   finishedAt: Date;
+  /** How the run checked accessibility. */
+  accessibility?: AccessibilityCheckInfo;
 }
 
 const SEVERITY_ORDER: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
@@ -148,5 +152,6 @@ export function buildReport(input: ReportInput): Report {
     items,
     notes: (input.runNotes ?? []).map((note) => ({ message: formatMessage(note, language) })),
     documents,
+    ...(input.accessibility === undefined ? {} : { accessibility: accessibilityOfReport(input.accessibility, language) }),
   };
 }

@@ -22,6 +22,26 @@ export interface ReportNotScanned extends Omit<NotScanned, 'reason'> {
   reason: string;
 }
 
+/** How accessibility was checked (DESIGN.md, "The engine": in a browser, or without one as a stated fallback). */
+export interface ReportAccessibility {
+  mode: 'browser' | 'jsdom';
+  axeVersion: string;
+  /** The headless Chromium's version (browser mode). */
+  browserVersion?: string;
+  /** AAA enhanced contrast (7:1) was checked too. */
+  enhancedContrast: boolean;
+  /** axe rules a browser would have run that this run did not (without a browser). */
+  notRun: string[];
+  /** axe rules whose own code failed, and on how many items: those items were not checked for them. */
+  ruleErrors: { rule: string; items: number }[];
+  /** One sentence on how accessibility was checked, in the report's language. */
+  summary: string;
+  /** The header's warning of what was not checked, in the report's language; absent when all was. */
+  note?: string;
+  /** One sentence per rule that failed to run, in the report's language. */
+  ruleErrorNotes: string[];
+}
+
 /** The tested modules in table-of-contents order, flattened with their depth. */
 export interface ReportModule {
   moduleId: number;
@@ -85,6 +105,8 @@ export interface Report {
   comparison?: ReportComparison;
   /** Findings of this run the user dismissed for this course, with who and why. */
   dismissed?: ReportDismissedFinding[];
+  /** How accessibility was checked; absent in reports of runs that checked none. */
+  accessibility?: ReportAccessibility;
 }
 
 /** What changed since the caller's previous successful run of the same course. */

@@ -1,9 +1,10 @@
 // The report's CSV twin, for a spreadsheet: one row per finding (module, topic, item, check, its id,
-// severity, what is wrong, where, link text, address, how to fix, fingerprint), then one row per
-// item that could not be scanned, with "Not scanned" as its severity and the reason as what is
-// wrong. Headers and words are in the report's language. A UTF-8 byte order mark makes Excel read
-// the accents and scripts right, and cells that a spreadsheet would run as a formula (=, +, -, @,
-// tab, return) are prefixed with ' (csv-stringify's escape_formulas), since course text is not ours.
+// severity, what is wrong, where (with an accessibility finding's selector), link text, address, how
+// to fix, fingerprint), then one row per item that could not be scanned, with "Not scanned" as its
+// severity and the reason as what is wrong. Headers and words are in the report's language. A UTF-8
+// byte order mark makes Excel read the accents and scripts right, and cells that a spreadsheet would
+// run as a formula (=, +, -, @, tab, return) are prefixed with ' (csv-stringify's escape_formulas),
+// since course text is not ours.
 // A report compared with the course's previous run has two more columns (new, still open, fixed or
 // dismissed; who dismissed it, when and why) and rows for the findings fixed and dismissed.
 import { stringify } from 'csv-stringify/sync';
@@ -40,7 +41,7 @@ export function renderCsvReport(report: Report): string {
     finding.check,
     severityLabel(p, finding),
     finding.message,
-    [p.list(whereParts(p, finding)), elementCode(finding)].filter((part) => part !== null && part !== '').join(' · '),
+    [p.list(whereParts(p, finding)), elementCode(finding), finding.selector ?? null].filter((part) => part !== null && part !== '').join(' · '),
     finding.linkText ?? '',
     finding.url ?? '',
     fixOf(p, finding.check) ?? '',

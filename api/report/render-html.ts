@@ -3,7 +3,8 @@
 // "Fix first" (errors by problem), then module → topic with every finding in plain words (what,
 // where, how to fix, the address labelled), what could not be scanned in its place, problems
 // repeated in many places listed once, and the course-wide items; what changed since the last run
-// of the course, and the findings dismissed for it, apart. Everything from the course is
+// of the course, and the findings dismissed for it, apart. The header says how accessibility was
+// checked and what it could not cover. Everything from the course is
 // escaped, and only http(s) addresses become links. The filters are plain CSS (checkboxes and
 // :has()), so they work where scripts are blocked.
 import type { Severity } from '../checks/finding.ts';
@@ -86,7 +87,11 @@ function findingDetails(ctx: Context, finding: ReportFinding): string {
   const rows: string[] = [`<dt>${escapeHtml(p.t('report.field.what'))}</dt><dd>${escapeHtml(finding.message)}</dd>`];
   const where = whereParts(p, finding);
   const code = elementCode(finding);
-  if (where.length > 0) rows.push(`<dt>${escapeHtml(p.t('report.field.where'))}</dt><dd>${escapeHtml(p.list(where))}${code === null ? '' : ` <code class="check-id">${escapeHtml(code)}</code>`}</dd>`);
+  // axe's selector finds the element on the page (the browser's developer tools take it as it is).
+  const selector = finding.selector === undefined || finding.selector === '' ? '' : ` <code class="check-id selector">${escapeHtml(finding.selector)}</code>`;
+  if (where.length > 0 || selector !== '') {
+    rows.push(`<dt>${escapeHtml(p.t('report.field.where'))}</dt><dd>${escapeHtml(p.list(where))}${code === null ? '' : ` <code class="check-id">${escapeHtml(code)}</code>`}${selector}</dd>`);
+  }
   if (finding.url !== null) rows.push(`<dt>${escapeHtml(addressLabel(p, finding))}</dt><dd class="address">${linkTo(finding.url)}</dd>`);
   const fix = fixOf(p, finding.check);
   if (fix !== null) {
@@ -162,9 +167,9 @@ ${renderPlaces(ctx, group.places, true)}</li>`;
 ${body}</section>`;
 }
 
-/** What a repeated problem shares, without what differs from place to place (how often, which page). */
+/** What a repeated problem shares, without what differs from place to place (how often, which page, where on it). */
 function withoutPlaceDetails(finding: ReportFinding): ReportFinding {
-  const { count: _count, page: _page, ...shared } = finding;
+  const { count: _count, page: _page, selector: _selector, ...shared } = finding;
   return shared;
 }
 
@@ -355,6 +360,21 @@ function renderChart(ctx: Context): string {
 <tbody>${body.join('\n')}</tbody></table>`;
 }
 
+/** How accessibility was checked, for the header's facts (in the report's language already). */
+function accessibilityMeta(ctx: Context): string {
+  const { accessibility } = ctx.report;
+  if (accessibility === undefined) return '';
+  return `<dt>${escapeHtml(ctx.p.t('report.meta.accessibility'))}</dt><dd>${escapeHtml(accessibility.summary)}</dd>`;
+}
+
+/** What the accessibility checks could not cover, said where the reader starts. */
+function accessibilityNotes(ctx: Context): string {
+  const { accessibility } = ctx.report;
+  if (accessibility === undefined) return '';
+  const notes = [...(accessibility.note === undefined ? [] : [accessibility.note]), ...accessibility.ruleErrorNotes];
+  return notes.map((note) => `<p class="a11y-note">${escapeHtml(note)}</p>`).join('\n');
+}
+
 function renderSummary(ctx: Context): string {
   const { p, report } = ctx;
   const { totals } = report;
@@ -447,7 +467,9 @@ ${filterStyles(checks)}</style>
 <dt>${escapeHtml(p.t('report.meta.run'))}</dt><dd>${escapeHtml(p.t('report.meta.run-value', { start: when(p, report.startedAt), end: when(p, report.finishedAt), duration: duration(p, report.startedAt, report.finishedAt) }))}</dd>
 <dt>${escapeHtml(p.t('report.meta.modules'))}</dt><dd>${escapeHtml(new Intl.NumberFormat(bcp47Of(p.language)).format(report.modules.length))}</dd>
 <dt>${escapeHtml(p.t('report.meta.scopes'))}</dt><dd>${escapeHtml(scopes)}</dd>
+${accessibilityMeta(ctx)}
 </dl>
+${accessibilityNotes(ctx)}
 <nav class="sections" aria-label="${escapeHtml(p.t('report.nav.label'))}"><ul>${sections.map(([id, label]) => `<li><a href="#${id}">${escapeHtml(label)}</a></li>`).join('')}</ul></nav>
 </header>
 <main>
@@ -477,7 +499,6 @@ ${renderNotes(ctx)}
 </main>
 <footer>
 <p>${escapeHtml(p.t('report.footer.written', { version: report.tool.version }))} ${escapeHtml(p.t('report.footer.severities'))}</p>
-<p>${escapeHtml(p.t('report.footer.axe'))}</p>
 </footer>
 </body>
 </html>

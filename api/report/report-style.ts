@@ -66,6 +66,7 @@ details code { display: block; white-space: pre-wrap; background: var(--soft); p
 .not-scanned p { margin: .1rem 0; }
 .hint { color: var(--muted); font-size: .9rem; }
 .clean { color: var(--muted); margin: .6rem 0; }
+.a11y-note { margin: .8rem 0 0; padding: .5rem .8rem; border-inline-start: 4px solid var(--warning); background: #fff8e6; }
 footer { color: var(--muted); font-size: .85rem; border-block-start: 1px solid var(--line); margin-block-start: 2rem; }
 @media (max-width: 40rem) {
   header, main, footer { padding: .8rem 1rem; }

@@ -56,10 +56,9 @@ describe('npm run dev', () => {
     const port = await freePort();
     const dev = runDev(['--port', String(port)], { CTPO_PORT: String(stackPort), CTPO_DATA_DIR: dir });
     try {
-      // The last line it prints: a pipe may hand the lines over in more than one chunk.
-      await dev.waitFor('Press Ctrl-C to stop.');
+      // The lines after the first may come in a later chunk of the pipe: wait for the last one checked.
+      await dev.waitFor(`Sign-in and API: the local stack at https://localhost:${stackPort}`);
       expect(dev.output()).toContain(`Vite dev server: http://localhost:${port}/ (hot reload)`);
-      expect(dev.output()).toContain(`Sign-in and API: the local stack at https://localhost:${stackPort}`);
       const config = await (await fetch(`http://localhost:${port}/config.json`)).json();
       expect(config).toMatchObject({ apiUrl: `https://localhost:${stackPort}`, oauthDomain: `localhost:${stackPort}`, userPoolEndpoint: `https://localhost:${stackPort}/`, pollIntervalMs: 2000 });
       const page = await (await fetch(`http://localhost:${port}/`)).text();
@@ -77,10 +76,8 @@ describe('npm run dev', () => {
     writeFileSync(certFile, stack.ca);
     const dev = runDev(['--port', String(port), '--config-url', `https://localhost:${stackPort}/config.json`], { NODE_EXTRA_CA_CERTS: certFile });
     try {
-      // The last line it prints: a pipe may hand the lines over in more than one chunk.
-      await dev.waitFor('Press Ctrl-C to stop.');
-      expect(dev.output()).toContain(`Vite dev server: http://localhost:${port}/ (hot reload)`);
-      expect(dev.output()).toContain(`must list http://localhost:${port}/ as a callback and sign-out URL`);
+      await dev.waitFor(`must list http://localhost:${port}/ as a callback and sign-out URL`);
+      expect(dev.output()).toContain(`Sign-in and API: the environment of https://localhost:${stackPort}/config.json`);
       const config = await (await fetch(`http://localhost:${port}/config.json`)).json();
       expect(config).toMatchObject({ userPoolClientId: 'ctpo-local-web', apiUrl: `https://localhost:${stackPort}` });
     } finally {

@@ -53,6 +53,7 @@ describe('npm start', () => {
       expect(started.output()).toContain('Sign in     tester@example.com / ctpo-local');
       expect(started.output()).toMatch(/private and loopback sites allowed \(CTPO_ALLOW_PRIVATE_TARGETS=1\)/);
       expect(started.output()).toContain('Press Ctrl-C to stop.');
+      expect(started.output()).toMatch(/Accessibility (axe-core in headless Chromium|no Chromium found)/);
       const [, demo] = started.output().match(/Demo course Client Site URL (http:\/\/localhost:\d+), Org Unit ID 6606/) ?? [];
       expect(started.output()).toContain('Brightspace Username demo, Brightspace Password demo-password');
       const versions = await fetch(`${demo!.replace('localhost', '127.0.0.1')}/d2l/api/versions/`);

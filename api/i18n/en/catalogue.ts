@@ -1,5 +1,6 @@
 // The English catalogue: every message id the server knows, by family. Each family keeps its own
 // file so that the messages sit beside the checks and errors that use them.
+import { accessibility } from './accessibility.ts';
 import { cli } from './cli.ts';
 import { courseWide } from './course-wide.ts';
 import { documents } from './documents.ts';
@@ -10,5 +11,5 @@ import { history } from './history.ts';
 import { links } from './links.ts';
 import { report } from './report.ts';
 
-export const english = { ...errors, ...findings, ...links, ...documents, ...fixes, ...report, ...cli, ...courseWide, ...history } as const satisfies Record<string, string>;
+export const english = { ...errors, ...findings, ...links, ...documents, ...fixes, ...report, ...cli, ...courseWide, ...accessibility, ...history } as const satisfies Record<string, string>;
 export type MessageId = keyof typeof english;

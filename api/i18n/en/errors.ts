@@ -150,4 +150,6 @@ export const errors = {
   'reason.a11y.stopped': 'The accessibility checker stopped.',
   'reason.a11y.error': 'The accessibility checks failed ({problem}).',
   'reason.a11y.timeout': 'Accessibility checks did not finish within {seconds, number} s.',
+  'reason.a11y.crashed': 'The page crashed the browser while it was being checked for accessibility.',
+  'reason.a11y.browser-failed': 'The browser for the accessibility checks could not start ({problem}).',
 } as const;

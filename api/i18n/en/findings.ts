@@ -1,6 +1,8 @@
 // English texts of the findings: what is wrong, in words a course builder acts on.
 export const findings = {
   'finding.a11y.axe': '{help} ({count, plural, one {# element} other {# elements}}).',
+  'finding.a11y.review': 'Needs review: {help} ({count, plural, one {# element} other {# elements}}). CTPO could not decide because: {why}. Look at {count, plural, one {it} other {them}} in the page and judge by hand.',
+  'finding.a11y.review-plain': 'Needs review: {help} ({count, plural, one {# element} other {# elements}}). CTPO could not decide; look at {count, plural, one {it} other {them}} in the page and judge by hand.',
   'finding.a11y.alt-filename': '{count, plural, one {An image has} other {# images have}} a file name as alt text (e.g. "{alt}"). Describe what the image shows instead.',
   'finding.a11y.link-text-generic': '{count, plural, one {A link says} other {# links say}} only "{text}". Link text should say where the link goes, as it is read out on its own.',
   'finding.media.no-captions': 'This video has no captions track. Add captions so students who cannot hear it can follow.',

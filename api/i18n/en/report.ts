@@ -151,7 +151,6 @@ export const report = {
   'report.course-wide.title': 'Course-wide items',
   'report.footer.written': 'Written by CTPO {version}.',
   'report.footer.severities': 'Errors are problems students will meet; warnings should be looked at; notes are for information, and those marked “Needs review” are for a person to decide.',
-  'report.footer.axe': 'Accessibility checks use axe-core without a browser, so colour contrast and layout are not checked.',
   'csv.module': 'Module',
   'csv.topic': 'Topic',
   'csv.item': 'Item',

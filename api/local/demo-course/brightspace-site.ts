@@ -97,6 +97,7 @@ export interface RecordedSiteRequest {
   withSession: boolean;
   /** The status answered. */
   status?: number;
+  userAgent?: string;
   /** When the request arrived and when its answer was sent (Date.now()). */
   at: number;
   doneAt?: number;
@@ -290,7 +291,7 @@ export function createBrightspaceHandler(model: SiteModel) {
     const cookies = parseCookies(req.headers.cookie);
     const sessionKey = `${cookies.get('d2lSessionVal')}|${cookies.get('d2lSecureSessionVal')}`;
     let user = sessions.get(sessionKey);
-    const record: RecordedSiteRequest = { method: req.method ?? 'GET', path: `${path}${url.search}`, withSession: user !== undefined, at: Date.now() };
+    const record: RecordedSiteRequest = { method: req.method ?? 'GET', path: `${path}${url.search}`, withSession: user !== undefined, at: Date.now(), userAgent: req.headers['user-agent'] };
     requests.push(record);
     res.on('finish', () => {
       record.doneAt = Date.now();

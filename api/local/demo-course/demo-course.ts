@@ -151,6 +151,7 @@ export function demoCourse(web: string, unreachable: string, now = new Date()): 
             fileName: 'unit2/water-cycle.html',
             html: page('The water cycle', `<h2>The water cycle</h2>
 <p>Water moves between oceans, air and land through evaporation, condensation and precipitation.</p>
+<p style="color:#a3a3a3">Tip: the diagram on page 12 of the reader shows every stage of the cycle.</p>
 <p>Last year's <a href="/d2l/le/content/5120/viewContent/88/View">water cycle activity</a> is still useful.</p>
 <p><a href="${web}/ok/water-cycle-poster.pdf"></a></p>`),
           },

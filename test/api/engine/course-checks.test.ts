@@ -2,7 +2,7 @@
 // index once every source has read the course, and checked over HTTP when no reader knew the tool.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { normalizeToc } from '../../../api/brightspace/toc.ts';
-import { AxeRunner } from '../../../api/checks/axe-runner.ts';
+import { JsdomRunner } from '../../../api/checks/jsdom-runner.ts';
 import { topicPlace } from '../../../api/checks/finding.ts';
 import { CourseIndex } from '../../../api/checks/internal-links.ts';
 import { LinkChecker } from '../../../api/checks/link-checker.ts';
@@ -23,9 +23,9 @@ describe('CourseChecks and the course index', () => {
     const origin = new URL(web.origin);
     const index = new CourseIndex(normalizeToc({ Modules: [{ ModuleId: 1, Title: 'Week 1', Topics: [{ TopicId: 11, Title: 'Intro' }] }] })!);
     const http = new GuardedHttpClient({ policy: { allowPrivateTargets: true, allowHttp: true } });
-    const axe = new AxeRunner();
+    const a11y = new JsdomRunner();
     try {
-      const checks = new CourseChecks({ origin, orgUnitId: 6606, links: new LinkChecker({ http }), axe, index });
+      const checks = new CourseChecks({ origin, orgUnitId: 6606, links: new LinkChecker({ http }), a11y, index });
       const link = (path: string, text: string) => ({ raw: path, url: new URL(path, origin).href, element: 'a href', embedded: false, text });
       const place = topicPlace({ ModuleId: 1, Title: 'Week 1' }, { TopicId: 11, Title: 'Intro' });
       await checks.check({
@@ -48,7 +48,7 @@ describe('CourseChecks and the course index', () => {
       ]);
       expect(web.requests.map((r) => r.path)).toEqual(['/d2l/lms/dropbox/user/folder_submit_files.d2l?db=7&ou=6606', '/d2l/lms/dropbox/user/folder_submit_files.d2l?db=7&ou=6606']);
     } finally {
-      await axe.close();
+      await a11y.close();
       await http.close();
     }
   });

@@ -45,6 +45,7 @@ describe('npm run ctpo', () => {
     const result = await ctpo(['--site', site.origin, '--org-unit', '6606', '--modules', '10', '--client', 'Acme Learning', '--out', out, '--allow-private-targets'], credentials);
     expect(result.stderr).toContain('Private and loopback addresses are allowed for this run');
     expect(result.stderr).toContain('Checking topics: 3/3');
+    expect(result.stderr).toMatch(/Accessibility: axe-core in headless Chromium \(.+\)\.\n/);
     expect(result.code).toBe(0);
     const files = (await readdir(out)).sort();
     expect(files).toHaveLength(3);
@@ -58,6 +59,16 @@ describe('npm run ctpo', () => {
     const everything = [result.stdout, result.stderr, ...(await Promise.all(files.map((f) => readFile(join(out, f), 'utf8'))))].join('\n');
     expect(everything).not.toContain(SAMPLE_PASSWORD);
     for (const cookie of site.issuedCookieValues()) expect(everything).not.toContain(cookie);
+  }, 120_000);
+
+  it('says when it checks without a browser, and takes the AAA contrast switch', async () => {
+    const folder = join(out, 'no-browser');
+    const result = await ctpo(['--site', site.origin, '--org-unit', '6606', '--modules', '10', '--client', 'Acme', '--out', folder, '--allow-private-targets', '--enhanced-contrast'], { ...credentials, CTPO_CHROMIUM: 'off' });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/Accessibility: no Chromium found, so axe-core runs without a browser \(jsdom\): colour contrast and \d+ other rules are not checked\./);
+    const json = JSON.parse(await readFile(join(folder, (await readdir(folder)).find((f) => f.endsWith('.json'))!), 'utf8'));
+    expect(json.accessibility).toMatchObject({ mode: 'jsdom', enhancedContrast: true });
+    expect(json.accessibility.notRun).toEqual(expect.arrayContaining(['color-contrast', 'color-contrast-enhanced']));
   }, 120_000);
 
   it('never takes credentials from the command line', async () => {
@@ -117,7 +128,7 @@ describe('npm run ctpo', () => {
     const guarded = await ctpo(['--site', site.origin, '--org-unit', '6606', '--modules', 'all', '--client', 'A', '--out', out], credentials);
     expect(guarded.code).toBe(1);
     expect(guarded.stderr).toContain('ctpo: The address must start with https://.');
-  }, 60_000);
+  }, 120_000);
 
   it('speaks the language of --language and refuses one it does not have', async () => {
     const french = await ctpo(['--site', site.origin, '--org-unit', '6606', '--modules', '10', '--client', 'Acme', '--out', out, '--allow-private-targets', '--language', 'fr-FR'], {
@@ -130,5 +141,5 @@ describe('npm run ctpo', () => {
     const unknown = await ctpo(['--site', site.origin, '--org-unit', '6606', '--modules', '10', '--client', 'Acme', '--out', out, '--language', 'xx']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('--language must be one of ar, cy, da');
-  });
+  }, 120_000);
 });

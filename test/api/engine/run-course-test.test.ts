@@ -8,6 +8,7 @@ import { renderCsvReport } from '../../../api/report/render-csv.ts';
 import { renderJsonReport } from '../../../api/report/render-json.ts';
 import { startBrightspaceSite, type BrightspaceSite } from '../../fixtures/brightspace-site.ts';
 import { startLinkHost, type LinkHost } from '../../fixtures/link-host.ts';
+import { chromiumChildren } from '../support/chromium.ts';
 import { SAMPLE_NOW, SAMPLE_ORG_UNIT, SAMPLE_PASSWORD, SAMPLE_USER, sampleSite } from '../../fixtures/sample-course.ts';
 
 let web: LinkHost;
@@ -72,6 +73,7 @@ describe('runCourseTest against the Brightspace-like site', () => {
       '20 - structure.past-date warning -',
       '20 201 a11y.alt-filename error WEB/ok/cell-diagram.png',
       '20 201 a11y.image-alt error SITE/content/enforced/6606-BIO101/week1/reading.html',
+      '20 201 a11y.target-size error SITE/content/enforced/6606-BIO101/week1/reading.html',
       '20 201 link.broken error WEB/gone/old-notes',
       '20 201 link.broken error WEB/missing/article',
       '20 201 link.unreachable error WEB/hang/video-library',
@@ -115,7 +117,13 @@ describe('runCourseTest against the Brightspace-like site', () => {
       { topicId: 206, title: 'Handout', reason: 'Brightspace could not return this file (HTTP 404).', itemType: 'topic' },
     ]);
     expect(report.notScanned.every((item) => item.moduleId === 20)).toBe(true);
-    expect(report.totals).toEqual({ topics: 12, scanned: 9, notScanned: 3, documents: 0, links: 26, linksNotCheckable: 1, findings: { error: 18, warning: 8, info: 2 }, review: 0 });
+    expect(report.totals).toEqual({ topics: 12, scanned: 9, notScanned: 3, documents: 0, links: 26, linksNotCheckable: 1, findings: { error: 19, warning: 8, info: 2 }, review: 0 });
+  });
+
+  it('says how accessibility was checked: in headless Chromium, nothing left out', () => {
+    expect(report.accessibility).toMatchObject({ mode: 'browser', notRun: [], ruleErrors: [], enhancedContrast: false });
+    expect(report.accessibility?.note).toBeUndefined();
+    expect(report.accessibility?.summary).toMatch(/^Accessibility was checked with axe-core [\d.]+ in headless Chromium \d+[\d.]*: .*colour contrast included\.$/);
   });
 
   it('describes the course and the modules in table-of-contents order', () => {
@@ -214,5 +222,49 @@ describe('runCourseTest failures', () => {
       if (p.phase === 'topics') controller.abort(reason);
     });
     await expect(run).rejects.toBe(reason);
+    // The run's browser went with it.
+    expect(await chromiumChildren()).toEqual([]);
   });
+
+  it('leaves no browser behind when the run fails', async () => {
+    await expect(runCourseTest(input({ password: 'wrong' }))).rejects.toThrow();
+    expect(await chromiumChildren()).toEqual([]);
+  });
+});
+
+describe('runCourseTest and the documents', () => {
+  it('closes the browser once the pages are checked, before it downloads a document to read', async () => {
+    // Whether a Chromium of this process is alive, asked as the download of the PDF topic (Slides,
+    // topic 204) arrives; the HTML topics are read through the same route while the browser runs.
+    const atDownload: Promise<number[]>[] = [];
+    const record = site.requests.push;
+    site.requests.push = function (...entries) {
+      for (const entry of entries) if (/\/content\/topics\/204\/file$/.test(entry.path)) atDownload.push(chromiumChildren());
+      return record.apply(this, entries);
+    };
+    let checked: Report;
+    try {
+      checked = await runCourseTest(input({ modules: [20] }));
+    } finally {
+      site.requests.push = record;
+    }
+    expect(checked.accessibility?.mode).toBe('browser');
+    expect(checked.accessibility?.browserVersion).toMatch(/^\d+\./);
+    expect(atDownload.length).toBeGreaterThan(0);
+    for (const alive of await Promise.all(atDownload)) expect(alive).toEqual([]);
+  }, 120_000);
+});
+
+describe('runCourseTest without a browser', () => {
+  it('falls back to jsdom and says in the header what was not checked', async () => {
+    const fallback = await runCourseTest(input({ modules: [20], options: { now: SAMPLE_NOW, linkTimeoutMs: 1_000, linkLimits: { backoffMs: 20 }, chromium: null } }));
+    expect(fallback.accessibility).toMatchObject({ mode: 'jsdom', enhancedContrast: false, ruleErrors: [], ruleErrorNotes: [] });
+    expect(fallback.accessibility?.notRun).toContain('color-contrast');
+    expect(fallback.accessibility?.note).toBe(
+      `Checked without a browser: colour contrast and ${fallback.accessibility!.notRun.length - 1} other rules were not checked. Install Chromium for the full check.`,
+    );
+    expect(fallback.findings.some((f) => f.check === 'a11y.target-size')).toBe(false);
+    expect(fallback.findings.find((f) => f.check === 'a11y.image-alt' && f.topicId === 201)).toBeDefined();
+    expect(renderHtmlReport(fallback)).toContain('Checked without a browser: colour contrast and');
+  }, 120_000);
 });

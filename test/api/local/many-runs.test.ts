@@ -26,7 +26,12 @@ let stack: LocalStack;
 let client: HttpsClient;
 const callers: ApiCaller[] = [];
 
+// The pool is under test here, not the browser (run-course-test and the demo course tests cover it):
+// twenty runs each starting a Chromium would only make the wait longer on a 2-core machine.
+const chromiumSetting = process.env.CTPO_CHROMIUM;
+
 beforeAll(async () => {
+  process.env.CTPO_CHROMIUM = 'off';
   dataDir = mkdtempSync(join(tmpdir(), 'ctpo-many-'));
   demo = await startDemoCourse({ port: 0, hosts: ['127.0.0.1'], publicHost: '127.0.0.1' });
   stack = await startLocalStack({
@@ -49,6 +54,8 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
+  if (chromiumSetting === undefined) delete process.env.CTPO_CHROMIUM;
+  else process.env.CTPO_CHROMIUM = chromiumSetting;
   await stack?.close();
   await client?.close();
   await demo?.close();

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SelectedModule } from '../../../api/brightspace/toc.ts';
 import { axeFindings, checkAccessibility } from '../../../api/checks/accessibility.ts';
-import type { AxeViolation } from '../../../api/checks/axe-rules.ts';
+import type { AxeRuleResult } from '../../../api/checks/axe-rules.ts';
 import { checkContent } from '../../../api/checks/content.ts';
 import { topicPlace, type Finding, type FindingPlace } from '../../../api/checks/finding.ts';
 import { parseTopic } from '../../../api/checks/html.ts';
@@ -20,9 +20,9 @@ const broken: LinkProbe = { outcome: 'broken', status: 404, movedTo: null, detai
 const fine: LinkProbe = { outcome: 'ok', status: 200, movedTo: null, detail: msg('finding.link.ok') };
 
 /** Every finding the item-level checks make of one page; links whose address says "gone" are broken. */
-function findingsOf(html: string, violations: AxeViolation[] = [], place: FindingPlace = PLACE): Finding[] {
+function findingsOf(html: string, violations: AxeRuleResult[] = [], place: FindingPlace = PLACE): Finding[] {
   const topic = parseTopic(html, PAGE, 6606);
-  const findings = [...checkContent(topic, place, PAGE.href), ...checkAccessibility(topic, place, PAGE, 6606), ...axeFindings(violations, place, PAGE.href)];
+  const findings = [...checkContent(topic, place, PAGE.href), ...checkAccessibility(topic, place, PAGE, 6606), ...axeFindings({ violations, incomplete: [] }, place, PAGE.href)];
   for (const link of topic.links) {
     findings.push(...staticLinkFindings(link, place, SITE, 6606));
     if (link.url !== null) findings.push(...probeFindings({ ...link, url: link.url }, link.url.includes('gone') ? broken : fine, place));
@@ -34,7 +34,14 @@ function findingsOf(html: string, violations: AxeViolation[] = [], place: Findin
 const byCheck = (findings: Finding[]) =>
   Object.fromEntries(findings.map((finding) => [finding.check.startsWith('link.') ? `${finding.check} ${finding.url ?? ''}` : finding.check, fingerprintOf(finding)]));
 
-const contrast: AxeViolation = { id: 'color-contrast', impact: 'serious', help: 'Elements must meet minimum color contrast ratio thresholds.', examples: ['<p style="color:#aaa">Note</p>'], count: 1 };
+const contrast: AxeRuleResult = {
+  id: 'color-contrast',
+  impact: 'serious',
+  help: 'Elements must meet minimum color contrast ratio thresholds.',
+  helpUrl: 'https://dequeuniversity.com/rules/axe/4.10/color-contrast',
+  count: 1,
+  nodes: [{ html: '<p style="color:#aaa">Note</p>', selector: 'p:nth-child(3)' }],
+};
 
 const original = `
   <h2>Cells</h2>
@@ -60,7 +67,7 @@ describe('a finding’s fingerprint', () => {
       <img src="images/IMG_2031.jpg" alt="IMG_2031">
       <p>The <a href="http://library.example.org/cells">library guide</a> and, below, <a href="https://journal.example.org/gone">an article</a>.</p>
       <p>TBD: the lab sheet.</p>`;
-    const after = byCheck(findingsOf(edited, [{ ...contrast, examples: ['<span style="color:#bbb">Tip</span>'], count: 3 }]));
+    const after = byCheck(findingsOf(edited, [{ ...contrast, nodes: [{ html: '<span style="color:#bbb">Tip</span>', selector: 'p:nth-child(5) > span' }], count: 3 }]));
     expect(after).toEqual(before);
   });
 

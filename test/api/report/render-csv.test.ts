@@ -32,7 +32,7 @@ describe('the CSV twin', () => {
       'Check ID': 'a11y.image-alt',
       Severity: 'Error',
       'What is wrong': 'Images must have alternative text (2 elements).',
-      Where: 'image “cell-diagram.png” and 2 times on the page',
+      Where: 'image “cell-diagram.png” and 2 times on the page · #content > p:nth-child(2) > img',
       'Link text': '',
       Address: 'https://school.example.com/content/enforced/6606-BIO/topic-11.html',
       'How to fix': english['fix.a11y.image-alt'],

@@ -11,6 +11,8 @@ import { renderHtmlReport } from '../../../api/report/render-html.ts';
 import { renderJsonReport } from '../../../api/report/render-json.ts';
 import { REPORT_STYLE } from '../../../api/report/report-style.ts';
 import { CHECKS } from '../../../api/checks/catalogue.ts';
+import type { AccessibilityCheckInfo } from '../../../api/checks/a11y-runner.ts';
+import { accessibilityOfReport } from '../../../api/report/accessibility-summary.ts';
 import { FINDINGS, SELECTED, sampleReport } from './support/sample-report.ts';
 import { topicPlace } from '../../../api/checks/finding.ts';
 import { msg } from '../../../api/i18n/messages.ts';
@@ -127,12 +129,14 @@ describe('the HTML report', () => {
     const fields = Object.fromEntries([...image.querySelectorAll('dt')].map((dt) => [dt.textContent, plain(dt.nextElementSibling?.textContent)]));
     expect(fields).toEqual({
       'What is wrong': 'Images must have alternative text (2 elements).',
-      Where: 'image “cell-diagram.png” and 2 times on the page',
+      Where: 'image “cell-diagram.png” and 2 times on the page #content > p:nth-child(2) > img',
       Page: 'https://school.example.com/content/enforced/6606-BIO/topic-11.html',
       'How to fix': `${english['fix.a11y.image-alt']} How to fix this, explained (axe rule image-alt)`,
     });
     // The element's HTML is there for whoever wants it, folded away rather than in the message.
     expect(text('#topic-11 details summary')).toEqual(['HTML of the element']);
+    // axe's selector, which finds the element on the page, as code beside where it is.
+    expect(text('#topic-11 dd code.selector')).toEqual(['#content > p:nth-child(2) > img']);
     const redirect = [...document.querySelectorAll('#topic-11 .finding')].find((item) => item.textContent?.includes('Permanent redirect'))!;
     const labels = Object.fromEntries([...redirect.querySelectorAll('dt')].map((dt) => [dt.textContent, plain(dt.nextElementSibling?.textContent)]));
     // Where the author finds it: the element in words with its text or alt, how often, and the
@@ -285,7 +289,43 @@ describe('documents in the report', () => {
   });
 
   it('keeps a broken link inside a document apart from the same link on the page', () => {
-    const onPage = buildReport({ ...withDocuments, selected: SELECTED, viewUrl: () => '', findings: [{ check: 'link.broken', severity: 'error', ...clean, url: 'https://example.com/gone', message: msg('finding.link.not-found', { status: 404 }), element: 'a href' }], notScanned: [], scanned: 1, links: 1, startedAt: new Date(), finishedAt: new Date() });
+    const onPage = buildReport({ ...withDocuments, accessibility: undefined, selected: SELECTED, viewUrl: () => '', findings: [{ check: 'link.broken', severity: 'error', ...clean, url: 'https://example.com/gone', message: msg('finding.link.not-found', { status: 404 }), element: 'a href' }], notScanned: [], scanned: 1, links: 1, startedAt: new Date(), finishedAt: new Date() });
     expect(onPage.findings[0]!.fingerprint).not.toBe(withDocuments.findings.find((f) => f.check === 'link.broken')!.fingerprint);
+  });
+});
+
+describe('how accessibility was checked, in the header', () => {
+  const base = sampleReport();
+  const withInfo = (info: AccessibilityCheckInfo) => {
+    const page = new JSDOM(renderHtmlReport({ ...base, accessibility: accessibilityOfReport(info, 'en') })).window.document;
+    const meta = Object.fromEntries([...page.querySelectorAll('.meta dt')].map((dt) => [dt.textContent, plain(dt.nextElementSibling?.textContent)]));
+    return { page, meta, notes: text('header .a11y-note', page) };
+  };
+
+  it('says the browser and axe versions, and which rules failed to run on which number of topics', () => {
+    const { meta, notes } = withInfo({ mode: 'browser', axeVersion: '4.14.1', browserVersion: '140.0.1', enhancedContrast: false, notRun: [], ruleErrors: new Map([['color-contrast', 2]]) });
+    expect(meta['Accessibility']).toBe('Accessibility was checked with axe-core 4.14.1 in headless Chromium 140.0.1: the WCAG 2.2 A and AA rules and best practices a topic can decide, colour contrast included.');
+    expect(notes).toEqual(['The accessibility rule color-contrast failed to run on 2 topics: check those for it by hand.']);
+  });
+
+  it('warns without a browser that colour contrast and other rules were not checked', () => {
+    const { meta, notes, page } = withInfo({ mode: 'jsdom', axeVersion: '4.14.1', enhancedContrast: false, notRun: ['color-contrast', 'target-size'], ruleErrors: new Map() });
+    expect(meta['Accessibility']).toBe('Accessibility was checked with axe-core 4.14.1 without a browser (jsdom). Not run: color-contrast, target-size.');
+    expect(notes).toEqual(['Checked without a browser: colour contrast and 1 other rule were not checked. Install Chromium for the full check.']);
+    // The footer no longer claims anything about the browser: the header says how this run checked.
+    expect(page.querySelector('footer')?.textContent).not.toMatch(/browser/);
+  });
+
+  it('says nothing of it for a report without the account', () => {
+    expect(document.querySelector('.a11y-note')).toBeNull();
+    expect(text('.meta dt')).not.toContain('Accessibility');
+  });
+
+  it('lists a repeated accessibility problem once, without the selector of one of its places', () => {
+    const places = [11, 21, 31].map((id) => ({ ...base.findings.find((f) => f.check === 'a11y.image-alt')!, topicId: id, moduleId: id === 11 ? 1 : id === 21 ? 2 : 3 }));
+    const page = new JSDOM(renderHtmlReport({ ...base, findings: places })).window.document;
+    const repeated = page.querySelector('#repeated .finding')!;
+    expect(repeated.querySelector('details code')?.textContent).toBe('<img src="https://school.example.com/img/cell-diagram.png">');
+    expect(repeated.querySelector('code.selector')).toBeNull();
   });
 });

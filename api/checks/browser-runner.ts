@@ -1,0 +1,353 @@
+// axe-core in headless Chromium (playwright-core driving a system Chromium): each item is rendered as
+// a student's browser renders it, at its own address, 1280x800, with its stylesheets, images, fonts
+// and scripts, so that contrast, layout and what a template's script builds are judged as students
+// see them. One browser per run and a small pool of pages; every request a page makes is answered
+// by the engine (page-resources.ts), never by the browser's own network, and the Brightspace session
+// never enters the browser.
+//
+// Speed: loading axe into a fresh document costs more than running it, so a page keeps its document
+// and axe between items and writes each new item into it (the address set to the item's own first).
+// An item with scripts of its own (or event handlers, or a refresh) gets a fresh document instead,
+// and the page gets a fresh one again after it, so no item's scripts see another's.
+import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
+import { chromium } from 'playwright-core';
+import { AppError } from '../errors.ts';
+import { bcp47Of, type Language } from '../i18n/languages.ts';
+import { msg } from '../i18n/messages.ts';
+import type { A11yItem, AccessibilityRunner } from './a11y-runner.ts';
+import { AXE_EXAMPLES, AXE_SOURCE, axeLocaleOf, axeRulesFor, axeRunOptions, summarizeAxeResults, type AxeOutcome } from './axe-rules.ts';
+import type { PageResources } from './page-resources.ts';
+
+export interface BrowserRunnerOptions {
+  executablePath: string;
+  /** Answers the pages' requests. */
+  resources: PageResources;
+  /** axe writes its help texts in this language where it has it. */
+  language?: Language;
+  enhancedContrast: boolean;
+  /** Pages checking items at once (default 2). */
+  pages?: number;
+  /** Time limit of one item, from handing it to a page to axe's answer (default 30 s). */
+  timeoutMs?: number;
+}
+
+/**
+ * Headless, no network of its own: host names resolve to nothing (a preconnect or a WebSocket cannot
+ * reach any address), WebRTC gets no UDP, and no background traffic. `--no-sandbox` because Chromium
+ * will not start its sandbox as root and a container may not grant what the sandbox needs (the page
+ * has no network of its own either way); `--disable-dev-shm-usage` because containers have a small
+ * /dev/shm (64 MB by default), which a renderer can fill and crash on.
+ */
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+  '--disable-gpu',
+  '--mute-audio',
+  '--no-first-run',
+  '--host-resolver-rules=MAP * ~NOTFOUND',
+  '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
+  '--webrtc-ip-handling-policy=disable_non_proxied_udp',
+  // Fewer processes and less memory: no GPU process, the network service inside the browser
+  // process, no crash reporter, a renderer per page at most.
+  '--disable-software-rasterizer',
+  '--in-process-gpu',
+  '--enable-features=NetworkServiceInProcess2',
+  '--disable-crash-reporter',
+  '--renderer-process-limit=4',
+];
+
+/** Content that runs code or navigates: such an item gets a fresh document of its own. */
+const ACTIVE_CONTENT = /<script\b|\son[a-z]+\s*=|http-equiv\s*=\s*["']?refresh/i;
+const SETTLE_QUIET_MS = 150;
+const SETTLE_MAX_MS = 2_000;
+const CLOSE_GRACE_MS = 5_000;
+
+interface Slot {
+  context: BrowserContext;
+  page: Page;
+  /** The origin of the document the page keeps between items, with axe loaded; null for none. */
+  warmOrigin: string | null;
+  /** The item the page is navigating to: its address and HTML, served from memory. */
+  pending: { url: string; html: string } | null;
+  inflight: number;
+  lastRequestAt: number;
+}
+
+interface Job {
+  item: A11yItem;
+  resolve: (outcome: AxeOutcome) => void;
+  reject: (error: Error) => void;
+}
+
+function escapeText(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** A fragment (a description, instructions) inside the smallest page that holds it. */
+export function fragmentPage(item: A11yItem, language: Language | undefined): string {
+  return `<!doctype html><html lang="${bcp47Of(language ?? 'en')}"><head><meta charset="utf-8"><title>${escapeText(item.title ?? '')}</title></head><body>${item.html}</body></html>`;
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
+
+export class BrowserRunner implements AccessibilityRunner {
+  readonly mode = 'browser' as const;
+  readonly #options: BrowserRunnerOptions;
+  readonly #axeScript: string;
+  readonly #rules: { whole: string[]; fragment: string[] };
+  #browser: Promise<Browser> | null = null;
+  #pid: number | undefined;
+  #idle: Slot[] = [];
+  #slots = new Set<Slot>();
+  #busy = 0;
+  #queue: Job[] = [];
+  #closed = false;
+  /** Items written into a kept document, and items given a fresh one (figures, tests). */
+  readonly stats = { reused: 0, fresh: 0 };
+
+  constructor(options: BrowserRunnerOptions) {
+    this.#options = options;
+    const locale = axeLocaleOf(options.language);
+    this.#axeScript = `${AXE_SOURCE};${locale === undefined ? '' : `axe.configure({ locale: ${JSON.stringify(locale)} });`}`;
+    this.#rules = {
+      whole: axeRulesFor({ mode: 'browser', whole: true, enhancedContrast: options.enhancedContrast }),
+      fragment: axeRulesFor({ mode: 'browser', whole: false, enhancedContrast: options.enhancedContrast }),
+    };
+  }
+
+  /** The Chromium version, once the browser has started. */
+  async version(): Promise<string> {
+    return (await this.#launch()).version();
+  }
+
+  warmUp(): void {
+    this.#launch().catch(() => undefined);
+  }
+
+  run(item: A11yItem): Promise<AxeOutcome> {
+    if (this.#closed) return Promise.reject(new AppError('internal', msg('reason.a11y.closed')));
+    return new Promise((resolve, reject) => {
+      this.#queue.push({ item, resolve, reject });
+      this.#pump();
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const job of this.#queue.splice(0)) job.reject(new AppError('internal', msg('reason.a11y.closed')));
+    const launching = this.#browser;
+    if (launching === null) return;
+    let browser: Browser;
+    try {
+      browser = await launching;
+    } catch {
+      return;
+    }
+    // A browser that does not close in time (a renderer stuck in a script) is killed with its
+    // whole process group: no Chromium process outlives the run.
+    const closed = browser.close().then(() => true, () => false);
+    if (!(await Promise.race([closed, sleep(CLOSE_GRACE_MS).then(() => false)]))) this.#kill();
+  }
+
+  #kill(): void {
+    if (this.#pid === undefined) return;
+    try {
+      process.kill(-this.#pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+
+  #launch(): Promise<Browser> {
+    this.#browser ??= chromium
+      .launch({
+        executablePath: this.#options.executablePath,
+        headless: true,
+        args: CHROMIUM_ARGS,
+        // The run stops the browser itself (close, or the abort of the run); Playwright's own signal
+        // handlers would end the whole process. Its exit handler still kills the browser if the
+        // process ends first.
+        handleSIGINT: false,
+        handleSIGTERM: false,
+        handleSIGHUP: false,
+        timeout: 60_000,
+        logger: {
+          isEnabled: (name) => name === 'browser',
+          log: (_name, _severity, message) => {
+            const launched = /<launched> pid=(\d+)/.exec(String(message));
+            if (launched) this.#pid = Number(launched[1]);
+          },
+        },
+      })
+      .catch((error: unknown) => {
+        throw new AppError('internal', msg('reason.a11y.browser-failed', { problem: error instanceof Error ? error.message.split('\n')[0]! : String(error) }));
+      });
+    return this.#browser;
+  }
+
+  #pump(): void {
+    const limit = this.#options.pages ?? 2;
+    while (!this.#closed && this.#busy < limit && this.#queue.length > 0) {
+      const job = this.#queue.shift()!;
+      this.#busy++;
+      void this.#process(job).finally(() => {
+        this.#busy--;
+        this.#pump();
+      });
+    }
+  }
+
+  async #process(job: Job): Promise<void> {
+    const timeoutMs = this.#options.timeoutMs ?? 30_000;
+    let slot: Slot | undefined;
+    let timer: NodeJS.Timeout | undefined;
+    let onCrash: (() => void) | undefined;
+    try {
+      slot = this.#idle.pop() ?? (await this.#openSlot());
+      const current = slot;
+      const failure = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new AppError('internal', msg('reason.a11y.timeout', { seconds: Math.round(timeoutMs / 1000) }))), timeoutMs);
+        onCrash = () => reject(new AppError('internal', msg('reason.a11y.crashed')));
+        current.page.once('crash', onCrash);
+      });
+      const checking = this.#check(current, job.item);
+      checking.catch(() => undefined);
+      const outcome = await Promise.race([checking, failure]);
+      slot.page.off('crash', onCrash!);
+      this.#idle.push(slot);
+      job.resolve(outcome);
+    } catch (error) {
+      // A page that hung, crashed or failed is not used again.
+      if (slot !== undefined) this.#dispose(slot);
+      job.reject(error instanceof AppError ? error : new AppError('internal', msg('reason.a11y.error', { problem: error instanceof Error ? error.message.split('\n')[0]! : String(error) })));
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  #dispose(slot: Slot): void {
+    this.#slots.delete(slot);
+    this.#idle = this.#idle.filter((entry) => entry !== slot);
+    slot.context.close().catch(() => undefined);
+  }
+
+  async #openSlot(): Promise<Slot> {
+    const browser = await this.#launch();
+    const context = await browser.newContext({
+      viewport: { width: 1280, height: 800 },
+      locale: bcp47Of(this.#options.language ?? 'en'),
+      serviceWorkers: 'block',
+      acceptDownloads: false,
+    });
+    const page = await context.newPage();
+    const slot: Slot = { context, page, warmOrigin: null, pending: null, inflight: 0, lastRequestAt: 0 };
+    this.#slots.add(slot);
+    // Pop-ups are not part of the page.
+    context.on('page', (other) => void (other !== page && other.close().catch(() => undefined)));
+    await context.route('**/*', (route) => this.#answer(slot, route));
+    return slot;
+  }
+
+  async #answer(slot: Slot, route: Route): Promise<void> {
+    const request = route.request();
+    slot.inflight++;
+    slot.lastRequestAt = Date.now();
+    try {
+      if (request.isNavigationRequest() && request.frame() === slot.page.mainFrame()) {
+        // The page itself, from memory; any other navigation (a refresh, a script) stays put.
+        const pending = slot.pending;
+        if (pending !== null && request.url() === pending.url) {
+          await route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: pending.html });
+        } else {
+          await route.abort('blockedbyclient');
+        }
+        return;
+      }
+      const answer = await this.#options.resources.answer({
+        url: request.url(),
+        method: request.method(),
+        resourceType: request.resourceType(),
+        headers: request.headers(),
+      });
+      if (answer.ok) await route.fulfill({ status: answer.status, headers: answer.headers, body: answer.body });
+      else await route.abort(answer.error === 'blocked' ? 'blockedbyclient' : answer.error);
+    } catch {
+      // The page went away while its request was answered.
+    } finally {
+      slot.inflight--;
+      slot.lastRequestAt = Date.now();
+    }
+  }
+
+  async #check(slot: Slot, item: A11yItem): Promise<AxeOutcome> {
+    const html = item.whole ? item.html : fragmentPage(item, this.#options.language);
+    const url = item.url.href.split('#')[0]!;
+    const active = ACTIVE_CONTENT.test(html);
+    const { page } = slot;
+    const reuse = !active && slot.warmOrigin === item.url.origin;
+    if (reuse) {
+      this.stats.reused++;
+    } else {
+      this.stats.fresh++;
+      slot.warmOrigin = null;
+      slot.pending = { url, html };
+      try {
+        await page.goto(url, { waitUntil: 'load', timeout: 0 });
+      } finally {
+        slot.pending = null;
+      }
+      if (active) await this.#settle(slot);
+      await page.evaluate(this.#axeScript);
+    }
+    const runOptions = axeRunOptions(item.whole ? this.#rules.whole : this.#rules.fragment) as Record<string, unknown>;
+    // One round trip: write the item into the kept document (when reused), wait for its load, run
+    // axe, and send back only what the report uses: a few elements per rule, and the reasons.
+    const results = await page.evaluate(
+      async ({ write, options, examples }) => {
+        if (write !== null) {
+          await new Promise<void>((resolve) => {
+            history.replaceState(null, '', write.address);
+            document.open();
+            document.write(write.content);
+            document.close();
+            if (document.readyState === 'complete') resolve();
+            else window.addEventListener('load', () => resolve(), { once: true });
+          });
+        }
+        type Check = { message?: string };
+        type Node = { html: string; target: unknown; any: Check[]; all: Check[]; none: Check[] };
+        type Result = { id: string; impact?: string | null; help: string; helpUrl: string; nodes: Node[]; error?: unknown };
+        const axe = (window as unknown as { axe: { run: (context: Document, options: unknown) => Promise<{ violations: Result[]; incomplete: Result[] }> } }).axe;
+        const reason = (checks: Check[]) => checks.filter((check) => typeof check.message === 'string').map((check) => ({ message: check.message }));
+        const slim = (result: Result) => ({
+          id: result.id,
+          impact: result.impact ?? null,
+          help: result.help,
+          helpUrl: result.helpUrl,
+          ...(result.error === undefined ? {} : { error: true }),
+          count: result.nodes.length,
+          nodes: result.nodes.slice(0, examples).map((node) => ({ html: node.html, target: node.target, any: reason(node.any), all: reason(node.all), none: reason(node.none) })),
+        });
+        const found = await axe.run(document, options);
+        return { violations: found.violations.map(slim), incomplete: found.incomplete.map(slim) };
+      },
+      { write: reuse ? { address: url, content: html } : null, options: runOptions, examples: AXE_EXAMPLES },
+    );
+    // A document whose own scripts ran is not reused: the next item gets a fresh one.
+    slot.warmOrigin = active ? null : item.url.origin;
+    return summarizeAxeResults(results as Parameters<typeof summarizeAxeResults>[0]);
+  }
+
+  /** After a scripted item's load: until its requests have been quiet a moment, at most 2 s. */
+  async #settle(slot: Slot): Promise<void> {
+    const started = Date.now();
+    while (Date.now() - started < SETTLE_MAX_MS) {
+      if (slot.inflight === 0 && Date.now() - slot.lastRequestAt >= SETTLE_QUIET_MS) return;
+      await sleep(50);
+    }
+  }
+}

@@ -1,0 +1,56 @@
+// Picks the accessibility runner of a run: headless Chromium when one is installed, else jsdom; and
+// says afterwards how the run checked, for the report. The browser's module (playwright-core) is
+// loaded only when a browser is used.
+import type { GuardedHttpClient } from '../net/guarded-http.ts';
+import type { Language } from '../i18n/languages.ts';
+import { enhancedContrastFromEnv, findChromium, type AccessibilityCheckInfo, type AccessibilityRunner } from './a11y-runner.ts';
+import { AXE_VERSION, rulesNotRun } from './axe-rules.ts';
+import { JsdomRunner } from './jsdom-runner.ts';
+import { PageResources } from './page-resources.ts';
+
+export interface OpenA11yRunnerOptions {
+  /** The run's tuning (CourseTestOptions): unset ones take their defaults. */
+  options: { chromium?: string | null; enhancedContrast?: boolean; axeTimeoutMs?: number; a11yPages?: number };
+  language?: Language;
+  /** The client every request of a page goes through (the guarded link client). */
+  http: GuardedHttpClient;
+  siteOrigin: URL;
+  /** The session's headers for the site's own files; the browser never sees them. */
+  sessionHeaders: (url: URL) => Record<string, string>;
+  signal?: AbortSignal;
+}
+
+export interface OpenedA11yRunner {
+  runner: AccessibilityRunner;
+  /** How the run checked accessibility, with the rules that failed to run (rule -> items). */
+  describe(ruleErrors: ReadonlyMap<string, number>): Promise<AccessibilityCheckInfo>;
+}
+
+export async function openAccessibilityRunner(input: OpenA11yRunnerOptions): Promise<OpenedA11yRunner> {
+  const { options } = input;
+  const chromium = options.chromium === undefined ? findChromium() : (options.chromium ?? undefined);
+  const enhancedContrast = options.enhancedContrast ?? enhancedContrastFromEnv();
+  const info = (mode: AccessibilityRunner['mode'], ruleErrors: ReadonlyMap<string, number>, browserVersion?: string): AccessibilityCheckInfo => ({
+    mode,
+    axeVersion: AXE_VERSION,
+    ...(browserVersion === undefined ? {} : { browserVersion }),
+    enhancedContrast,
+    notRun: rulesNotRun(mode, enhancedContrast),
+    ruleErrors,
+  });
+  if (chromium === undefined) {
+    const runner = new JsdomRunner({ timeoutMs: options.axeTimeoutMs, language: input.language });
+    return { runner, describe: async (ruleErrors) => info('jsdom', ruleErrors) };
+  }
+  const { BrowserRunner } = await import('./browser-runner.ts');
+  const resources = new PageResources({ http: input.http, siteOrigin: input.siteOrigin, sessionHeaders: input.sessionHeaders, signal: input.signal });
+  const runner = new BrowserRunner({
+    executablePath: chromium,
+    resources,
+    language: input.language,
+    enhancedContrast,
+    timeoutMs: options.axeTimeoutMs,
+    pages: options.a11yPages,
+  });
+  return { runner, describe: async (ruleErrors) => info('browser', ruleErrors, await runner.version().catch(() => undefined)) };
+}

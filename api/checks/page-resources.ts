@@ -1,0 +1,137 @@
+// Answers every request a page in the headless browser makes (browser-runner.ts): the browser has no
+// network of its own. Each address goes through the address guard and the guarded HTTP client; the
+// Brightspace session is added for the course site's own files only (never in the browser, which has
+// no cookie); what a page does not need to be checked (media, frames of other sites, beacons, any
+// method but GET and HEAD) is refused at once, and everything else has a short time limit, so that
+// nothing a page loads can hold a topic up. Answers the same for every topic (a template's
+// stylesheet, a logo) are kept for the run.
+import { isAppError } from '../errors.ts';
+import type { GuardedHttpClient, IncomingHttpHeaders } from '../net/guarded-http.ts';
+
+export interface PageRequest {
+  url: string;
+  method: string;
+  /** Chromium's resource type: document, stylesheet, image, media, font, script, fetch, xhr... */
+  resourceType: string;
+  /** Headers the page sent; only a few harmless ones are passed on. */
+  headers: Record<string, string>;
+}
+
+export type PageAnswer =
+  | { ok: true; status: number; headers: Record<string, string>; body: Buffer }
+  /** `blocked`: the guard or our rules refused it; `failed`: it could not be loaded. */
+  | { ok: false; error: 'blocked' | 'failed' | 'timedout' };
+
+export interface PageResourcesOptions {
+  http: GuardedHttpClient;
+  /** The Brightspace site: its course files are read with the session. */
+  siteOrigin: URL;
+  /** The session's headers for an address of the site (the cookie), or none. */
+  sessionHeaders: (url: URL) => Record<string, string>;
+  /** Time limit of one request (default 10 s); fonts get less, since a page waits for them. */
+  timeoutMs?: number;
+  fontTimeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+/** Says who is asking, apart from the link checker: site operators can tell the two apart. */
+export const RENDERING_USER_AGENT = 'CTPO/0.1 (Course Testing Protocol Observer; loads course pages for accessibility checks)';
+
+/** Where a course site keeps the files a page uses: the course's own files and the shared templates. */
+const SITE_FILE_PATHS = ['/content/', '/shared/'];
+const REFUSED_TYPES = new Set(['media', 'websocket', 'eventsource', 'manifest', 'ping', 'texttrack', 'other', 'cspreport']);
+const MAX_BODY_BYTES = 8 * 1024 * 1024;
+const CACHE_ENTRY_BYTES = 2 * 1024 * 1024;
+const CACHE_BYTES = 48 * 1024 * 1024;
+const PASSED_REQUEST_HEADERS = ['accept', 'accept-language', 'origin', 'range'];
+// The answer goes to the page as it came, less what would set state in the browser or no longer
+// describes the body.
+const DROPPED_RESPONSE_HEADERS = new Set(['set-cookie', 'set-cookie2', 'content-length', 'content-encoding', 'transfer-encoding', 'connection', 'keep-alive', 'clear-site-data', 'alt-svc']);
+
+/** An empty document for a frame: the page is checked, not the other sites it embeds. */
+const EMPTY_FRAME: PageAnswer = { ok: true, status: 200, headers: { 'content-type': 'text/html; charset=utf-8' }, body: Buffer.from('<!doctype html><title></title>') };
+
+function responseHeaders(headers: IncomingHttpHeaders): Record<string, string> {
+  const kept: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined || DROPPED_RESPONSE_HEADERS.has(name)) continue;
+    kept[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return kept;
+}
+
+export class PageResources {
+  readonly #options: PageResourcesOptions;
+  readonly #cache = new Map<string, Promise<PageAnswer>>();
+  #cachedBytes = 0;
+  /** Requests answered, and refused, for the figures of a run. */
+  answered = 0;
+  refused = 0;
+
+  constructor(options: PageResourcesOptions) {
+    this.#options = options;
+  }
+
+  /** The session goes to the site's own files, read with GET or HEAD, and to nothing else. */
+  #isSiteFile(url: URL): boolean {
+    return url.origin === this.#options.siteOrigin.origin && SITE_FILE_PATHS.some((path) => url.pathname.startsWith(path));
+  }
+
+  async answer(request: PageRequest): Promise<PageAnswer> {
+    let url: URL;
+    try {
+      url = new URL(request.url);
+    } catch {
+      return this.#refuse();
+    }
+    if (request.resourceType === 'document') return EMPTY_FRAME;
+    const method = request.method.toUpperCase();
+    if ((method !== 'GET' && method !== 'HEAD') || REFUSED_TYPES.has(request.resourceType)) return this.#refuse();
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return this.#refuse();
+
+    const headers: Record<string, string> = {};
+    for (const name of PASSED_REQUEST_HEADERS) {
+      const value = request.headers[name];
+      if (value !== undefined) headers[name] = value;
+    }
+    const timeoutMs = request.resourceType === 'font' ? (this.#options.fontTimeoutMs ?? 5_000) : (this.#options.timeoutMs ?? 10_000);
+    const cacheable = method === 'GET' && headers.range === undefined;
+    const key = `${url.href}\u0000${headers.origin ?? ''}`;
+    if (cacheable) {
+      const cached = this.#cache.get(key);
+      if (cached !== undefined) return cached;
+    }
+    const pending = this.#fetch(url, method, headers, timeoutMs);
+    if (!cacheable) return pending;
+    this.#cache.set(key, pending);
+    const answer = await pending;
+    // Only a complete, small, successful answer is kept; anything else is asked again next time.
+    if (!answer.ok || answer.status !== 200 || answer.body.length > CACHE_ENTRY_BYTES || this.#cachedBytes + answer.body.length > CACHE_BYTES) {
+      this.#cache.delete(key);
+    } else {
+      this.#cachedBytes += answer.body.length;
+    }
+    return answer;
+  }
+
+  #refuse(): PageAnswer {
+    this.refused++;
+    return { ok: false, error: 'blocked' };
+  }
+
+  async #fetch(url: URL, method: string, headers: Record<string, string>, timeoutMs: number): Promise<PageAnswer> {
+    const { http, signal } = this.#options;
+    try {
+      const { response } = await http.follow(
+        { url, method: method === 'HEAD' ? 'HEAD' : 'GET', headers: { ...headers, 'user-agent': RENDERING_USER_AGENT }, timeoutMs, signal, readBodyLimit: MAX_BODY_BYTES, readBodyAs: 'bytes' },
+        { maxRedirects: 5, headersFor: (hop) => (this.#isSiteFile(hop) ? this.#options.sessionHeaders(hop) : {}) },
+      );
+      this.answered++;
+      return { ok: true, status: response.status, headers: responseHeaders(response.headers), body: response.bytes ?? Buffer.alloc(0) };
+    } catch (error) {
+      if (isAppError(error)) return this.#refuse();
+      const kind = (error as { kind?: unknown } | null)?.kind;
+      return { ok: false, error: kind === 'timeout' ? 'timedout' : 'failed' };
+    }
+  }
+}

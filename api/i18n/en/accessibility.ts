@@ -1,0 +1,8 @@
+// English texts of how a run checked accessibility, for the report's header and the command line.
+export const accessibility = {
+  'report.meta.accessibility': 'Accessibility',
+  'report.a11y.browser': 'Accessibility was checked with axe-core {axe} in headless Chromium {browser}: the WCAG 2.2 A and AA rules and best practices a topic can decide, colour contrast included{enhanced, select, yes {, and AAA enhanced contrast} other {}}.',
+  'report.a11y.jsdom': 'Accessibility was checked with axe-core {axe} without a browser (jsdom). Not run: {rules}.',
+  'report.a11y.no-browser': 'Checked without a browser: colour contrast and {count, plural, one {# other rule were} other {# other rules were}} not checked. Install Chromium for the full check.',
+  'report.a11y.rule-error': 'The accessibility rule {rule} failed to run on {count, plural, one {# topic} other {# topics}}: check those for it by hand.',
+} as const;

@@ -1,0 +1,231 @@
+// The accessibility runner in headless Chromium: verdicts that need a real browser (contrast and its
+// look-alikes, the rules that used to throw in jsdom), the network rules of its pages (every request
+// through the guard, the session for the site's own files only, never in the browser), and a topic
+// that hangs its page. Needs Chromium (Debian's chromium, or CTPO_CHROMIUM), as CI installs it.
+import { createServer as createTcpServer, type AddressInfo } from 'node:net';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findChromium } from '../../../api/checks/a11y-runner.ts';
+import type { AxeOutcome } from '../../../api/checks/axe-rules.ts';
+import { BrowserRunner } from '../../../api/checks/browser-runner.ts';
+import { PageResources } from '../../../api/checks/page-resources.ts';
+import { GuardedHttpClient } from '../../../api/net/guarded-http.ts';
+import { chromiumChildren } from '../support/chromium.ts';
+
+const CHROMIUM = findChromium();
+const SESSION_COOKIE = 'd2lSessionVal=s3cr3t-session-value';
+
+interface SeenRequest {
+  path: string;
+  headers: IncomingHttpHeaders;
+}
+
+/** A course site on loopback: its files, one that sets a cookie, and an echo of what a page sends. */
+async function startSite(): Promise<{ origin: string; seen: SeenRequest[]; close: () => Promise<void> }> {
+  const seen: SeenRequest[] = [];
+  const files: Record<string, [string, string]> = {
+    '/content/enforced/1-A/course.css': ['text/css', '.muted { color: #aaaaaa; } .strong { color: #222222; } .hero { background: #888 url(hero.png); color: #ffffff; padding: 2em; }'],
+    '/content/enforced/1-A/hero.png': ['image/png', 'not really a png'],
+    '/shared/template/logo.png': ['image/png', 'logo'],
+  };
+  const server: Server = createServer((request, response) => {
+    const path = request.url ?? '/';
+    seen.push({ path, headers: request.headers });
+    const file = files[path.split('?')[0]!];
+    if (file !== undefined) {
+      response.writeHead(200, { 'content-type': file[0], 'set-cookie': 'tracker=from-the-site; Path=/' });
+      response.end(file[1]);
+      return;
+    }
+    response.writeHead(path.startsWith('/content/enforced/1-A/echo') ? 204 : 404);
+    response.end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { origin: `http://127.0.0.1:${port}`, seen, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+const page = (body: string, head = '') => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Topic</title>${head}</head><body>${body}</body></html>`;
+const ids = (results: AxeOutcome['violations']) => results.map((result) => result.id).sort();
+
+let site: Awaited<ReturnType<typeof startSite>>;
+let http: GuardedHttpClient;
+let resources: PageResources;
+let runner: BrowserRunner;
+let topic = 0;
+/** Checks HTML as a whole page at a new address of the site. */
+const check = (html: string, whole = true) => runner.run({ html, url: new URL(`/content/enforced/1-A/topic-${++topic}.html`, site.origin), whole, title: 'Topic' });
+
+beforeAll(async () => {
+  if (CHROMIUM === undefined) {
+    throw new Error('These tests need Chromium: install Debian\'s "chromium" package, or set CTPO_CHROMIUM to a Chromium binary.');
+  }
+  site = await startSite();
+  http = new GuardedHttpClient({ policy: { allowPrivateTargets: true, allowHttp: true }, timeoutMs: 5_000 });
+  resources = new PageResources({ http, siteOrigin: new URL(site.origin), sessionHeaders: () => ({ cookie: SESSION_COOKIE }) });
+  runner = new BrowserRunner({ executablePath: CHROMIUM, resources, enhancedContrast: false, timeoutMs: 100_000 });
+}, 120_000);
+
+afterAll(async () => {
+  await runner?.close();
+  await http?.close();
+  await site?.close();
+});
+
+describe('colour contrast in the browser', () => {
+  it('finds low contrast from inline styles and from a course stylesheet, and passes their dark twins', async () => {
+    const outcome = await check(page(
+      '<p style="color:#999999">Grey on white, 2.8:1.</p><p class="muted">Light grey from the course stylesheet.</p><p class="strong">Dark text from the stylesheet.</p><p style="color:#595959">Dark grey, 7:1.</p>',
+      '<link rel="stylesheet" href="course.css">',
+    ));
+    const contrast = outcome.violations.find((result) => result.id === 'color-contrast');
+    expect(contrast?.count).toBe(2);
+    expect(contrast?.nodes.map((node) => node.html)).toEqual(['<p style="color:#999999">Grey on white, 2.8:1.</p>', '<p class="muted">Light grey from the course stylesheet.</p>']);
+    expect(contrast?.nodes[1]?.selector).toBe('.muted');
+    // The stylesheet came through the engine, with the session: it is one of the site's own files.
+    expect(site.seen.find((request) => request.path === '/content/enforced/1-A/course.css')?.headers.cookie).toBe(SESSION_COOKIE);
+  }, 120_000);
+
+  it('judges large text at 3:1 and leaves disabled controls alone', async () => {
+    // #949494 on white is 3.03:1: enough for large text (24px, or 18.66px bold), not for body text.
+    const outcome = await check(page(
+      '<p style="color:#949494;font-size:24px">Large text</p><p style="color:#949494;font-size:18.7px;font-weight:bold">Large bold text</p>' +
+        '<button disabled style="color:#cccccc">Unavailable</button><label style="color:#cccccc"><input disabled> Disabled field</label>' +
+        '<p style="color:#949494">Small text</p>',
+    ));
+    const contrast = outcome.violations.find((result) => result.id === 'color-contrast');
+    expect(contrast?.nodes.map((node) => node.html)).toEqual(['<p style="color:#949494">Small text</p>']);
+  }, 120_000);
+
+  it('asks for a review of text over an image instead of guessing', async () => {
+    const outcome = await check(page('<div class="hero"><p>Welcome to week 1</p></div>', '<link rel="stylesheet" href="course.css">'));
+    expect(outcome.violations.map((result) => result.id)).not.toContain('color-contrast');
+    const review = outcome.incomplete.find((result) => result.id === 'color-contrast');
+    expect(review?.nodes[0]?.why).toMatch(/background image/);
+  }, 120_000);
+
+  it('checks AAA enhanced contrast (7:1) only when asked', async () => {
+    const html = page('<p style="color:#767676">4.5:1: enough for AA, not for AAA.</p>');
+    expect(ids((await check(html)).violations)).toEqual([]);
+    const strict = new BrowserRunner({ executablePath: CHROMIUM!, resources, enhancedContrast: true });
+    try {
+      const outcome = await strict.run({ html, url: new URL('/content/enforced/1-A/aaa.html', site.origin), whole: true });
+      expect(ids(outcome.violations)).toEqual(['color-contrast-enhanced']);
+    } finally {
+      await strict.close();
+    }
+  }, 120_000);
+});
+
+describe('rules that threw in jsdom decide in the browser', () => {
+  it.each([
+    ['aria-hidden-focus', '<div aria-hidden="true"><a href="/x">Focusable but hidden</a></div>', '<div aria-hidden="true"><a href="/x" tabindex="-1">Not focusable</a></div>'],
+    ['label-content-name-mismatch', '<button aria-label="Submit">Send now</button>', '<button aria-label="Send now to your teacher">Send now</button>'],
+    ['object-alt', '<object data="movie.swf"></object>', '<object data="movie.swf" title="The intro movie"></object>'],
+    ['color-contrast', '<p style="color:#aaaaaa">Low contrast</p>', '<p style="color:#333333">Good contrast</p>'],
+  ])('%s: a failing case and a passing one', async (rule, failing, passing) => {
+    const failed = await check(page(failing));
+    expect(failed.errors).toEqual([]);
+    expect(ids(failed.violations)).toContain(rule);
+    const passed = await check(page(passing));
+    expect(passed.errors).toEqual([]);
+    expect(ids(passed.violations)).not.toContain(rule);
+    expect(passed.incomplete.map((result) => result.id)).not.toContain(rule);
+  }, 120_000);
+
+  it('runs scripts as a student\'s browser does: what a template builds is checked, in a document of its own', async () => {
+    const single = new BrowserRunner({ executablePath: CHROMIUM!, resources, enhancedContrast: false, pages: 1 });
+    const at = (name: string) => new URL(`/content/enforced/1-A/${name}.html`, site.origin);
+    try {
+      await single.run({ html: page('<p>First.</p>'), url: at('first'), whole: true });
+      const outcome = await single.run({ html: page('<div id="built"></div><script>document.getElementById("built").innerHTML = \'<img src="chart.png">\'; window.leftOver = setInterval(() => document.body.append(document.createElement("button")), 10);</script>'), url: at('scripted'), whole: true });
+      expect(ids(outcome.violations)).toContain('image-alt');
+      // The next item gets a fresh document: nothing of the script above runs on it.
+      const after = await single.run({ html: page('<p>Plain text.</p>'), url: at('after'), whole: true });
+      expect(ids(after.violations)).toEqual([]);
+      // A plain item after a plain one is written into the same document, at its own address.
+      const plain = await single.run({ html: page('<p>More text, <a href="other.html">a relative link</a>.</p>'), url: at('plain'), whole: true });
+      expect(ids(plain.violations)).toEqual([]);
+      expect(single.stats).toEqual({ fresh: 3, reused: 1 });
+    } finally {
+      await single.close();
+    }
+  }, 120_000);
+});
+
+describe('the network of a page', () => {
+  it('never lets the session or a cookie into the browser, and sends the session to the site\'s files only', async () => {
+    site.seen.length = 0;
+    await check(page(
+      '<img src="/shared/template/logo.png" alt="Logo"><img src="/d2l/api/lp/1.30/users/whoami.png" alt="Who">' +
+        '<script>window.addEventListener("load", () => fetch("echo?cookie=" + encodeURIComponent(document.cookie)));</script>',
+      '<link rel="stylesheet" href="course.css">',
+    ));
+    const echo = site.seen.find((request) => request.path.startsWith('/content/enforced/1-A/echo'));
+    // The site answered every file with a Set-Cookie: the browser kept none, so the page sees none.
+    expect(echo?.path).toBe('/content/enforced/1-A/echo?cookie=');
+    expect(site.seen.find((request) => request.path === '/shared/template/logo.png')?.headers.cookie).toBe(SESSION_COOKIE);
+    // Not one of the site's files: no session, even on the site.
+    expect(site.seen.find((request) => request.path.startsWith('/d2l/api/'))?.headers.cookie).toBeUndefined();
+  }, 120_000);
+
+  it('refuses a private address through the guard, and no connection leaves the browser', async () => {
+    const connections: string[] = [];
+    const target = createTcpServer((socket) => {
+      connections.push(String(socket.remotePort));
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
+    const { port } = target.address() as AddressInfo;
+    const guarded = new GuardedHttpClient({ policy: { allowPrivateTargets: false, allowHttp: true } });
+    const publicResources = new PageResources({ http: guarded, siteOrigin: new URL('https://school.example.com'), sessionHeaders: () => ({ cookie: SESSION_COOKIE }) });
+    const strict = new BrowserRunner({ executablePath: CHROMIUM!, resources: publicResources, enhancedContrast: false });
+    try {
+      const inside = `127.0.0.1:${port}`;
+      const outcome = await strict.run({
+        url: new URL('https://school.example.com/content/enforced/1-A/private.html'),
+        whole: true,
+        html: page(
+          `<img src="http://${inside}/a.png" alt="A"><iframe title="Tool" src="http://${inside}/frame"></iframe>` +
+            `<script>fetch("http://${inside}/x").catch(() => {}); try { new WebSocket("ws://${inside}/ws"); } catch {} navigator.sendBeacon("http://${inside}/b");</script>`,
+          `<link rel="preconnect" href="http://${inside}"><link rel="dns-prefetch" href="http://${inside}"><link rel="stylesheet" href="http://localhost:${port}/s.css">`,
+        ),
+      });
+      expect(outcome.errors).toEqual([]);
+      expect(publicResources.refused).toBeGreaterThanOrEqual(3);
+      expect(publicResources.answered).toBe(0);
+      // A connection attempt would have been accepted at once; give a late one (the socket) a moment.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(connections).toEqual([]);
+    } finally {
+      await strict.close();
+      await guarded.close();
+      await new Promise((resolve) => target.close(resolve));
+    }
+  }, 120_000);
+});
+
+describe('a topic that hangs its page', () => {
+  it('is given up after the time limit, and the next topic is checked', async () => {
+    const before = await chromiumChildren();
+    const impatient = new BrowserRunner({ executablePath: CHROMIUM!, resources, enhancedContrast: false, timeoutMs: 10_000 });
+    try {
+      const hanging = impatient.run({ html: page('<p>Start</p><script>for (;;) {}</script>'), url: new URL('/content/enforced/1-A/hang.html', site.origin), whole: true });
+      await expect(hanging).rejects.toThrow('Accessibility checks did not finish within 10 s.');
+      const next = await impatient.run({ html: page('<img src="x.png">'), url: new URL('/content/enforced/1-A/after.html', site.origin), whole: true });
+      expect(ids(next.violations)).toContain('image-alt');
+    } finally {
+      await impatient.close();
+    }
+    expect(await chromiumChildren()).toEqual(before);
+  }, 120_000);
+
+  it('leaves no Chromium process behind once closed', async () => {
+    const own = new BrowserRunner({ executablePath: CHROMIUM!, resources, enhancedContrast: false });
+    await own.run({ html: page('<p>x</p>'), url: new URL('/content/enforced/1-A/x.html', site.origin), whole: true });
+    const before = await chromiumChildren();
+    await own.close();
+    const after = await chromiumChildren();
+    expect(before.length).toBe(after.length + 1);
+  }, 120_000);
+});

@@ -1,0 +1,83 @@
+// How the engine answers a page's requests in the browser: through the guarded client, the session
+// for the course site's files only, state-setting headers dropped, what a check does not need refused.
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PageResources, RENDERING_USER_AGENT, type PageRequest } from '../../../api/checks/page-resources.ts';
+import { GuardedHttpClient } from '../../../api/net/guarded-http.ts';
+
+let server: Server;
+let origin: string;
+const seen: { method: string; path: string; headers: IncomingHttpHeaders }[] = [];
+const http = new GuardedHttpClient({ policy: { allowPrivateTargets: true, allowHttp: true }, timeoutMs: 5_000 });
+let resources: PageResources;
+
+beforeAll(async () => {
+  server = createServer((request, response) => {
+    seen.push({ method: request.method ?? '', path: request.url ?? '', headers: request.headers });
+    if (request.url === '/content/enforced/1-A/slow.woff2') return; // never answers
+    if (request.url === '/content/enforced/1-A/moved.css') {
+      response.writeHead(302, { location: '/content/enforced/1-A/style.css' });
+      response.end();
+      return;
+    }
+    response.writeHead(200, { 'content-type': 'text/css', 'set-cookie': 'd2lSessionVal=new; Path=/', 'access-control-allow-origin': '*' });
+    response.end(Buffer.from([0x62, 0x6f, 0x64, 0x79, 0xff]));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  resources = new PageResources({ http, siteOrigin: new URL(origin), sessionHeaders: () => ({ cookie: 'd2lSessionVal=secret' }), fontTimeoutMs: 300 });
+});
+
+afterAll(async () => {
+  await http.close();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+const request = (path: string, overrides: Partial<PageRequest> = {}): PageRequest => ({
+  url: new URL(path, origin).href,
+  method: 'GET',
+  resourceType: 'stylesheet',
+  headers: { accept: 'text/css', cookie: 'from-the-page=1', authorization: 'Bearer x', origin: 'http://school.example' },
+  ...overrides,
+});
+
+describe('PageResources', () => {
+  it('reads the site\'s files with the session, through redirects, bytes as they are, without Set-Cookie', async () => {
+    const answer = await resources.answer(request('/content/enforced/1-A/moved.css'));
+    expect(answer).toMatchObject({ ok: true, status: 200 });
+    if (!answer.ok) return;
+    expect([...answer.body]).toEqual([0x62, 0x6f, 0x64, 0x79, 0xff]);
+    expect(answer.headers['set-cookie']).toBeUndefined();
+    expect(answer.headers['access-control-allow-origin']).toBe('*');
+    const hops = seen.filter((entry) => entry.path.startsWith('/content/enforced/1-A/'));
+    expect(hops.map((entry) => entry.headers.cookie)).toEqual(['d2lSessionVal=secret', 'd2lSessionVal=secret']);
+    // The page's own headers are not passed on, but for the few that change the answer.
+    expect(hops[0]!.headers.authorization).toBeUndefined();
+    expect(hops[0]!.headers.origin).toBe('http://school.example');
+    expect(hops[0]!.headers['user-agent']).toBe(RENDERING_USER_AGENT);
+  });
+
+  it('sends no session to the site\'s other paths, and keeps a shared file for the run', async () => {
+    seen.length = 0;
+    await resources.answer(request('/d2l/api/lp/1.30/users/whoami'));
+    expect(seen[0]?.headers.cookie).toBeUndefined();
+    await resources.answer(request('/content/enforced/1-A/style.css'));
+    await resources.answer(request('/content/enforced/1-A/style.css'));
+    expect(seen.filter((entry) => entry.path === '/content/enforced/1-A/style.css')).toHaveLength(1);
+  });
+
+  it('refuses what a check does not need, and gives frames an empty page', async () => {
+    seen.length = 0;
+    expect(await resources.answer(request('/content/enforced/1-A/form', { method: 'POST' }))).toEqual({ ok: false, error: 'blocked' });
+    expect(await resources.answer(request('/content/enforced/1-A/v.mp4', { resourceType: 'media' }))).toEqual({ ok: false, error: 'blocked' });
+    expect(await resources.answer(request('/content/enforced/1-A/beacon', { resourceType: 'ping' }))).toEqual({ ok: false, error: 'blocked' });
+    const frame = await resources.answer(request('https://video.example.com/embed/1', { resourceType: 'document' }));
+    expect(frame.ok && frame.body.toString()).toBe('<!doctype html><title></title>');
+    expect(seen).toEqual([]);
+  });
+
+  it('gives up on a font that does not come, quickly', async () => {
+    expect(await resources.answer(request('/content/enforced/1-A/slow.woff2', { resourceType: 'font' }))).toEqual({ ok: false, error: 'timedout' });
+  });
+});
