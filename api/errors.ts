@@ -14,6 +14,7 @@ const statusByCode = {
   payload_too_large: 413,
   unsupported_media_type: 415,
   too_many_runs: 429,
+  too_many_requests: 429,
   // The Brightspace site failed or refused: the user's input reached it, it said no or broke.
   site_unreachable: 502,
   site_error: 502,

@@ -5,6 +5,9 @@
 //   came (--interval-ms 0) or every so often; they run in a child process, so their own work does
 //   not slow the server they measure. Meanwhile the server keeps two real runs of the demo course
 //   going, unless --quiet. Prints the latency percentiles; exits 1 on any error.
+// The demo course also serves from a child process of its own: a Brightspace site is another
+// machine, and its pages, files and link checks answered on the server's thread would be counted
+// against the server.
 // runs: that many runs of the demo course submitted at once; prints how long they waited and ran;
 //   exits 1 unless every one SUCCEEDED.
 // The figures are recorded in docs/reliability.md.
@@ -16,7 +19,6 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Agent, fetch } from 'undici';
 import { DEMO_MODULES, DEMO_ORG_UNIT, DEMO_PASSWORD, DEMO_USER, startDemoCourse } from '../api/local/demo-course/demo-course.ts';
-import type { DemoCourse } from '../api/local/demo-course/demo-course.ts';
 import { LOCAL_CLIENT_ID } from '../api/local/local-config.ts';
 import { startLocalStack } from '../api/local/local-stack.ts';
 import type { LocalStack } from '../api/local/local-stack.ts';
@@ -99,9 +101,46 @@ async function pollersChild(settings: PollerSettings): Promise<void> {
 
 // ---- the server side (this process) -------------------------------------------------------------
 
+// ---- the demo course (child process) ------------------------------------------------------------
+
+async function demoCourseChild(): Promise<void> {
+  const demo = await startDemoCourse({ port: 0, hosts: ['127.0.0.1'], publicHost: '127.0.0.1' });
+  process.stdout.write(`${JSON.stringify({ origin: demo.origin })}\n`);
+  // Serves until the parent closes stdin (or goes away).
+  process.stdin.resume();
+  await new Promise((resolve) => process.stdin.once('close', resolve));
+  await demo.close();
+}
+
+interface DemoCourseProcess {
+  origin: string;
+  close(): Promise<void>;
+}
+
+async function startDemoCourseProcess(): Promise<DemoCourseProcess> {
+  const child = spawn(process.execPath, [SCRIPT, 'demo-course-child'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const origin = await new Promise<string>((resolve, reject) => {
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const line = output.split('\n')[0];
+      if (output.includes('\n') && line !== undefined) resolve((JSON.parse(line) as { origin: string }).origin);
+    });
+    child.once('exit', (code) => reject(new Error(`the demo course's process ended with ${code} before it served`)));
+  });
+  return {
+    origin,
+    async close() {
+      child.stdin.end();
+      await exited;
+    },
+  };
+}
+
 interface Setup {
   dataDir: string;
-  demo: DemoCourse;
+  demo: DemoCourseProcess;
   stack: LocalStack;
   client: HttpsClient;
   tokens: string[];
@@ -110,7 +149,7 @@ interface Setup {
 
 async function setUp(poolSize: number, users: number, maxActiveRunsPerUser: number): Promise<Setup> {
   const dataDir = mkdtempSync(join(tmpdir(), 'ctpo-load-'));
-  const demo = await startDemoCourse({ port: 0, hosts: ['127.0.0.1'], publicHost: '127.0.0.1' });
+  const demo = await startDemoCourseProcess();
   const accounts = Array.from({ length: users }, (_, index) => ({ email: `load-${index}@example.com`, password: `load-password-${index}` }));
   const stack = await startLocalStack({
     dataDir,
@@ -256,6 +295,10 @@ const [scenario, ...rest] = process.argv.slice(2);
 const main = async (): Promise<number> => {
   if (scenario === 'pollers-child') {
     await pollersChild(JSON.parse(rest[0] ?? '{}') as PollerSettings);
+    return 0;
+  }
+  if (scenario === 'demo-course-child') {
+    await demoCourseChild();
     return 0;
   }
   if (scenario === 'pollers') return pollers(rest);

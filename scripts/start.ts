@@ -27,7 +27,8 @@ Environment:
   CTPO_LOCAL_PASSWORD         sign-in password (default ${DEFAULT_USER.password})
   CTPO_POOL_SIZE              test runs at once (default 2)
   CTPO_POLL_INTERVAL_MS       how often the app asks for a job's status (default 10000)
-  CTPO_ALLOW_PRIVATE_TARGETS  1 (default here): courses on this machine or network may be tested; 0: public sites only
+  CTPO_ALLOW_PRIVATE_TARGETS  1 (default here): courses on this machine or network may be tested (never link-local
+                              or cloud metadata addresses); 0: public sites only
   CTPO_CHROMIUM               the Chromium for the accessibility checks (default /usr/bin/chromium; off: none, checks without a browser)
   CTPO_ENHANCED_CONTRAST      1: also check AAA enhanced contrast (7:1)
   CTPO_REPORT_EXPIRY_DAYS     days a finished run and its report are kept (default 30; off: for ever); dismissals stay
@@ -148,7 +149,7 @@ function describe(stack: LocalStack, settings: Settings, demo: DemoCourse | stri
   }
   lines.push(
     settings.allowPrivateTargets
-      ? '  Addresses   private and loopback sites allowed (CTPO_ALLOW_PRIVATE_TARGETS=1), so a course on this machine can be tested. AWS never allows them.'
+      ? '  Addresses   private and loopback sites allowed (CTPO_ALLOW_PRIVATE_TARGETS=1), so a course on this machine can be tested; link-local and cloud metadata addresses never. AWS allows neither.'
       : '  Addresses   public sites only (CTPO_ALLOW_PRIVATE_TARGETS=0).',
   );
   lines.push(`  Accessibility ${accessibilityModeLine()}`);

@@ -27,6 +27,8 @@ export const ENV = {
   /** The Cognito user pool and web client whose access tokens the API accepts. */
   userPoolId: 'CTPO_USER_POOL_ID',
   userPoolClientId: 'CTPO_USER_POOL_CLIENT_ID',
+  /** Runs the whole deployment may have in progress at once; optional (a default applies). */
+  maxActiveRuns: 'CTPO_MAX_ACTIVE_RUNS',
   /**
    * Instead of the client id itself: the SSM parameter that holds it, read at cold start. The
    * functions behind CloudFront take it this way because the client's callback URL names the

@@ -81,6 +81,7 @@ export async function refreshQuietJob(store: JobStore, job: JobRecord, options: 
 export function withEcsRefresh(store: JobStore, options: RefreshOptions): JobStore {
   return {
     create: (job) => store.create(job),
+    createWithinLimits: (job, limits) => store.createWithinLimits(job, limits),
     update: (id, patch) => store.update(id, patch),
     countActive: (owner) => store.countActive(owner),
     listByStatus: (statuses) => store.listByStatus(statuses),

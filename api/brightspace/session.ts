@@ -4,8 +4,8 @@
 // after a 429 (as Retry-After says) or a passing 502/503/504, and signed in again once when the
 // session turns out to have expired (a 401, or the 200 login page a real site may answer with).
 // For that one purpose the password stays in this object's memory for the length of the run and is
-// forgotten at close(); like the session cookies (sent only to the site's own origin), it appears
-// in no error, log or report.
+// forgotten at close(); like the session cookies (sent only to the site's own origin, and for links
+// only to the addresses the engine reads), it appears in no error, log or report.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AppError, isAppError } from '../errors.ts';
 import { msg, type Message } from '../i18n/messages.ts';
@@ -16,6 +16,7 @@ import { headerValue, NetworkFailure, type GuardedHttpClient, type HttpRequest, 
 import { CookieJar } from './cookie-jar.ts';
 import { readLoginPage } from './login-page.ts';
 import { normalizeToc } from './toc.ts';
+import { normalizeTocText, normalizeTocTextOffThread } from './toc-json.ts';
 import { pickApiVersions, supportsIgnoreDateRestrictions, type ApiVersions } from './versions.ts';
 import { RateLimitPacer, retryAfterMs } from './rate-limit.ts';
 
@@ -133,10 +134,13 @@ export class BrightspaceSession {
     return { ok: false, status: response.status, problem, url: address };
   }
 
-  /** Session headers for a request: the cookies go to the site's own origin and nowhere else. */
+  /**
+   * Session headers for a link the checks follow: the cookies go to the site's own origin, and there
+   * only to the addresses the engine reads (readsWithSession), never to one that could change
+   * something, such as a sign-out link in a topic.
+   */
   headersFor(url: URL): Record<string, string> {
-    const cookie = this.#jar.header();
-    return url.origin === this.origin.origin && cookie !== undefined ? { cookie } : {};
+    return readsWithSession(url) ? this.#ownHeaders(url) : {};
   }
 
   /** The page a person opens to see the topic in Brightspace. */
@@ -145,6 +149,30 @@ export class BrightspaceSession {
   }
 
   async getToc(orgUnitId: number): Promise<TocResponse> {
+    const response = await this.#fetchToc(orgUnitId);
+    const toc = normalizeToc(this.#json(response, msg('error.site.what.toc')));
+    if (toc === null) throw new AppError('site_error', msg('error.site.toc-shape', { host: this.origin.host }));
+    return toc;
+  }
+
+  /**
+   * The table of contents as JSON text, in the same shape as getToc. With `offThread`, a large
+   * answer is parsed and written again in a worker thread (toc-json.ts): for a server whose main
+   * thread serves everyone (not a Lambda function, which serves one request at a time and whose
+   * bundle has no worker file).
+   */
+  async getTocJson(orgUnitId: number, options: { offThread?: boolean } = {}): Promise<string> {
+    const response = await this.#fetchToc(orgUnitId);
+    const text = response.body ?? '';
+    const result = options.offThread === true ? await normalizeTocTextOffThread(text, this.#signal) : normalizeTocText(text);
+    if (result.ok) return result.json;
+    if (result.problem === 'unreadable') {
+      throw new AppError('site_error', msg('error.site.unreadable-answer', { host: this.origin.host, what: msg('error.site.what.toc') }));
+    }
+    throw new AppError('site_error', msg('error.site.toc-shape', { host: this.origin.host }));
+  }
+
+  async #fetchToc(orgUnitId: number): Promise<HttpResponse> {
     const base = `/d2l/api/le/${this.#versions.le}/${orgUnitId}/content/toc`;
     // Newer sites know ignoreDateRestrictions; older ones only the module-level parameter.
     const parameters = supportsIgnoreDateRestrictions(this.#versions.le)
@@ -163,9 +191,7 @@ export class BrightspaceSession {
       throw new AppError('course_forbidden', msg('error.site.course-forbidden', { orgUnitId: String(orgUnitId) }));
     }
     this.#assertOk(response, msg('error.site.what.toc'));
-    const toc = normalizeToc(this.#json(response, msg('error.site.what.toc')));
-    if (toc === null) throw new AppError('site_error', msg('error.site.toc-shape', { host: this.origin.host }));
-    return toc;
+    return response;
   }
 
   /** The HTML of a file topic, read with the session. A topic that cannot be read says why. */
@@ -228,10 +254,12 @@ export class BrightspaceSession {
    * read: another site, an answer other than 200, a network failure or a file over the limit.
    */
   async readSiteText(url: URL, limitBytes: number): Promise<string | null> {
-    if (url.origin !== this.origin.origin) return null;
+    // A stylesheet address comes from course content: it is read with the session only where a link
+    // would be (readsWithSession), on every hop, so it can never be a sign-out or another action.
+    if (url.origin !== this.origin.origin || !readsWithSession(url)) return null;
     try {
-      const { response } = await this.#followOwnRedirects({ url, readBodyLimit: limitBytes });
-      return response.status === 200 ? (response.body ?? '') : null;
+      const { response, leftTo } = await this.#followOwnRedirects({ url, readBodyLimit: limitBytes }, readsWithSession);
+      return response.status === 200 && leftTo === null ? (response.body ?? '') : null;
     } catch (error) {
       if (this.#signal?.aborted) throw this.#signal.reason;
       if (isAppError(error) && (error.code === 'site_unreachable' || error.code === 'site_error' || error.code === 'address_not_allowed')) return null;
@@ -387,7 +415,7 @@ export class BrightspaceSession {
     try {
       response = await this.#http.send({
         ...request,
-        headers: { accept: 'application/json, text/html;q=0.9, */*;q=0.5', ...request.headers, ...this.headersFor(request.url) },
+        headers: { accept: 'application/json, text/html;q=0.9, */*;q=0.5', ...request.headers, ...this.#ownHeaders(request.url) },
         signal: this.#signal,
       });
     } catch (error) {
@@ -400,15 +428,24 @@ export class BrightspaceSession {
     return response;
   }
 
-  /** Follows redirects that stay on the site; stops at one that leaves it and says where. */
-  async #followOwnRedirects(request: HttpRequest & { url: URL }): Promise<{ response: HttpResponse; leftTo: URL | null }> {
+  /** The session's own requests (sign-in, reads, sign-out): the cookies go to the site's origin only. */
+  #ownHeaders(url: URL): Record<string, string> {
+    const cookie = this.#jar.header();
+    return url.origin === this.origin.origin && cookie !== undefined ? { cookie } : {};
+  }
+
+  /**
+   * Follows redirects that stay on the site (and, with `within`, on the addresses it allows); stops
+   * at one that leaves and says where.
+   */
+  async #followOwnRedirects(request: HttpRequest & { url: URL }, within?: (url: URL) => boolean): Promise<{ response: HttpResponse; leftTo: URL | null }> {
     let current = request;
     for (let hop = 0; ; hop++) {
       const response = await this.#call(current);
       const location = headerValue(response.headers, 'location');
       if (!REDIRECTS.has(response.status) || location === undefined) return { response, leftTo: null };
       const next = new URL(location, current.url);
-      if (next.origin !== this.origin.origin) return { response, leftTo: next };
+      if (next.origin !== this.origin.origin || (within !== undefined && !within(next))) return { response, leftTo: next };
       if (hop >= 5) throw new AppError('site_error', msg('error.site.redirect-loop', { host: this.origin.host }));
       current = { ...request, url: next, method: 'GET', body: undefined };
     }
@@ -436,6 +473,33 @@ export class BrightspaceSession {
       throw new AppError('site_error', msg('error.site.unreadable-answer', { host: this.origin.host, what }));
     }
   }
+}
+
+// What a link on the site may be read with the session (links are only ever read: HEAD or GET).
+// Brightspace keeps every action (sign-in, sign-out, tools that act on a request) under /d2l/, so
+// the site's files outside it are read with the session, and under it only the read routes: the
+// API, a course's home page and a topic's page in the Content tool. Anything else under /d2l/ is
+// checked without the session, and Brightspace then answers with its sign-in page.
+const SESSION_READS_UNDER_D2L: { path: RegExp; query: boolean }[] = [
+  { path: /^\/d2l\/api\//i, query: true },
+  { path: /^\/d2l\/home\/\d+\/?$/i, query: false },
+  { path: /^\/d2l\/le\/content\/\d+\/viewContent\/\d+\/View$/i, query: false },
+];
+
+/** True when a link's address is one the engine reads with the session (see above). */
+export function readsWithSession(url: URL): boolean {
+  const path = url.pathname;
+  // An encoded slash, backslash or dot could mean another path to the server than to this check.
+  if (/%(?:2f|5c|2e)/i.test(path)) return false;
+  // A server may merge empty segments ("//d2l/logout" as "/d2l/logout"): the first segment is the
+  // first one that is not empty, and "d2l." or "D2L" count as "d2l", as the server may read them.
+  const first = (path.split('/').find((segment) => segment !== '') ?? '').replace(/[.\s]+$/, '').toLowerCase();
+  if (first.includes('%')) return false;
+  // Elsewhere empty segments are harmless: a relative link such as "https;//host/page" resolves to
+  // a missing file of the site, which only the session lets the site call missing.
+  if (first !== 'd2l') return true;
+  if (path.includes('//')) return false;
+  return SESSION_READS_UNDER_D2L.some((read) => read.path.test(path) && (read.query || url.search === ''));
 }
 
 const LOGIN_PATH = /^\/d2l\/login\/?$/i;

@@ -18,6 +18,18 @@ export interface LoadTableOfContentsInput {
 }
 
 export async function loadTableOfContents(input: LoadTableOfContentsInput): Promise<TocResponse> {
+  return withSession(input, (session) => session.getToc(input.orgUnitId));
+}
+
+/**
+ * The same table of contents as JSON text, ready to send. With `offThread`, a large answer is
+ * parsed and written in a worker thread, so the thread that serves every other request stays free.
+ */
+export async function loadTableOfContentsJson(input: LoadTableOfContentsInput & { offThread?: boolean }): Promise<string> {
+  return withSession(input, (session) => session.getTocJson(input.orgUnitId, { offThread: input.offThread }));
+}
+
+async function withSession<T>(input: LoadTableOfContentsInput, read: (session: BrightspaceSession) => Promise<T>): Promise<T> {
   assertCredentials(input.username, input.password);
   assertOrgUnitId(input.orgUnitId);
   const origin = siteOriginOf(input.siteUrl, input.allowPrivateTargets === true);
@@ -25,7 +37,7 @@ export async function loadTableOfContents(input: LoadTableOfContentsInput): Prom
   let session: BrightspaceSession | undefined;
   try {
     session = await BrightspaceSession.open({ origin, username: input.username, password: input.password, http, signal: input.signal });
-    return await session.getToc(input.orgUnitId);
+    return await read(session);
   } finally {
     await session?.close();
     await http.close();

@@ -39,6 +39,32 @@ export function assertClientLabel(client: unknown): asserts client is string {
     throw new AppError('invalid_input', msg('error.input.client-missing'));
   }
   if (client.length > 200) throw new AppError('invalid_input', msg('error.input.client-too-long', { max: 200 }));
+  const hidden = hiddenCharacterIn(client);
+  if (hidden !== undefined) throw new AppError('invalid_input', msg('error.input.client-hidden-characters', { codePoint: hidden }));
+}
+
+// Characters that show nothing, or turn the reading direction of what follows ("Trojan Source"): in
+// a label they make the report and its file name say something other than what a person sees.
+const INVISIBLE = /[\p{Default_Ignorable_Code_Point}\u2028\u2029]/gu;
+// Joiners that some scripts and emoji need, allowed between two visible characters; variation
+// selectors, allowed right after one (they pick its form). Never at the start, nor beside another
+// invisible character.
+const JOINERS = /^[\u200c\u200d]$/u;
+const SELECTORS = /^[\ufe00-\ufe0f\u180b-\u180d\u180f\u{e0100}-\u{e01ef}]$/u;
+
+/** The first invisible or direction-changing character of a text, as U+XXXX; undefined when none. */
+export function hiddenCharacterIn(text: string): string | undefined {
+  for (const match of text.matchAll(INVISIBLE)) {
+    const character = match[0];
+    const at = match.index;
+    const before = text.slice(0, at).at(-1);
+    const after = text[at + character.length];
+    const visible = (neighbour: string | undefined) => neighbour !== undefined && /\S/u.test(neighbour) && !/[\p{Default_Ignorable_Code_Point}]/u.test(neighbour);
+    if (JOINERS.test(character) && visible(before) && visible(after)) continue;
+    if (SELECTORS.test(character) && visible(before)) continue;
+    return `U+${character.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+  }
+  return undefined;
 }
 
 export function assertScopes(scopes: unknown): asserts scopes is CourseScope[] | undefined {

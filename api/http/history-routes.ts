@@ -7,7 +7,7 @@ import type { JobRecord } from '../jobs/types.ts';
 import type { Dismissal } from '../report/model.ts';
 import type { DismissalItem, DismissalsResponse, JobListItem, JobsResponse, RestoreResponse } from './contract.ts';
 import { jsonResponse } from './respond.ts';
-import { authenticate, reportBaseOf, withErrors } from './routes.ts';
+import { authenticate, reportLinkOf, withErrors } from './routes.ts';
 import type { ApiDeps } from './routes.ts';
 import type { ApiRequest, ApiResponse } from './types.ts';
 import { HISTORY_LIMITS, encodeCursor, parseCourseQuery, parseDismissRequest, parseJobsQuery, parseRestoreQuery } from './validate-history.ts';
@@ -16,7 +16,7 @@ import { readJsonBody } from './validate-request.ts';
 export const JOBS_PATH = '/api/jobs';
 export const DISMISSALS_PATH = '/api/dismissals';
 
-function listItemOf(job: JobRecord, request: ApiRequest, deps: ApiDeps): JobListItem {
+async function listItemOf(job: JobRecord, deps: ApiDeps): Promise<JobListItem> {
   const item: JobListItem = {
     taskArn: job.id,
     filename: job.filename,
@@ -33,7 +33,8 @@ function listItemOf(job: JobRecord, request: ApiRequest, deps: ApiDeps): JobList
   if (job.startedAt !== undefined) item.startedAt = job.startedAt;
   if (job.finishedAt !== undefined) item.finishedAt = job.finishedAt;
   if (job.status === 'SUCCEEDED') {
-    item.outputUrl = reportBaseOf(job, request, deps);
+    // Signed anew on each call, as job-status does: the list renews the links of older runs.
+    item.outputUrl = await reportLinkOf(job, deps);
     if (job.summary !== undefined) item.summary = job.summary;
   } else if (job.status === 'FAILED') {
     if (job.reason !== undefined) item.reason = job.reason;
@@ -49,7 +50,7 @@ export function handleJobs(request: ApiRequest, deps: ApiDeps): Promise<ApiRespo
     const caller = await authenticate(request, deps);
     const query = parseJobsQuery(request.query);
     const page = await deps.history.listByOwner(caller.sub, query);
-    const body: JobsResponse = { jobs: page.jobs.map((job) => listItemOf(job, request, deps)) };
+    const body: JobsResponse = { jobs: await Promise.all(page.jobs.map((job) => listItemOf(job, deps))) };
     if (page.next !== undefined) body.nextCursor = encodeCursor(page.next);
     return jsonResponse(request, deps.allowedOrigins, 200, body);
   });

@@ -13,7 +13,7 @@
 //            "ctpo-report-v1\n<keyId>\n<expires>\n<filename>"
 //
 // The signature covers the file name without its extension, so one capability opens a report and
-// its JSON twin, and no other report. It names no user: a report is opened in a new tab, which
+// its JSON and CSV twins, and no other report. It names no user: a report is opened in a new tab, which
 // carries no token, so the link itself is the permission, and its expiry bounds how long a copied
 // link keeps working.
 import { createHmac, timingSafeEqual } from 'node:crypto';
@@ -27,8 +27,8 @@ export interface ReportKey {
 /** Where a key's text lives in the CloudFront KeyValueStore the edge reads (`report-key-<keyId>`). */
 export const REPORT_KEY_STORE_PREFIX = 'report-key-';
 
-/** The extensions a report is published with. */
-export const REPORT_EXTENSIONS = ['html', 'json'] as const;
+/** The extensions a report is published with: the report, its JSON twin and its CSV twin. */
+export const REPORT_EXTENSIONS = ['html', 'json', 'csv'] as const;
 export type ReportExtension = (typeof REPORT_EXTENSIONS)[number];
 
 const MAC_CONTEXT = 'ctpo-report-v1';

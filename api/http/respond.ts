@@ -5,6 +5,7 @@ import { AppError, isAppError } from '../errors.ts';
 import { DEFAULT_LANGUAGE, type Language } from '../i18n/languages.ts';
 import { msg } from '../i18n/messages.ts';
 import type { ErrorResponse } from './contract.ts';
+import { failureDetail } from './failure-log.ts';
 import type { ApiRequest, ApiResponse } from './types.ts';
 
 export type Log = (line: string) => void;
@@ -30,20 +31,16 @@ export function corsHeaders(request: ApiRequest, allowedOrigins: readonly string
 }
 
 export function jsonResponse(request: ApiRequest, allowedOrigins: readonly string[], status: number, body: unknown, extra: Record<string, string> = {}): ApiResponse {
+  return jsonTextResponse(request, allowedOrigins, status, JSON.stringify(body), extra);
+}
+
+/** An answer whose JSON is already written (a large one, prepared off the serving thread). */
+export function jsonTextResponse(request: ApiRequest, allowedOrigins: readonly string[], status: number, json: string, extra: Record<string, string> = {}): ApiResponse {
   return {
     status,
     headers: { ...baseHeaders, ...corsHeaders(request, allowedOrigins), ...extra },
-    body: JSON.stringify(body),
+    body: json,
   };
-}
-
-/** Removes every secret from a text before it is logged. */
-export function redact(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const secret of secrets) {
-    if (secret.length > 0) out = out.split(secret).join('[redacted]');
-  }
-  return out;
 }
 
 export function errorResponse(
@@ -57,8 +54,7 @@ export function errorResponse(
   // A refusal the client caused, or the Brightspace site's own failure, is answered, not logged:
   // only CTPO's own faults are.
   if (known === undefined || appError.code === 'internal') {
-    const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
-    context.log?.(redact(`${request.method} ${request.path} failed: ${detail}`, context.secrets ?? []));
+    context.log?.(`${request.method} ${request.path.slice(0, 200)} failed: ${failureDetail(error, context.secrets ?? [])}`);
   }
   const body: ErrorResponse = { message: appError.messageIn(context.language ?? DEFAULT_LANGUAGE), code: appError.code };
   const extra: Record<string, string> = {};

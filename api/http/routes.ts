@@ -8,11 +8,14 @@ import type { LoadTableOfContentsInput } from '../engine/load-table-of-contents.
 import { assertAllowedDestination } from '../net/address-guard.ts';
 import type { Resolver } from '../net/address-guard.ts';
 import type { DismissalStore, JobHistory, JobRecord, JobRunner, JobStore } from '../jobs/types.ts';
-import type { JobStatusResponse, RunTestsResponse, TocResponse } from './contract.ts';
+import type { JobStatusResponse, RunTestsResponse } from './contract.ts';
 import { bearerTokenOf } from './access-token.ts';
 import type { Caller, TokenVerifier } from './access-token.ts';
 import { reportFilename } from './report-filename.ts';
-import { errorResponse, jsonResponse } from './respond.ts';
+import { signedReportOutputUrl } from './report-links.ts';
+import type { ReportSigningKey } from './report-links.ts';
+import { errorResponse, jsonResponse, jsonTextResponse } from './respond.ts';
+import type { ConcurrencyLimit } from './concurrency-limit.ts';
 import type { Log } from './respond.ts';
 import type { ApiRequest, ApiResponse } from './types.ts';
 import { languageOfBody, parseJobId, parseRunTestsRequest, parseTocRequest, readJsonBody } from './validate-request.ts';
@@ -28,16 +31,30 @@ export interface ApiDeps {
   /** The name a dismissal is recorded under (the caller's e-mail, where it is known). Default: the token's user name. */
   nameOf?: (caller: Caller) => Promise<string>;
   runner: JobRunner;
-  /** The engine's table-of-contents reader (api/engine/load-table-of-contents.ts). */
-  loadTableOfContents: (input: LoadTableOfContentsInput) => Promise<TocResponse>;
-  /** Base URL of the reports, ending in '/': a report is at outputUrl + filename + '.html'. */
+  /**
+   * The engine's table-of-contents reader (loadTableOfContentsJson in
+   * api/engine/load-table-of-contents.ts): the answer of POST /api/toc as JSON text, sent as it is.
+   */
+  loadTableOfContents: (input: LoadTableOfContentsInput) => Promise<string>;
+  /** Tables of contents one user may be loading at once; one more is answered 429. Default 2. */
+  tocLoads?: ConcurrencyLimit;
+  /**
+   * Base URL of the reports, ending in '/'. Job-status answers it with a signed capability for the
+   * job's report appended (api/http/report-links.ts): the report is at outputUrl + filename + '.html'.
+   */
   outputUrl: string;
+  /** The key report links are signed with now. */
+  reportSigningKey: ReportSigningKey;
+  /** How long a report link handed out keeps working. Default REPORT_LINK_LIFETIME_MS. */
+  reportLinkLifetimeMs?: number;
   /** App origins allowed to call the API from a browser (exact match). */
   allowedOrigins: readonly string[];
   /** The address guard's local-use switch. Off on AWS. */
   allowPrivateTargets: boolean;
   /** Runs one user may have not yet finished; one more is answered 429. */
   maxActiveRunsPerUser: number;
+  /** Runs the whole deployment may have not yet finished; one more is answered 429. */
+  maxActiveRuns: number;
   /** How long POST /api/toc may take before it gives up. Default 60 s. */
   tocTimeoutMs?: number;
   now?: () => Date;
@@ -81,12 +98,17 @@ function isAbort(error: unknown): boolean {
 /** POST /api/toc: the course's table of contents, in Brightspace's own shape. */
 export function handleToc(request: ApiRequest, deps: ApiDeps): Promise<ApiResponse> {
   return withErrors(request, deps, async (secrets) => {
-    await authenticate(request, deps);
+    const caller = await authenticate(request, deps);
     const input = parseTocRequest(readJsonBody(request), deps);
     secrets.push(input.password);
+    // Each load holds a sign-in and up to 20 MB of answer: a user gets a few at once, not a flood.
+    const release = deps.tocLoads?.acquire(caller.sub);
+    if (release === undefined && deps.tocLoads !== undefined) {
+      throw new AppError('too_many_requests', msg('error.toc.too-many', { count: deps.tocLoads.max }));
+    }
     const timeout = AbortSignal.timeout(deps.tocTimeoutMs ?? 60_000);
     const signal = request.signal === undefined ? timeout : AbortSignal.any([request.signal, timeout]);
-    let toc: TocResponse;
+    let toc: string;
     try {
       toc = await deps.loadTableOfContents({ ...input, allowPrivateTargets: deps.allowPrivateTargets, signal });
     } catch (error) {
@@ -94,8 +116,10 @@ export function handleToc(request: ApiRequest, deps: ApiDeps): Promise<ApiRespon
         throw new AppError('site_unreachable', msg('error.site.toc-timeout'), { cause: error });
       }
       throw error;
+    } finally {
+      release?.();
     }
-    return jsonResponse(request, deps.allowedOrigins, 200, toc);
+    return jsonTextResponse(request, deps.allowedOrigins, 200, toc);
   });
 }
 
@@ -108,10 +132,6 @@ export function handleRunTests(request: ApiRequest, deps: ApiDeps): Promise<ApiR
     // The run would fail on its first request anyway; refusing now gives the user the reason at once.
     await checkSiteDestination(input.siteUrl, deps);
 
-    const active = await deps.jobs.countActive(caller.sub);
-    if (active >= deps.maxActiveRunsPerUser) {
-      throw new AppError('too_many_runs', msg('error.runs.too-many', { count: active }));
-    }
     if (deps.runner.hasCapacity?.() === false) throw overloaded();
 
     const now = (deps.now ?? (() => new Date()))();
@@ -130,7 +150,12 @@ export function handleRunTests(request: ApiRequest, deps: ApiDeps): Promise<ApiR
       createdAt: at,
       updatedAt: at,
     };
-    await deps.jobs.create(job);
+    // The store counts and records in one atomic step: requests racing each other cannot pass a cap.
+    const admitted = await deps.jobs.createWithinLimits(job, { perOwner: deps.maxActiveRunsPerUser, overall: deps.maxActiveRuns });
+    if (!admitted.admitted) {
+      const id = admitted.limit === 'perOwner' ? 'error.runs.too-many' : 'error.runs.deployment-full';
+      throw new AppError('too_many_runs', msg(id, { count: admitted.cap }));
+    }
     try {
       await deps.runner.submit(job, { username: input.username, password: input.password });
     } catch (error) {
@@ -182,14 +207,21 @@ export function handleJobStatus(request: ApiRequest, deps: ApiDeps): Promise<Api
     if (job.startedAt !== undefined) body.startedAt = job.startedAt;
     if (job.status === 'FAILED') body.reason = job.reason ?? formatMessage(msg('reason.run.failed'), job.language);
     if (job.status === 'SUCCEEDED') {
-      body.outputUrl = reportBaseOf(job, request, deps);
+      // Signed anew on each call: asking again renews a link that has expired.
+      body.outputUrl = await reportLinkOf(job, deps);
       if (job.summary !== undefined) body.summary = job.summary;
     }
     return jsonResponse(request, deps.allowedOrigins, 200, body);
   });
 }
 
-/** Where a succeeded job's report files are, for its owner: `outputUrl` of job-status and the job list. */
-export function reportBaseOf(_job: JobRecord, _request: ApiRequest, deps: ApiDeps): string {
-  return deps.outputUrl;
+/** Where a succeeded job's report files are, for its owner (`outputUrl` of job-status and the job list): a signed link. */
+export function reportLinkOf(job: JobRecord, deps: ApiDeps): Promise<string> {
+  return signedReportOutputUrl({
+    reportsUrl: deps.outputUrl,
+    filename: job.filename,
+    now: deps.now?.() ?? new Date(),
+    signingKey: deps.reportSigningKey,
+    lifetimeMs: deps.reportLinkLifetimeMs,
+  });
 }

@@ -4,6 +4,7 @@
 import { AppError } from '../errors.ts';
 import { joinMessages, msg, type Message } from '../i18n/messages.ts';
 import { assertAllowedUrl } from '../net/address-guard.ts';
+import { hiddenCharacterIn } from '../engine/validate-input.ts';
 import { LANGUAGES, languageOf, type Language } from '../i18n/languages.ts';
 import { COURSE_SCOPES, MAX_BODY_BYTES, type CourseScope } from './contract.ts';
 import type { ApiRequest } from './types.ts';
@@ -83,6 +84,11 @@ function text(field: string, max: number, options: { trim: boolean; what: Messag
     }
     if (options.trim && CONTROL.test(cleaned)) {
       problems.push(msg('error.field.control-characters', { field }));
+      return undefined;
+    }
+    const hidden = options.trim ? hiddenCharacterIn(cleaned) : undefined;
+    if (hidden !== undefined) {
+      problems.push(msg('error.field.hidden-characters', { field, codePoint: hidden }));
       return undefined;
     }
     return cleaned;

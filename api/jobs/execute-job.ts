@@ -6,7 +6,7 @@ import { isAppError } from '../errors.ts';
 import { formatMessage, msg, type Message } from '../i18n/messages.ts';
 import { runCourseTest } from '../engine/run-course-test.ts';
 import type { CourseTestProgress } from '../engine/types.ts';
-import { redact } from '../http/respond.ts';
+import { failureDetail } from '../http/failure-log.ts';
 import type { Log } from '../http/respond.ts';
 import { COURSE_SCOPES, type CourseScope } from '../http/contract.ts';
 import { renderCsvReport } from '../report/render-csv.ts';
@@ -110,12 +110,11 @@ export async function executeJob(input: ExecuteJobInput): Promise<JobRecord | un
     const abortReason: unknown = input.signal?.aborted ? input.signal.reason : undefined;
     const known = isAppError(abortReason) ? abortReason : isAppError(error) ? error : undefined;
     if (known === undefined || known.code === 'internal') {
-      const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
-      input.log?.(redact(`job ${job.id} failed: ${detail}`, [credentials.password]));
+      input.log?.(`job ${job.id} failed: ${failureDetail(error, [credentials.password])}`);
     }
-    // An AppError's message is written for the user (and never carries the password), anything
-    // else is a bug whose details belong in the log only.
-    const reason = redact(formatMessage(known === undefined ? UNEXPECTED_FAILURE_REASON : known.text, job.language), [credentials.password]);
+    // An AppError's message is written for the user from the catalogue, whose values never include
+    // the password, so it is shown as it is; anything else is a bug whose details go to the log only.
+    const reason = formatMessage(known === undefined ? UNEXPECTED_FAILURE_REASON : known.text, job.language);
     return jobs.update(job.id, { status: 'FAILED', reason });
   }
 }

@@ -5,7 +5,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { JOB_STATUSES, RUN_PHASES, isTerminal } from '../http/contract.ts';
 import type { JobStatus, JobSummary } from '../http/contract.ts';
 import { languageOf } from '../i18n/languages.ts';
-import type { JobHistory, JobPatch, JobRecord, JobStore } from './types.ts';
+import type { AdmitOutcome, JobHistory, JobPatch, JobRecord, JobStore, RunLimits } from './types.ts';
 
 // 2: progress_phase. 3: scopes, language, course_name, summary.
 const SCHEMA_VERSION = 3;
@@ -177,32 +177,62 @@ export function openSqliteJobStore(options: SqliteJobStoreOptions): SqliteJobSto
   const countActiveOf = db.prepare(
     "SELECT COUNT(*) AS active FROM jobs WHERE owner = ? AND status NOT IN ('SUCCEEDED', 'FAILED')",
   );
+  const countAllActive = db.prepare("SELECT COUNT(*) AS active FROM jobs WHERE status NOT IN ('SUCCEEDED', 'FAILED')");
+
+  const insertJob = (job: JobRecord): void => {
+    insert.run({
+      id: job.id,
+      owner: job.owner,
+      status: job.status,
+      client: job.client,
+      siteUrl: job.siteUrl,
+      orgUnitId: job.orgUnitId,
+      modules: JSON.stringify(job.modules),
+      scopes: job.scopes === undefined ? null : JSON.stringify(job.scopes),
+      language: job.language ?? null,
+      filename: job.filename,
+      courseName: job.courseName ?? null,
+      summary: job.summary === undefined ? null : JSON.stringify(job.summary),
+      createdAt: job.createdAt,
+      updatedAt: job.updatedAt,
+      startedAt: job.startedAt ?? null,
+      finishedAt: job.finishedAt ?? null,
+      progressDone: job.progress?.done ?? null,
+      progressTotal: job.progress?.total ?? null,
+      progressPhase: job.progress?.phase ?? null,
+      reason: job.reason ?? null,
+      runnerRef: job.runnerRef ?? null,
+    });
+  };
+
+  // Counting and inserting in one write transaction: another connection (the worker pool's, a
+  // second server on the same file) cannot slip a job in between.
+  const admit = (job: JobRecord, limits: RunLimits): AdmitOutcome => {
+    db.exec('BEGIN IMMEDIATE');
+    try {
+      let outcome: AdmitOutcome = { admitted: true };
+      if ((countActiveOf.get(job.owner) as { active: number }).active >= limits.perOwner) {
+        outcome = { admitted: false, limit: 'perOwner', cap: limits.perOwner };
+      } else if ((countAllActive.get() as { active: number }).active >= limits.overall) {
+        outcome = { admitted: false, limit: 'overall', cap: limits.overall };
+      } else {
+        insertJob(job);
+      }
+      db.exec('COMMIT');
+      return outcome;
+    } catch (error) {
+      db.exec('ROLLBACK');
+      throw error;
+    }
+  };
 
   return {
     async create(job) {
-      insert.run({
-        id: job.id,
-        owner: job.owner,
-        status: job.status,
-        client: job.client,
-        siteUrl: job.siteUrl,
-        orgUnitId: job.orgUnitId,
-        modules: JSON.stringify(job.modules),
-        scopes: job.scopes === undefined ? null : JSON.stringify(job.scopes),
-        language: job.language ?? null,
-        filename: job.filename,
-        courseName: job.courseName ?? null,
-        summary: job.summary === undefined ? null : JSON.stringify(job.summary),
-        createdAt: job.createdAt,
-        updatedAt: job.updatedAt,
-        startedAt: job.startedAt ?? null,
-        finishedAt: job.finishedAt ?? null,
-        progressDone: job.progress?.done ?? null,
-        progressTotal: job.progress?.total ?? null,
-        progressPhase: job.progress?.phase ?? null,
-        reason: job.reason ?? null,
-        runnerRef: job.runnerRef ?? null,
-      });
+      insertJob(job);
+    },
+
+    async createWithinLimits(job, limits) {
+      return admit(job, limits);
     },
 
     async get(id) {

@@ -38,8 +38,24 @@ export interface JobRecord {
 
 export type JobPatch = Partial<Pick<JobRecord, 'status' | 'startedAt' | 'finishedAt' | 'progress' | 'reason' | 'runnerRef' | 'courseName' | 'summary'>>;
 
+/** Caps on runs not yet finished, kept by the store itself when it records a new job. */
+export interface RunLimits {
+  /** Unfinished runs one owner may have. */
+  perOwner: number;
+  /** Unfinished runs in the whole deployment. */
+  overall: number;
+}
+
+/** Whether a job was recorded, or which cap refused it (and that cap's value). */
+export type AdmitOutcome = { admitted: true } | { admitted: false; limit: keyof RunLimits; cap: number };
+
 export interface JobStore {
   create(job: JobRecord): Promise<void>;
+  /**
+   * Records a new job only while its owner and the deployment are both under their caps of
+   * unfinished runs. Atomic: however many calls race, no cap is ever exceeded.
+   */
+  createWithinLimits(job: JobRecord, limits: RunLimits): Promise<AdmitOutcome>;
   get(id: string): Promise<JobRecord | undefined>;
   /**
    * Applies the patch and bumps `updatedAt`. A job in a terminal state (SUCCEEDED, FAILED) never

@@ -6,10 +6,14 @@ import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:https';
 import type { Server } from 'node:https';
 import { join } from 'node:path';
-import { loadTableOfContents } from '../engine/load-table-of-contents.ts';
-import { createIssuerTokenVerifier } from '../http/access-token.ts';
+import { loadTableOfContentsJson } from '../engine/load-table-of-contents.ts';
+import { bearerTokenOf, createIssuerTokenVerifier } from '../http/access-token.ts';
 import { MAX_BODY_BYTES } from '../http/contract.ts';
 import { createApi } from '../http/create-api.ts';
+import { createConcurrencyLimit } from '../http/concurrency-limit.ts';
+import { failureDetail } from '../http/failure-log.ts';
+import { errorResponse } from '../http/respond.ts';
+import { languageOfRequest } from '../http/routes.ts';
 import type { ApiRequest } from '../http/types.ts';
 import type { Resolver } from '../net/address-guard.ts';
 import { createBaselineSource } from '../jobs/baseline.ts';
@@ -25,17 +29,47 @@ import { createIdentityProvider } from './identity/identity-provider.ts';
 import type { IdentityProvider, IdentityUser } from './identity/identity-provider.ts';
 import { loadOrCreateSigningKey } from './identity/signing-key.ts';
 import { DEV_SERVER_ORIGIN, LOCAL_CLIENT_ID, LOCAL_POOL_ID, localRuntimeConfig } from './local-config.ts';
-import { listen, readApiRequest, writeApiResponse } from './node-http.ts';
+import { apiRequestHead, hasBody, isClientGone, listen, readApiBody, writeApiResponse } from './node-http.ts';
 import type { LocalResponse } from './node-http.ts';
-import { REPORTS_PREFIX, createReportsRoute } from './reports-route.ts';
+import { loadOrCreateReportKey } from './report-link-key.ts';
+import { REPORTS_PREFIX, createReportsRoute, keyLookup } from './reports-route.ts';
 import { startRetention } from './retention.ts';
 import { createStaticApp } from './static-app.ts';
 import { ensureTlsCertificate } from './tls-certificate.ts';
 
 export const DEFAULT_USER: IdentityUser = { email: 'qa@example.com', password: 'ctpo-local' };
 
+/** Limits on the connections of the local server. */
+export interface ConnectionLimits {
+  /** Connections open at once; more are dropped as they arrive. */
+  maxConnections: number;
+  /** A TLS handshake not finished in this time drops the connection. */
+  handshakeTimeoutMs: number;
+  /** A request's headers not complete in this time ends the connection (408). */
+  headersTimeoutMs: number;
+  /** A whole request not received in this time ends the connection. */
+  requestTimeoutMs: number;
+  /** A kept-alive connection with no new request for this long is closed. */
+  keepAliveTimeoutMs: number;
+  /** A connection with no traffic at all for this long is closed (above the longest answer, POST /api/toc). */
+  idleTimeoutMs: number;
+}
+
+export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = {
+  maxConnections: 1000,
+  handshakeTimeoutMs: 10_000,
+  headersTimeoutMs: 20_000,
+  requestTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 5_000,
+  idleTimeoutMs: 120_000,
+};
+
+// The identity stand-in's routes that read a body: the sign-in form, the token endpoint, and the
+// Cognito-style calls (token refresh, revocation) Amplify posts to the origin itself.
+const IDENTITY_BODY_PATHS = new Set(['/oauth2/authorize', '/oauth2/token', '/']);
+
 export interface LocalStackOptions {
-  /** Certificate, signing key, job database and reports live here. */
+  /** Certificate, signing keys (sign-in, report links), job database and reports live here. */
   dataDir: string;
   /** 8443 by default; 0 picks a free port. */
   port?: number;
@@ -52,6 +86,8 @@ export interface LocalStackOptions {
   poolSize?: number;
   maxQueued?: number;
   maxActiveRunsPerUser?: number;
+  /** Runs not yet finished across all users. Default: what the pool runs and queues at once. */
+  maxActiveRuns?: number;
   /** The app's job polling interval, written into /config.json. Default 10 000 ms. */
   pollIntervalMs?: number;
   /** Days a finished run and its report are kept (null: for ever). Default 30, as on AWS. */
@@ -62,11 +98,19 @@ export interface LocalStackOptions {
   stopGraceMs?: number;
   progressIntervalMs?: number;
   tocTimeoutMs?: number;
+  /** Tables of contents one user may be loading at once. Default 2. */
+  maxTocLoadsPerUser?: number;
   accessTokenTtlSeconds?: number;
+  /** Caps and time limits on connections (DEFAULT_CONNECTION_LIMITS where not given). */
+  connectionLimits?: Partial<ConnectionLimits>;
   /** Try mkcert for a browser-trusted certificate. Default true. */
   useMkcert?: boolean;
   /** The job worker's entry module (tests use a scripted one). */
   workerEntry?: URL;
+  /** How long a report link job-status hands out keeps working. Default 12 hours. */
+  reportLinkLifetimeMs?: number;
+  /** The clock report links are signed and checked by (tests expire links with it). */
+  now?: () => Date;
   /** The identity stand-in's clock, in ms (tests expire tokens with it). */
   identityNow?: () => number;
   /** DNS for the API's address checks (tests fake public answers). Default: the system resolver. */
@@ -107,6 +151,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
 
   const tls = await ensureTlsCertificate(join(dataDir, 'tls'), { useMkcert: options.useMkcert });
   const signingKey = loadOrCreateSigningKey(join(dataDir, 'identity-signing-key.pem'));
+  const reportKey = loadOrCreateReportKey(join(dataDir, 'report-link-key.json'));
   const jobs = openSqliteJobStore({ path: join(dataDir, 'jobs.sqlite') });
   const dismissals = openSqliteDismissalStore({ path: join(dataDir, 'jobs.sqlite') });
   const recoveredJobs = await failInterruptedJobs(jobs);
@@ -117,31 +162,59 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
 
   // The handler needs the origin, which is known once the first socket listens (port 0).
   let dispatch: (request: ApiRequest) => Promise<LocalResponse> = async () => ({ status: 503, headers: {}, body: 'Starting.' });
+  // Answers a request before its body is read, or says the body may be read (undefined).
+  let beforeBody: (request: ApiRequest) => Promise<LocalResponse | undefined> = async () => undefined;
+  const limits = { ...DEFAULT_CONNECTION_LIMITS, ...options.connectionLimits };
   const servers: Server[] = [];
   const makeServer = (): Server => {
-    const server = createServer({ cert: tls.cert, key: tls.key }, (req, res) => {
-      void (async () => {
-        try {
-          const request = await readApiRequest(req, res, MAX_BODY_BYTES);
-          const response = await dispatch(request);
-          const tooLarge = Buffer.byteLength(request.body ?? '') > MAX_BODY_BYTES;
-          writeApiResponse(res, response, { head: request.method === 'HEAD', close: tooLarge });
-        } catch (error) {
-          log(`request ${req.method} ${req.url?.split('?')[0]} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-          if (!res.headersSent) {
-            writeApiResponse(res, { status: 500, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ message: 'Something went wrong on the CTPO server.', code: 'internal' }) });
-          } else {
-            res.destroy();
+    const server = createServer(
+      {
+        cert: tls.cert,
+        key: tls.key,
+        // A connection that never finishes its TLS handshake is dropped.
+        handshakeTimeout: limits.handshakeTimeoutMs,
+        connectionsCheckingInterval: Math.min(limits.headersTimeoutMs, 30_000),
+      },
+      (req, res) => {
+        void (async () => {
+          try {
+            const request = apiRequestHead(req, res);
+            const bodySent = hasBody(req);
+            let response = await beforeBody(request);
+            if (response === undefined && bodySent) request.body = await readApiBody(req, MAX_BODY_BYTES);
+            response ??= await dispatch(request);
+            // A body left unread, or one over the limit, is not read on: the connection closes instead.
+            const unread = bodySent && request.body === undefined;
+            const tooLarge = Buffer.byteLength(request.body ?? '') > MAX_BODY_BYTES;
+            writeApiResponse(res, response, { head: request.method === 'HEAD', close: unread || tooLarge });
+          } catch (error) {
+            // A client that hung up needs no answer and is not a fault of the server: nothing to log.
+            if (isClientGone(error) || req.destroyed || res.destroyed) {
+              res.destroy();
+              return;
+            }
+            log(`request ${req.method} ${req.url?.split('?')[0]?.slice(0, 200)} failed: ${failureDetail(error, [])}`);
+            if (!res.headersSent) {
+              writeApiResponse(res, { status: 500, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ message: 'Something went wrong on the CTPO server.', code: 'internal' }) }, { close: true });
+            } else {
+              res.destroy();
+            }
           }
-        }
-      })();
-    });
-    // Slow or broken clients must not hold sockets open forever.
-    server.requestTimeout = 30_000;
-    server.headersTimeout = 20_000;
-    server.keepAliveTimeout = 5_000;
-    server.on('clientError', (_error, socket) => {
-      if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+        })();
+      },
+    );
+    // Slow, idle or broken clients must not hold sockets open forever, nor open without bound.
+    server.requestTimeout = limits.requestTimeoutMs;
+    server.headersTimeout = limits.headersTimeoutMs;
+    server.keepAliveTimeout = limits.keepAliveTimeoutMs;
+    server.timeout = limits.idleTimeoutMs;
+    server.maxConnections = limits.maxConnections;
+    server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+      // An HTTP-level fault gets its status; anything below HTTP (a TLS handshake that failed or
+      // never finished) has no channel to answer on, so the connection is just dropped.
+      const code = error.code ?? '';
+      const status = code === 'ERR_HTTP_REQUEST_TIMEOUT' ? '408 Request Timeout' : code.startsWith('HPE_') ? '400 Bad Request' : undefined;
+      if (status !== undefined && socket.writable) socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\n\r\n`);
       else socket.destroy();
     });
     servers.push(server);
@@ -188,6 +261,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     corsOrigins: appOrigins,
     formOrigins: ownOrigins,
     accessTokenTtlSeconds: options.accessTokenTtlSeconds,
+    revocationsPath: join(dataDir, 'identity-revocations.json'),
     now: options.identityNow,
   });
 
@@ -205,25 +279,49 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     log,
   });
 
+  const verifier = createIssuerTokenVerifier({ issuer: identity.issuer, jwksUri: identity.jwksUri, clientId: LOCAL_CLIENT_ID, ca: tls.cert, jwks: identity.jwks });
   const api = createApi({
-    verifier: createIssuerTokenVerifier({ issuer: identity.issuer, jwksUri: identity.jwksUri, clientId: LOCAL_CLIENT_ID, ca: tls.cert, jwks: identity.jwks }),
+    verifier,
     jobs,
     history: jobs,
     dismissals,
     nameOf: async (caller) => identity.emailOf(caller.sub) ?? caller.username,
     runner,
-    loadTableOfContents,
+    // One thread serves everyone here: a large answer is parsed and written in a worker thread.
+    loadTableOfContents: (input) => loadTableOfContentsJson({ ...input, offThread: true }),
+    tocLoads: createConcurrencyLimit(options.maxTocLoadsPerUser ?? 2),
     outputUrl: `${origin}${REPORTS_PREFIX}`,
+    reportSigningKey: async () => reportKey,
+    reportLinkLifetimeMs: options.reportLinkLifetimeMs,
+    now: options.now,
     allowedOrigins: appOrigins,
     allowPrivateTargets,
     maxActiveRunsPerUser: options.maxActiveRunsPerUser ?? 3,
+    maxActiveRuns: options.maxActiveRuns ?? runner.capacity(),
     tocTimeoutMs: options.tocTimeoutMs,
     resolve: options.resolve,
     log,
   });
-  const reports = createReportsRoute(reportsDir);
+  const reports = createReportsRoute({ reportsDir, keyOf: keyLookup(reportKey), now: options.now });
   const app = options.webDist === null ? undefined : createStaticApp(options.webDist ?? 'web/dist');
   const pollIntervalMs = options.pollIntervalMs ?? 10_000;
+
+  beforeBody = async (request) => {
+    if (request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS') return undefined;
+    // An API call's token is checked before its body is read: a caller without one cannot make the
+    // server buffer anything.
+    if (request.path === '/api' || request.path.startsWith('/api/')) {
+      try {
+        await verifier.verify(bearerTokenOf(request.headers.authorization));
+        return undefined;
+      } catch (error) {
+        return errorResponse(request, appOrigins, error, { language: languageOfRequest(request) });
+      }
+    }
+    // The sign-in form, the token endpoint and the token-refresh call read a form or JSON; nothing
+    // else here takes a body, so none is read.
+    return IDENTITY_BODY_PATHS.has(request.path) ? undefined : dispatch(request);
+  };
 
   dispatch = async (request) => {
     if (request.path === '/api' || request.path.startsWith('/api/')) return api(request);

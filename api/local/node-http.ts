@@ -3,11 +3,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Server } from 'node:net';
 import type { ApiRequest, ApiResponse } from '../http/types.ts';
 
-/**
- * Reads a request, keeping at most `maxBodyBytes + 1` bytes of its body: enough for the route to
- * see it is over the limit, never an unbounded buffer.
- */
-export async function readApiRequest(req: IncomingMessage, res: ServerResponse, maxBodyBytes: number): Promise<ApiRequest> {
+/** A request without its body: method, path, headers, query, and a signal for the client going away. */
+export function apiRequestHead(req: IncomingMessage, res: ServerResponse): ApiRequest {
   const url = new URL(req.url ?? '/', 'http://placeholder');
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(req.headers)) {
@@ -19,12 +16,35 @@ export async function readApiRequest(req: IncomingMessage, res: ServerResponse, 
   res.once('close', () => {
     if (!res.writableFinished) abort.abort();
   });
+  return { method, path: url.pathname, headers, query: url.searchParams, signal: abort.signal };
+}
 
-  let body: string | undefined;
-  if (method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS') {
-    body = await readBodyUpTo(req, maxBodyBytes + 1);
+/** True when the request says a body follows (which must then be read, or the connection closed). */
+export function hasBody(req: IncomingMessage): boolean {
+  return req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+}
+
+/**
+ * Reads at most `maxBodyBytes + 1` bytes of the body: enough for the route to see it is over the
+ * limit, never an unbounded buffer.
+ */
+export function readApiBody(req: IncomingMessage, maxBodyBytes: number): Promise<string> {
+  return readBodyUpTo(req, maxBodyBytes + 1);
+}
+
+/** A request with its body read (see readApiBody) when its method carries one. */
+export async function readApiRequest(req: IncomingMessage, res: ServerResponse, maxBodyBytes: number): Promise<ApiRequest> {
+  const request = apiRequestHead(req, res);
+  if (request.method !== 'GET' && request.method !== 'HEAD' && request.method !== 'OPTIONS') {
+    request.body = await readApiBody(req, maxBodyBytes);
   }
-  return { method, path: url.pathname, headers, query: url.searchParams, body, signal: abort.signal };
+  return request;
+}
+
+/** An error that only means the client went away (hung up, reset, aborted a request). */
+export function isClientGone(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'ECONNRESET' || code === 'EPIPE' || code === 'ECONNABORTED' || code === 'ERR_STREAM_PREMATURE_CLOSE' || (error instanceof Error && error.message === 'aborted');
 }
 
 function readBodyUpTo(req: IncomingMessage, limit: number): Promise<string> {
@@ -35,11 +55,16 @@ function readBodyUpTo(req: IncomingMessage, limit: number): Promise<string> {
       req.off('data', onData);
       req.off('end', finish);
       req.off('error', onError);
+      req.off('close', onClose);
       resolve(Buffer.concat(chunks).toString('utf8'));
     };
     const onError = (error: Error): void => {
       req.off('data', onData);
       reject(error);
+    };
+    // A client that hangs up part way may end the stream with no error at all.
+    const onClose = (): void => {
+      if (!req.complete) onError(Object.assign(new Error('aborted'), { code: 'ECONNRESET' }));
     };
     const onData = (chunk: Buffer): void => {
       const part = chunk.length > limit - size ? chunk.subarray(0, limit - size) : chunk;
@@ -55,6 +80,9 @@ function readBodyUpTo(req: IncomingMessage, limit: number): Promise<string> {
     req.on('data', onData);
     req.on('end', finish);
     req.on('error', onError);
+    req.once('close', onClose);
+    // Gone before anyone listened: no event will come any more.
+    if (req.destroyed && !req.complete) onClose();
   });
 }
 

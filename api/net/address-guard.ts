@@ -1,13 +1,17 @@
 // The one address guard every server-side fetch passes (docs/design.md, "Rules that hold
 // everywhere"): only web addresses, no credentials in them, and no private, loopback, link-local,
-// metadata or reserved destinations unless the local-use switch is on.
+// metadata or reserved destinations; the local-use switch lets loopback and private ones through,
+// never link-local, metadata, multicast or reserved ones.
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
 import { AppError } from '../errors.ts';
 import { msg } from '../i18n/messages.ts';
 
 export interface AddressPolicy {
-  /** The local-use switch (`--allow-private-targets`, `CTPO_ALLOW_PRIVATE_TARGETS=1`). */
+  /**
+   * The local-use switch (`--allow-private-targets`, `CTPO_ALLOW_PRIVATE_TARGETS=1`): loopback and
+   * private addresses pass; link-local, metadata, multicast and reserved ones never do.
+   */
   allowPrivateTargets: boolean;
   /** Plain http is accepted for links; the Brightspace site itself must be https. */
   allowHttp: boolean;
@@ -62,6 +66,26 @@ const blockList = new BlockList();
 for (const [network, prefix] of blockedV4) blockList.addSubnet(network, prefix, 'ipv4');
 for (const [network, prefix] of blockedV6) blockList.addSubnet(network, prefix, 'ipv6');
 
+// Refused even with the local-use switch: nothing a course could link to lives there, and the cloud
+// metadata services do (the credentials of the machine CTPO runs on).
+const neverV4: [string, number][] = [
+  ['0.0.0.0', 8],
+  ['169.254.0.0', 16], // link-local: AWS, Azure, GCP and OpenStack metadata, the ECS task metadata
+  ['100.100.100.200', 32], // Alibaba Cloud metadata
+  ['192.0.0.0', 24], // IETF protocol assignments, includes Oracle Cloud's 192.0.0.192
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+];
+const neverV6: [string, number][] = [
+  ['::', 128],
+  ['fd00:ec2::', 32], // the AWS metadata service and its other endpoints on IPv6 (fd00:ec2::254)
+  ['fe80::', 10],
+  ['ff00::', 8],
+];
+const neverList = new BlockList();
+for (const [network, prefix] of neverV4) neverList.addSubnet(network, prefix, 'ipv4');
+for (const [network, prefix] of neverV6) neverList.addSubnet(network, prefix, 'ipv6');
+
 // Host names that never lead to a public site, whatever DNS says.
 const localNames = /(^|\.)(localhost|local|internal|home\.arpa|localdomain)$/i;
 
@@ -75,7 +99,9 @@ function embeddedIpv4(address: string): string | null {
   const fromWords = (high: number, low: number) => `${high >> 8}.${high & 0xff}.${low >> 8}.${low & 0xff}`;
   const zeros = (from: number, to: number) => words.slice(from, to).every((word) => word === 0);
   // ::ffff:a.b.c.d (mapped), ::a.b.c.d (compatible, deprecated), ::ffff:0:a.b.c.d (translated)
-  if (zeros(0, 5) && (words[5] === 0xffff || words[5] === 0)) return fromWords(words[6]!, words[7]!);
+  if (zeros(0, 5) && words[5] === 0xffff) return fromWords(words[6]!, words[7]!);
+  // (:: and ::1 are not compatible forms of 0.0.0.0 and 0.0.0.1 but addresses of their own.)
+  if (zeros(0, 6) && words[6] !== 0) return fromWords(words[6]!, words[7]!);
   if (zeros(0, 4) && words[4] === 0xffff && words[5] === 0) return fromWords(words[6]!, words[7]!);
   // 64:ff9b::a.b.c.d (NAT64 well-known prefix) and 64:ff9b:1::/48 (local-use NAT64)
   if (words[0] === 0x64 && words[1] === 0xff9b) return fromWords(words[6]!, words[7]!);
@@ -104,15 +130,29 @@ function expandIpv6(address: string): number[] | null {
   return words.length === 8 ? words.map((word) => Number.parseInt(word, 16)) : null;
 }
 
-/** True when the address is private, loopback, link-local, metadata, multicast or reserved. */
-export function isBlockedAddress(address: string): boolean {
+function inList(list: BlockList, address: string): boolean {
   const bare = address.replace(/^\[|\]$/g, '');
   const family = isIP(bare.split('%')[0] ?? '');
-  if (family === 4) return blockList.check(bare, 'ipv4');
+  if (family === 4) return list.check(bare, 'ipv4');
   if (family !== 6) return true; // not an address at all: refuse rather than guess
   const v4 = embeddedIpv4(bare);
-  if (v4 !== null && blockList.check(v4, 'ipv4')) return true;
-  return blockList.check(bare.split('%')[0]!, 'ipv6');
+  if (v4 !== null && list.check(v4, 'ipv4')) return true;
+  return list.check(bare.split('%')[0]!, 'ipv6');
+}
+
+/** True when the address is private, loopback, link-local, metadata, multicast or reserved. */
+export function isBlockedAddress(address: string): boolean {
+  return inList(blockList, address);
+}
+
+/** True when the address is refused even with the local-use switch: link-local, metadata, multicast, reserved. */
+export function isNeverAllowedAddress(address: string): boolean {
+  return inList(neverList, address);
+}
+
+/** Whether a policy refuses an address: all blocked ones, or with the local-use switch the never-allowed ones. */
+export function refusesAddress(policy: AddressPolicy, address: string): boolean {
+  return policy.allowPrivateTargets ? isNeverAllowedAddress(address) : isBlockedAddress(address);
 }
 
 function notAllowed(host: string): AppError {
@@ -141,12 +181,10 @@ export function assertAllowedUrl(raw: string, policy: AddressPolicy): URL {
   if (url.hostname === '') {
     throw new AppError('invalid_input', msg('error.address.no-host'));
   }
-  if (policy.allowPrivateTargets) return url;
-
   const host = url.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '');
   if (isIP(host) !== 0) {
-    if (isBlockedAddress(host)) throw notAllowed(url.hostname);
-  } else if (localNames.test(host)) {
+    if (refusesAddress(policy, host)) throw notAllowed(url.hostname);
+  } else if (!policy.allowPrivateTargets && localNames.test(host)) {
     throw notAllowed(url.hostname);
   }
   return url;
@@ -162,14 +200,13 @@ export async function assertAllowedDestination(
   policy: AddressPolicy,
   resolve: Resolver = systemResolver,
 ): Promise<void> {
-  if (policy.allowPrivateTargets) return;
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (isIP(host) !== 0) {
-    if (isBlockedAddress(host)) throw notAllowed(url.hostname);
+    if (refusesAddress(policy, host)) throw notAllowed(url.hostname);
     return;
   }
   const addresses = await resolve(host);
-  if (addresses.length === 0 || addresses.some((entry) => isBlockedAddress(entry.address))) {
+  if (addresses.length === 0 || addresses.some((entry) => refusesAddress(policy, entry.address))) {
     throw notAllowed(url.hostname);
   }
 }

@@ -11,7 +11,7 @@ import https from 'node:https';
 import type { LookupFunction, Socket } from 'node:net';
 import { AppError, isAppError } from '../errors.ts';
 import { formatMessage, msg, type Message } from '../i18n/messages.ts';
-import { assertAllowedUrl, isBlockedAddress, systemResolver, type AddressPolicy, type Resolver } from './address-guard.ts';
+import { assertAllowedUrl, refusesAddress, systemResolver, type AddressPolicy, type Resolver } from './address-guard.ts';
 
 export type { IncomingHttpHeaders };
 
@@ -168,7 +168,7 @@ export class GuardedHttpClient {
         (answers) => {
           const family = lookupOptions.family === 4 || lookupOptions.family === 6 ? lookupOptions.family : 0;
           const usable = family === 0 ? answers : answers.filter((answer) => answer.family === family);
-          if (!policy.allowPrivateTargets && usable.some((answer) => isBlockedAddress(answer.address))) {
+          if (usable.some((answer) => refusesAddress(policy, answer.address))) {
             callback(notAllowed(hostname), '', 4);
           } else if (usable.length === 0) {
             callback(Object.assign(new Error(`No address for ${hostname}`), { code: 'ENOTFOUND' }), '', 4);
@@ -184,9 +184,8 @@ export class GuardedHttpClient {
     };
     // IP literals skip the lookup; checking the connected socket's address covers them too.
     const guardSocket = (socket: Socket, host: string) => {
-      if (policy.allowPrivateTargets) return;
       socket.once('connect', () => {
-        if (socket.remoteAddress !== undefined && isBlockedAddress(socket.remoteAddress)) socket.destroy(notAllowed(host));
+        if (socket.remoteAddress !== undefined && refusesAddress(policy, socket.remoteAddress)) socket.destroy(notAllowed(host));
       });
     };
     const agentOptions = {

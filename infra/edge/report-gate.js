@@ -5,7 +5,7 @@ const kvs = cf.kvs();
 // a report is served only through a link whose capability checks out, in exactly the format of
 // api/http/report-capability.ts:
 //
-//   /reports/<keyId>.<expires>.<hex HMAC-SHA256>/<filename>.(html|json)
+//   /reports/<keyId>.<expires>.<hex HMAC-SHA256>/<filename>.(html|json|csv)
 //
 // The key's text is read from the function's KeyValueStore under `report-key-<keyId>`. A good link
 // is rewritten to the object's key in the bucket (`/reports/<filename>.<ext>`), so every link to one
@@ -13,7 +13,7 @@ const kvs = cf.kvs();
 // Written in ES5 style plus async/await: the runtime is ES5.1 with only parts of ES6-12.
 var crypto = require('crypto');
 
-var PATH = /^\/reports\/([a-z0-9]{1,16})\.([1-9][0-9]{0,10})\.([0-9a-f]{64})\/([a-z0-9][a-z0-9-]{0,199})\.(html|json)$/;
+var PATH = /^\/reports\/([a-z0-9]{1,16})\.([1-9][0-9]{0,10})\.([0-9a-f]{64})\/([a-z0-9][a-z0-9-]{0,199})\.(html|json|csv)$/;
 
 function sameText(a, b) {
   if (a.length !== b.length) return false;

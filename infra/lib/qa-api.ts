@@ -276,19 +276,20 @@ export class QaApi extends Construct {
       512,
     );
     const taskState = this.apiFunction('TaskState', LAMBDA_ENTRIES.taskState, { ...common, [ENV.containerName]: RUNNER_CONTAINER }, Duration.seconds(30), 256);
-    const jobs = this.apiFunction('JobList', LAMBDA_ENTRIES.jobs, { ...common }, Duration.seconds(10), 512);
+    const jobs = this.apiFunction('JobList', LAMBDA_ENTRIES.jobs, { ...common, [ENV.reportKeySecret]: this.reportKeys.secret.secretArn }, Duration.seconds(10), 512);
     const dismissals = this.apiFunction('DismissalRoutes', LAMBDA_ENTRIES.dismissals, { ...common, [ENV.dismissalsTable]: this.dismissalsTable.tableName }, Duration.seconds(10), 512);
     this.functions = { toc, runTests, jobStatus, jobs, dismissals, taskState };
     for (const route of [toc, runTests, jobStatus, jobs, dismissals]) {
       route.addToRolePolicy(new iam.PolicyStatement({ actions: ['ssm:GetParameter'], resources: [clientIdParameterArn] }));
     }
 
-    // run-tests: record the job, count the user's active runs, encrypt, start the task.
+    // run-tests: take a run slot (conditional writes on slot items, read in batches, given back with
+    // a conditional delete) and record the job, encrypt, start the task.
     runTests.addToRolePolicy(
-      new iam.PolicyStatement({ actions: ['dynamodb:PutItem', 'dynamodb:GetItem', 'dynamodb:UpdateItem'], resources: [this.jobsTable.tableArn] }),
-    );
-    runTests.addToRolePolicy(
-      new iam.PolicyStatement({ actions: ['dynamodb:Query'], resources: [`${this.jobsTable.tableArn}/index/${OWNER_INDEX}`] }),
+      new iam.PolicyStatement({
+        actions: ['dynamodb:PutItem', 'dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:BatchGetItem', 'dynamodb:DeleteItem'],
+        resources: [this.jobsTable.tableArn],
+      }),
     );
     runTests.addToRolePolicy(
       new iam.PolicyStatement({
@@ -326,6 +327,8 @@ export class QaApi extends Construct {
     }
     // jobs: the caller's runs, newest first, from the owner index.
     jobs.addToRolePolicy(new iam.PolicyStatement({ actions: ['dynamodb:Query'], resources: [`${this.jobsTable.tableArn}/index/${OWNER_CREATED_INDEX}`] }));
+    // ... each succeeded run's report link signed, as job-status signs it.
+    jobs.addToRolePolicy(new iam.PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [this.reportKeys.secret.secretArn] }));
     // dismissals: the caller's dismissed findings of a course, recorded under their e-mail.
     dismissals.addToRolePolicy(
       new iam.PolicyStatement({ actions: ['dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:DeleteItem'], resources: [this.dismissalsTable.tableArn] }),

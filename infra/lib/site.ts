@@ -13,6 +13,7 @@ import * as s3deploy from 'aws-cdk-lib/aws-s3-deployment';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
 import { EDGE_TOKEN_HEADER, SITE_HOST_HEADER } from '../../api/aws/settings.ts';
+import { REPORT_CSP } from '../../api/report/report-csp.ts';
 import { acknowledgeGeneratedPolicyWildcards } from './nag.ts';
 import type { CustomDomain } from './parameters.ts';
 import type { ApiRoute } from './qa-api.ts';
@@ -288,18 +289,8 @@ export class Site extends Construct {
             referrerPolicy: { referrerPolicy: cloudfront.HeadersReferrerPolicy.NO_REFERRER, override: true },
             contentSecurityPolicy: {
               override: true,
-              // A report is one file with inline styles and no script (its filters are CSS). The
-              // sandbox gives it an opaque origin besides, so even a report that went wrong could
-              // not reach the app's tokens on this origin; its links still open in a new tab.
-              contentSecurityPolicy: [
-                "default-src 'none'",
-                "style-src 'unsafe-inline'",
-                'img-src data:',
-                "frame-ancestors 'none'",
-                "base-uri 'none'",
-                "form-action 'none'",
-                'sandbox allow-popups allow-popups-to-escape-sandbox',
-              ].join('; '),
+              // The same policy the local server sends (api/report/report-csp.ts says why).
+              contentSecurityPolicy: REPORT_CSP,
             },
           },
           customHeadersBehavior: { customHeaders: [permissionsPolicy()] },

@@ -1,5 +1,6 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ACCESS_TOKEN_TTL_SECONDS } from '../../api/local/identity/identity-provider.ts';
 import { resourceNamed, synthesize } from './support.ts';
 import type { Synthesized } from './support.ts';
 
@@ -49,6 +50,8 @@ describe('the identity construct', () => {
       IdTokenValidity: 15,
       TokenValidityUnits: { AccessToken: 'minutes', IdToken: 'minutes' },
     });
+    // The local stand-in's tokens last as long, so the app meets the same expiry locally.
+    expect(ACCESS_TOKEN_TTL_SECONDS).toBe((properties.AccessTokenValidity as number) * 60);
     const siteUrl = { 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [expect.stringMatching(/^SiteDistribution/), 'DomainName'] }, '/']] };
     for (const urls of [properties.CallbackURLs, properties.LogoutURLs]) {
       expect(urls).toEqual([siteUrl]);

@@ -222,21 +222,22 @@ describe('the QA API construct', () => {
     const runTests = nonLog('QaApiRunTestsRole');
     expect(runTests.map(actionsOf)).toEqual([
       ['ssm:GetParameter'],
-      ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
-      ['dynamodb:Query'],
+      ['dynamodb:BatchGetItem', 'dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
       ['kms:Encrypt'],
       ['ecs:RunTask'],
       ['iam:PassRole'],
     ]);
     const cluster = { 'Fn::GetAtt': [resourceNamed(synth.template, 'AWS::ECS::Cluster', 'QaApiCluster').id, 'Arn'] };
-    expect(runTests[4]).toMatchObject({ Resource: { Ref: resourceNamed(synth.template, 'AWS::ECS::TaskDefinition', 'QaApiRunner').id }, Condition: { ArnEquals: { 'ecs:cluster': cluster } } });
-    expect(runTests[5]).toMatchObject({ Condition: { StringEquals: { 'iam:PassedToService': 'ecs-tasks.amazonaws.com' } } });
+    expect(runTests[3]).toMatchObject({ Resource: { Ref: resourceNamed(synth.template, 'AWS::ECS::TaskDefinition', 'QaApiRunner').id }, Condition: { ArnEquals: { 'ecs:cluster': cluster } } });
+    expect(runTests[4]).toMatchObject({ Condition: { StringEquals: { 'iam:PassedToService': 'ecs-tasks.amazonaws.com' } } });
     // The history: the owner index for the list of runs; the dismissals table, and the user pool for
     // the name a dismissal is recorded under.
     const ownerIndex = /^\{QaApiJobs\w+\.Arn\}\/index\/by-owner-created$/;
     const jobList = nonLog('QaApiJobListRole');
-    expect(jobList.map(actionsOf)).toEqual([['ssm:GetParameter'], ['dynamodb:Query']]);
+    // ... and the report-link key, to sign the links of the runs it lists as job-status does.
+    expect(jobList.map(actionsOf)).toEqual([['ssm:GetParameter'], ['dynamodb:Query'], ['secretsmanager:GetSecretValue']]);
     expect(render(jobList[1]!.Resource)).toMatch(ownerIndex);
+    expect(jobList[2]!.Resource).toEqual(nonLog('QaApiJobStatusRole')[1]!.Resource);
     const dismissalsTable = { 'Fn::GetAtt': [resourceNamed(synth.template, 'AWS::DynamoDB::GlobalTable', 'QaApiDismissals').id, 'Arn'] };
     const pool = { 'Fn::GetAtt': [resourceNamed(synth.template, 'AWS::Cognito::UserPool', 'IdentityUserPool').id, 'Arn'] };
     expect(nonLog('QaApiDismissalRoutesRole').slice(1)).toEqual([

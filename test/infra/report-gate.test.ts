@@ -29,9 +29,9 @@ describe('the report gate at the edge', () => {
   const capability = (key: { keyId: string; key: string }, expiresAt = new Date('2026-05-12T11:20:00Z'), filename = FILENAME) =>
     signReportCapability({ filename, expiresAt, ...key });
 
-  it('serves the report and its JSON twin for a valid link, from one cache key per report', async () => {
+  it('serves the report and its JSON and CSV twins for a valid link, from one cache key per report', async () => {
     const handler = gate(storeOf(K1));
-    for (const extension of ['html', 'json']) {
+    for (const extension of ['html', 'json', 'csv']) {
       const result = (await handler({ request: request(`/reports/${capability(K1)}/${FILENAME}.${extension}`) })) as Request;
       expect(result.uri).toBe(`/reports/${FILENAME}.${extension}`);
       expect(result.querystring).toEqual({});

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jobRunnerFromEnv, jobStoreFromEnv, refreshingJobStoreFromEnv, reportStoreFromEnv } from '../../api/aws/aws-deps.ts';
 import { NO_JOB_RUNNER, NO_JOB_STORE, NO_TABLE_OF_CONTENTS, apiDepsFromEnv } from '../../api/aws/lambda/http-lambda.ts';
+import { reportSigningKeyFromEnv } from '../../api/aws/report-signing-key.ts';
 import { ENV, requireEnv } from '../../api/aws/settings.ts';
 import { render, resourceNamed, synthesize } from './support.ts';
 import type { Synthesized } from './support.ts';
@@ -43,9 +44,11 @@ describe('the environment the stack sets', () => {
     expect(env[ENV.containerName]).toBe('runner');
   });
 
-  it('is enough for the job-status function, which reads ECS for quiet jobs', () => {
+  it('is enough for the job-status function, which reads ECS for quiet jobs and signs report links', () => {
     const env = environmentOf('QaApiJobStatus');
-    expect(() => apiDepsFromEnv(env, { jobs: refreshingJobStoreFromEnv(env), runner: NO_JOB_RUNNER, loadTableOfContents: NO_TABLE_OF_CONTENTS })).not.toThrow();
+    expect(() =>
+      apiDepsFromEnv(env, { jobs: refreshingJobStoreFromEnv(env), runner: NO_JOB_RUNNER, loadTableOfContents: NO_TABLE_OF_CONTENTS, reportSigningKey: reportSigningKeyFromEnv(env) }),
+    ).not.toThrow();
   });
 
   it('is enough for the task-state function', () => {

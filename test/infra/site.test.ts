@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Match } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPORT_CSP } from '../../api/report/report-csp.ts';
 import { REPORT_GATE_FILE, SPA_REWRITE_SOURCE } from '../../infra/lib/site.ts';
 import { parseRuntimeConfig } from '../../web/src/lib/runtime-config.ts';
 import { render, resourceNamed, synthesize } from './support.ts';
@@ -255,6 +256,8 @@ describe('the site construct', () => {
     expect(directive(csp, 'script-src')).toBeUndefined();
     expect(directive(csp, 'connect-src')).toBeUndefined();
     expect(directive(csp, 'style-src')).toEqual(["'unsafe-inline'"]);
+    // The very policy the local server sends.
+    expect(csp).toBe(REPORT_CSP);
   });
 
   it('caches hashed assets for a year and index.html and config.json never', () => {

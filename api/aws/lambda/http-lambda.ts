@@ -9,7 +9,7 @@ import type { TokenVerifier } from '../../http/access-token.ts';
 import type { ApiDeps } from '../../http/routes.ts';
 import type { ApiRequest, ApiResponse } from '../../http/types.ts';
 import type { DismissalStore, JobHistory, JobRunner, JobStore } from '../../jobs/types.ts';
-import { EDGE_TOKEN_HEADER, ENV, SITE_HOST_HEADER, requireEnv } from '../settings.ts';
+import { EDGE_TOKEN_HEADER, ENV, SITE_HOST_HEADER, requireEnv, requirePositiveInteger } from '../settings.ts';
 import type { Environment } from '../settings.ts';
 
 export type Route = (request: ApiRequest, deps: ApiDeps) => Promise<ApiResponse>;
@@ -17,6 +17,11 @@ export type LambdaHandler = (event: APIGatewayProxyEventV2) => Promise<APIGatewa
 
 /** Runs one user may have in progress at once, as on the local stack. */
 export const MAX_ACTIVE_RUNS_PER_USER = 3;
+/**
+ * Runs the deployment may have in progress at once (one Fargate task each) unless the stack sets
+ * CTPO_MAX_ACTIVE_RUNS: a bound on the bill and within a new account's Fargate quota.
+ */
+export const DEFAULT_MAX_ACTIVE_RUNS = 20;
 /** API Gateway gives up on a route after 30 s; the table of contents answers with its own error first. */
 export const TOC_TIMEOUT_MS = 25_000;
 
@@ -74,6 +79,7 @@ function notServedHere(part: string): never {
 /** A job store for a function whose route keeps no jobs. */
 export const NO_JOB_STORE: JobStore = {
   create: async () => notServedHere('The job store'),
+  createWithinLimits: async () => notServedHere('The job store'),
   get: async () => notServedHere('The job store'),
   update: async () => notServedHere('The job store'),
   countActive: async () => notServedHere('The job store'),
@@ -100,6 +106,9 @@ export const NO_JOB_RUNNER: JobRunner = {
 
 /** For a function whose route reads no table of contents (it keeps the Brightspace client out of its bundle). */
 export const NO_TABLE_OF_CONTENTS: ApiDeps['loadTableOfContents'] = async () => notServedHere('Reading a table of contents');
+
+/** For a function whose route hands out no report links (only job-status holds the signing key). */
+export const NO_REPORT_SIGNING_KEY: ApiDeps['reportSigningKey'] = async () => notServedHere('The report-link signing key');
 
 /** Reads one SSM parameter's value (the default reads it with the function's own role). */
 export type ParameterReader = (name: string) => Promise<string>;
@@ -144,6 +153,7 @@ export function apiDepsFromEnv(
     jobs: JobStore;
     runner: JobRunner;
     loadTableOfContents: ApiDeps['loadTableOfContents'];
+    reportSigningKey?: ApiDeps['reportSigningKey'];
     history?: JobHistory;
     dismissals?: DismissalStore;
     nameOf?: ApiDeps['nameOf'];
@@ -163,10 +173,12 @@ export function apiDepsFromEnv(
     runner: parts.runner,
     loadTableOfContents: parts.loadTableOfContents,
     outputUrl: requireEnv(env, ENV.reportsUrl),
+    reportSigningKey: parts.reportSigningKey ?? NO_REPORT_SIGNING_KEY,
     allowedOrigins,
     // On AWS every fetch goes to the public internet only.
     allowPrivateTargets: false,
     maxActiveRunsPerUser: MAX_ACTIVE_RUNS_PER_USER,
+    maxActiveRuns: env[ENV.maxActiveRuns] === undefined ? DEFAULT_MAX_ACTIVE_RUNS : requirePositiveInteger(env, ENV.maxActiveRuns),
     tocTimeoutMs: TOC_TIMEOUT_MS,
     log: (line) => console.error(line),
   };

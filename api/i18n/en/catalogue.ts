@@ -10,6 +10,7 @@ import { fixes } from './fixes.ts';
 import { history } from './history.ts';
 import { links } from './links.ts';
 import { report } from './report.ts';
+import { safeguards } from './safeguards.ts';
 
-export const english = { ...errors, ...findings, ...links, ...documents, ...fixes, ...report, ...cli, ...courseWide, ...accessibility, ...history } as const satisfies Record<string, string>;
+export const english = { ...errors, ...findings, ...links, ...documents, ...fixes, ...report, ...cli, ...courseWide, ...accessibility, ...safeguards, ...history } as const satisfies Record<string, string>;
 export type MessageId = keyof typeof english;

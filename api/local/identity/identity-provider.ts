@@ -3,11 +3,18 @@
 // authorization code + PKCE, token refresh at `userPoolEndpoint`, sign-out through /logout).
 // See the reference notes on Amplify's auth for the calls it makes and the claims it reads.
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import type { ApiRequest, ApiResponse } from '../../http/types.ts';
 import { readOwnJwt, signJwt } from './jwt.ts';
 import type { JwtClaims } from './jwt.ts';
 import type { SigningKey } from './signing-key.ts';
 import { renderIdentityErrorPage, renderSignInPage } from './sign-in-page.ts';
+
+/**
+ * 15 minutes, as the deployed user pool's access and id tokens (infra/lib/identity.ts): a token
+ * cannot be revoked, so a short life bounds what one kept after sign-out can do.
+ */
+export const ACCESS_TOKEN_TTL_SECONDS = 900;
 
 export interface IdentityClient {
   clientId: string;
@@ -34,12 +41,30 @@ export interface IdentityProviderOptions {
   corsOrigins: readonly string[];
   /** Origins the sign-in form itself may be served from (other names of this server). Default: origin. */
   formOrigins?: readonly string[];
+  /** Access and id tokens' life. Default ACCESS_TOKEN_TTL_SECONDS, as the deployed user pool. */
   accessTokenTtlSeconds?: number;
   refreshTokenTtlSeconds?: number;
   codeTtlSeconds?: number;
   /** Milliseconds since the epoch; tests move it to expire codes and tokens. */
   now?: () => number;
+  /**
+   * A file that keeps revoked refresh tokens (their ids and expiry, no token) across restarts, as
+   * Cognito does. Without it revocations live in memory only.
+   */
+  revocationsPath?: string;
+  /** Failed sign-ins allowed per account and overall before more are refused for a while. */
+  signInLimits?: Partial<SignInLimits>;
 }
+
+export interface SignInLimits {
+  /** Failed sign-ins of one account within `windowMs` before its next attempts are refused. */
+  perAccount: number;
+  /** Failed sign-ins of all accounts within one minute before any attempt is refused. */
+  overallPerMinute: number;
+  windowMs: number;
+}
+
+export const DEFAULT_SIGN_IN_LIMITS: SignInLimits = { perAccount: 5, overallPerMinute: 30, windowMs: 15 * 60_000 };
 
 export interface IdentityTokens {
   access_token: string;
@@ -73,6 +98,8 @@ const KNOWN_SCOPES = new Set(['openid', 'email', 'profile', 'phone', 'aws.cognit
 const COGNITO_TARGET_PREFIX = 'AWSCognitoIdentityProviderService.';
 const MAX_FORM_BYTES = 16 * 1024;
 const MAX_PENDING_CODES = 10_000;
+// Accounts whose failed sign-ins are tracked at once; beyond it only the overall limit applies.
+const MAX_TRACKED_ACCOUNTS = 10_000;
 
 const sha256 = (text: string): Buffer => createHash('sha256').update(text).digest();
 
@@ -92,13 +119,36 @@ function parseForm(body: string | undefined): URLSearchParams | undefined {
   return new URLSearchParams(body);
 }
 
+/** Revoked refresh token ids and their expiry (seconds), without those already expired. */
+function loadRevocations(path: string | undefined, nowMs: number): Map<string, number> {
+  const revoked = new Map<string, number>();
+  if (path === undefined || !existsSync(path)) return revoked;
+  try {
+    const stored = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
+    for (const [jti, exp] of Object.entries(stored)) {
+      if (typeof exp === 'number' && exp * 1000 > nowMs) revoked.set(jti, exp);
+    }
+  } catch (error) {
+    // A damaged file must not quietly bring revoked sessions back: refuse to start instead.
+    throw new Error(`The list of revoked sign-ins at ${path} cannot be read; remove it to sign everyone out.`, { cause: error });
+  }
+  return revoked;
+}
+
+function saveRevocations(path: string, revoked: Map<string, number>): void {
+  // Written beside and renamed over, so a crash never leaves half a file.
+  const next = `${path}.${process.pid}.tmp`;
+  writeFileSync(next, JSON.stringify(Object.fromEntries(revoked)), { mode: 0o600 });
+  renameSync(next, path);
+}
+
 function mediaTypeOf(headers: ApiRequest['headers']): string {
   return (headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
 }
 
 export function createIdentityProvider(options: IdentityProviderOptions): IdentityProvider {
   const now = options.now ?? (() => Date.now());
-  const accessTtl = options.accessTokenTtlSeconds ?? 3600;
+  const accessTtl = options.accessTokenTtlSeconds ?? ACCESS_TOKEN_TTL_SECONDS;
   const refreshTtl = options.refreshTokenTtlSeconds ?? 30 * 24 * 3600;
   const codeTtl = options.codeTtlSeconds ?? 60;
   const issuer = `${options.origin}/${options.poolId}`;
@@ -109,9 +159,39 @@ export function createIdentityProvider(options: IdentityProviderOptions): Identi
   const users = new Map(options.users.map((user) => [user.email.trim().toLowerCase(), user]));
   const usersBySubject = new Map(options.users.map((user) => [subjectFor(options.poolId, user.email), user]));
   const codes = new Map<string, PendingCode>();
-  // Revoked refresh tokens, by jti. Kept in memory: a restart forgets revocations, acceptable for a
-  // single-user local stand-in whose sign-out also clears the browser's tokens.
-  const revoked = new Set<string>();
+  // Revoked refresh tokens: jti -> expiry (seconds). Kept in the revocations file when there is one,
+  // so a restart does not bring a signed-out session back.
+  const revoked = loadRevocations(options.revocationsPath, now());
+  const limits = { ...DEFAULT_SIGN_IN_LIMITS, ...options.signInLimits };
+  // Times of recent failed sign-ins, by account (lower-case e-mail) and overall.
+  const failures = new Map<string, number[]>();
+  let recentFailures: number[] = [];
+
+  function revoke(jti: string, expiresAt: number): void {
+    revoked.set(jti, expiresAt);
+    const nowSeconds = Math.floor(now() / 1000);
+    for (const [id, exp] of revoked) if (exp <= nowSeconds) revoked.delete(id);
+    if (options.revocationsPath !== undefined) saveRevocations(options.revocationsPath, revoked);
+  }
+
+  /** Minutes until this account may try again, or 0 when it may now. */
+  function signInWait(account: string): number {
+    const at = now();
+    recentFailures = recentFailures.filter((time) => time > at - 60_000);
+    const mine = (failures.get(account) ?? []).filter((time) => time > at - limits.windowMs);
+    if (mine.length === 0) failures.delete(account);
+    else failures.set(account, mine);
+    if (mine.length >= limits.perAccount) return Math.max(1, Math.ceil((mine[0]! + limits.windowMs - at) / 60_000));
+    if (recentFailures.length >= limits.overallPerMinute) return 1;
+    return 0;
+  }
+
+  function recordFailure(account: string): void {
+    const at = now();
+    recentFailures.push(at);
+    // Accounts that do not exist are counted too: their attempts are refused as any other's.
+    if (failures.size < MAX_TRACKED_ACCOUNTS || failures.has(account)) failures.set(account, [...(failures.get(account) ?? []), at]);
+  }
 
   const securityHeaders = {
     'cache-control': 'no-store',
@@ -139,7 +219,7 @@ export function createIdentityProvider(options: IdentityProviderOptions): Identi
     };
   }
 
-  function html(status: number, body: string, formAction = "'self'"): ApiResponse {
+  function html(status: number, body: string, formAction = "'self'", extra: Record<string, string> = {}): ApiResponse {
     return {
       status,
       headers: {
@@ -147,6 +227,7 @@ export function createIdentityProvider(options: IdentityProviderOptions): Identi
         'content-type': 'text/html; charset=utf-8',
         'content-security-policy': `default-src 'none'; style-src 'unsafe-inline'; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`,
         'x-frame-options': 'DENY',
+        ...extra,
       },
       body,
     };
@@ -288,12 +369,21 @@ export function createIdentityProvider(options: IdentityProviderOptions): Identi
     if (!check.ok) return check.response;
     const email = (form.get('email') ?? '').trim();
     const password = form.get('password') ?? '';
-    const user = users.get(email.toLowerCase());
+    const account = email.toLowerCase();
+    // Refused before the password is even compared, so a guesser learns nothing from these tries.
+    const wait = signInWait(account);
+    if (wait > 0) {
+      const error = `Too many failed sign-ins. Wait ${wait === 1 ? '1 minute' : `${wait} minutes`}, then try again.`;
+      return html(429, renderSignInPage({ params: check.forward, email, error }), formActionFor(check.redirectUri), { 'retry-after': String(wait * 60) });
+    }
+    const user = users.get(account);
     // Compare against a dummy when the user is unknown, so timing does not tell which e-mails exist.
     const passwordOk = sameSecret(password, user?.password ?? randomBytes(16).toString('hex')) && user !== undefined;
     if (!passwordOk) {
+      recordFailure(account);
       return html(200, renderSignInPage({ params: check.forward, email, error: 'Incorrect email or password.' }), formActionFor(check.redirectUri));
     }
+    failures.delete(account);
     pruneExpiredCodes();
     if (codes.size >= MAX_PENDING_CODES) {
       return html(503, renderIdentityErrorPage('Too many sign-ins in progress. Try again in a minute.'));
@@ -420,7 +510,7 @@ export function createIdentityProvider(options: IdentityProviderOptions): Identi
       if (claims === undefined || claims.token_use !== 'refresh' || claims.client_id !== clientId || typeof claims.jti !== 'string') {
         return cognitoError(request, 'UnsupportedTokenTypeException', 'Only a refresh token of this client can be revoked.');
       }
-      revoked.add(claims.jti);
+      revoke(claims.jti, typeof claims.exp === 'number' ? claims.exp : Math.floor(now() / 1000) + refreshTtl);
       return ok({});
     }
 

@@ -1,17 +1,20 @@
 import { ECSClient, RunTaskCommand } from '@aws-sdk/client-ecs';
 import { EncryptCommand } from '@aws-sdk/client-kms';
 import { mockClient } from 'aws-sdk-client-mock';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { decryptCredentials } from '../../../api/aws/credentials-cipher.ts';
 import { createDynamoJobStore } from '../../../api/aws/dynamo-job-store.ts';
 import { createEcsJobRunner } from '../../../api/aws/ecs-job-runner.ts';
 import { AppError } from '../../../api/errors.ts';
 import type { JobRunner, JobStore } from '../../../api/jobs/types.ts';
-import { fakeJobsTable } from './fake-dynamodb.ts';
-import type { FakeTable } from './fake-dynamodb.ts';
+import { startDynalite } from '../support/dynalite.ts';
+import type { Dynalite } from '../support/dynalite.ts';
 import { fakeKms } from './fake-kms.ts';
 import type { FakeKms } from './fake-kms.ts';
 import { aJob } from '../support/job-record.ts';
+
+// A real DynamoDB-compatible server on a machine shared with other test runs.
+vi.setConfig({ testTimeout: 30_000, hookTimeout: 30_000 });
 
 const KEY = 'arn:aws:kms:ca-central-1:111122223333:key/1234abcd-12ab-34cd-56ef-1234567890ab';
 const CLUSTER = 'arn:aws:ecs:ca-central-1:111122223333:cluster/ctpo';
@@ -19,20 +22,26 @@ const TASK_DEF = 'arn:aws:ecs:ca-central-1:111122223333:task-definition/ctpo-run
 const TASK_ARN = 'arn:aws:ecs:ca-central-1:111122223333:task/ctpo/0123456789abcdef0123456789abcdef';
 const credentials = { username: 'qa.bot', password: 'S3cret!pass' };
 
+let dynamo: Dynalite;
+beforeAll(async () => {
+  dynamo = await startDynalite();
+});
+afterAll(() => dynamo.close());
+
 describe('the ECS job runner', () => {
-  let table: FakeTable;
+  let tableName: string;
   let kms: FakeKms;
   let ecs: ECSClient;
   let ecsMock: ReturnType<typeof mockClient>;
   let store: JobStore;
   let runner: JobRunner;
 
-  beforeEach(() => {
-    table = fakeJobsTable('jobs');
+  beforeEach(async () => {
+    tableName = await dynamo.createJobsTable();
     kms = fakeKms();
     ecs = new ECSClient({ region: 'ca-central-1' });
     ecsMock = mockClient(ecs);
-    store = createDynamoJobStore({ client: table.client, tableName: 'jobs', retentionDays: 30 });
+    store = createDynamoJobStore({ client: dynamo.client, tableName, retentionDays: 30 });
     runner = createEcsJobRunner({
       ecs,
       kms: kms.client,
@@ -46,7 +55,6 @@ describe('the ECS job runner', () => {
     });
   });
   afterEach(() => {
-    table.restore();
     kms.restore();
     ecsMock.restore();
   });
@@ -76,7 +84,7 @@ describe('the ECS job runner', () => {
     expect(await decryptCredentials(kms.client, KEY, 'job-1', ciphertext)).toEqual(credentials);
 
     expect(await store.get('job-1')).toMatchObject({ status: 'PROVISIONING', runnerRef: TASK_ARN });
-    expect(JSON.stringify([...table.items.values()])).not.toMatch(/S3cret|qa\.bot/);
+    expect(JSON.stringify(await dynamo.items(tableName))).not.toMatch(/S3cret|qa\.bot/);
   });
 
   it('leaves startedBy out for a job id RunTask would refuse there, and still names the job', async () => {

@@ -12,8 +12,8 @@ import { createS3ReportStore } from '../../../api/aws/s3-report-store.ts';
 import type { JobRecord, JobStore } from '../../../api/jobs/types.ts';
 import { startBrightspaceSite } from '../../fixtures/brightspace-site.ts';
 import type { BrightspaceSite } from '../../fixtures/brightspace-site.ts';
-import { fakeJobsTable } from './fake-dynamodb.ts';
-import type { FakeTable } from './fake-dynamodb.ts';
+import { startDynalite } from '../support/dynalite.ts';
+import type { Dynalite } from '../support/dynalite.ts';
 import { fakeKms } from './fake-kms.ts';
 import type { FakeKms } from './fake-kms.ts';
 import { aJob as aRecord } from '../support/job-record.ts';
@@ -25,8 +25,10 @@ const KEY = 'arn:aws:kms:ca-central-1:111122223333:key/1234abcd-12ab-34cd-56ef-1
 const PASSWORD = 'Tr0ub4dor&3-fargate';
 
 let site: BrightspaceSite;
+let dynamo: Dynalite;
 
 beforeAll(async () => {
+  dynamo = await startDynalite();
   site = await startBrightspaceSite({
     login: 'form',
     users: [{ username: 'teacher', password: PASSWORD }],
@@ -48,10 +50,11 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await site.close();
+  await dynamo.close();
 });
 
 describe('the Fargate task', () => {
-  let table: FakeTable;
+  let tableName: string;
   let kms: FakeKms;
   let s3: S3Client;
   let s3Mock: ReturnType<typeof mockClient>;
@@ -75,17 +78,16 @@ describe('the Fargate task', () => {
       log: (line) => logs.push(line),
     });
 
-  beforeEach(() => {
-    table = fakeJobsTable('jobs');
+  beforeEach(async () => {
+    tableName = await dynamo.createJobsTable();
     kms = fakeKms();
     s3 = new S3Client({ region: 'ca-central-1' });
     s3Mock = mockClient(s3);
     s3Mock.on(PutObjectCommand).resolves({});
-    jobs = createDynamoJobStore({ client: table.client, tableName: 'jobs', retentionDays: 30 });
+    jobs = createDynamoJobStore({ client: dynamo.client, tableName, retentionDays: 30 });
     logs = [];
   });
   afterEach(() => {
-    table.restore();
     kms.restore();
     s3Mock.restore();
   });
@@ -99,7 +101,7 @@ describe('the Fargate task', () => {
     expect((await jobs.get('job-ok'))?.summary).toMatchObject({ topics: expect.any(Number), scanned: expect.any(Number), findings: expect.objectContaining({ error: expect.any(Number) }) });
     const report = JSON.parse(String(puts[0]!.Body)) as { client: string; orgUnitId: number };
     expect(report).toMatchObject({ client: 'Acme College', orgUnitId: 6606 });
-    const everything = JSON.stringify([[...table.items.values()], puts.map((put) => put.Body), logs]);
+    const everything = JSON.stringify([await dynamo.items(tableName), puts.map((put) => put.Body), logs]);
     expect(everything).not.toContain(PASSWORD);
   });
 

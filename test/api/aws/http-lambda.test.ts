@@ -1,20 +1,29 @@
 import { generateKeyPairSync, sign } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { ECSClient, RunTaskCommand } from '@aws-sdk/client-ecs';
+import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createDynamoJobStore } from '../../../api/aws/dynamo-job-store.ts';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { RUN_SLOT_PREFIX, createDynamoJobStore } from '../../../api/aws/dynamo-job-store.ts';
 import { createEcsJobRunner } from '../../../api/aws/ecs-job-runner.ts';
 import { NO_DISMISSALS, NO_JOB_HISTORY, NO_JOB_RUNNER, NO_TABLE_OF_CONTENTS, apiRequestOf, lambdaHandlerOf } from '../../../api/aws/lambda/http-lambda.ts';
+import { reportSigningKeyFromSecret } from '../../../api/aws/report-signing-key.ts';
 import { EDGE_TOKEN_HEADER } from '../../../api/aws/settings.ts';
+import { REPORT_KEY_STORE_PREFIX } from '../../../api/http/report-capability.ts';
 import { createIssuerTokenVerifier } from '../../../api/http/access-token.ts';
 import { handleJobStatus, handleRunTests } from '../../../api/http/routes.ts';
 import type { ApiDeps } from '../../../api/http/routes.ts';
 import type { JobRecord, JobStore } from '../../../api/jobs/types.ts';
-import { fakeJobsTable } from './fake-dynamodb.ts';
-import type { FakeTable } from './fake-dynamodb.ts';
+import { startDynalite } from '../support/dynalite.ts';
+import type { Dynalite } from '../support/dynalite.ts';
+import { REPORT_GATE_FILE } from '../../../infra/lib/site.ts';
+import { isResponse, loadCloudFrontFunction } from '../../infra/edge-runtime.ts';
 import { fakeKms } from './fake-kms.ts';
 import type { FakeKms } from './fake-kms.ts';
+
+// A real DynamoDB-compatible server on a machine shared with other test runs.
+vi.setConfig({ testTimeout: 30_000, hookTimeout: 30_000 });
 
 const ISSUER = 'https://cognito-idp.ca-central-1.amazonaws.com/ca-central-1_AbC123xyz';
 const CLIENT_ID = '4example5client6id7';
@@ -61,6 +70,9 @@ function httpEvent(method: string, rawPath: string, options: { token?: string; b
   return event;
 }
 
+// The key as the rotation function keeps it in the secret and in the edge's KeyValueStore.
+const REPORT_KEY = { keyId: 'k1abc', key: 'Qm9vdHN0cmFwIHJlcG9ydCBrZXkgZm9yIHRlc3RzIG9ubHk0' };
+
 function aJob(id: string, overrides: Partial<JobRecord> = {}): JobRecord {
   return {
     id,
@@ -77,14 +89,22 @@ function aJob(id: string, overrides: Partial<JobRecord> = {}): JobRecord {
   };
 }
 
+let dynamo: Dynalite;
+beforeAll(async () => {
+  dynamo = await startDynalite();
+});
+afterAll(() => dynamo.close());
+
 describe('the API routes as Lambda functions', () => {
-  let table: FakeTable;
+  let tableName: string;
   let jobs: JobStore;
   let deps: Omit<ApiDeps, 'runner' | 'jobs'>;
+  /** The job items as stored (the slot items behind the run caps left out). */
+  const storedJobs = async () => (await dynamo.items(tableName)).filter((item) => !String(item.id).startsWith(RUN_SLOT_PREFIX));
 
-  beforeEach(() => {
-    table = fakeJobsTable('jobs');
-    jobs = createDynamoJobStore({ client: table.client, tableName: 'jobs', retentionDays: 30 });
+  beforeEach(async () => {
+    tableName = await dynamo.createJobsTable();
+    jobs = createDynamoJobStore({ client: dynamo.client, tableName, retentionDays: 30 });
     const verifier = createIssuerTokenVerifier({ issuer: ISSUER, jwksUri: `${ISSUER}/.well-known/jwks.json`, clientId: CLIENT_ID, jwks: { keys: [jwk] } });
     deps = {
       verifier,
@@ -92,12 +112,13 @@ describe('the API routes as Lambda functions', () => {
       history: NO_JOB_HISTORY,
       dismissals: NO_DISMISSALS,
       outputUrl: 'https://d111111abcdef8.cloudfront.net/reports/',
+      reportSigningKey: async () => REPORT_KEY,
       allowedOrigins: [],
       allowPrivateTargets: false,
       maxActiveRunsPerUser: 3,
+      maxActiveRuns: 20,
     };
   });
-  afterEach(() => table.restore());
 
   it('turns an HTTP API event into the request the routes read', () => {
     const request = apiRequestOf({
@@ -123,7 +144,9 @@ describe('the API routes as Lambda functions', () => {
     const result = await handler(httpEvent('GET', '/api/job-status/3b0e5c1e-55a4-4c4a-9d4c-2f6f0b1f7a10', { token: accessToken('user-a') }));
     expect(result.statusCode).toBe(200);
     expect(result.headers).toMatchObject({ 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
-    expect(JSON.parse(result.body!)).toMatchObject({ status: 'SUCCEEDED', outputUrl: 'https://d111111abcdef8.cloudfront.net/reports/' });
+    const body = JSON.parse(result.body!) as { status: string; outputUrl: string };
+    expect(body.status).toBe('SUCCEEDED');
+    expect(body.outputUrl).toMatch(/^https:\/\/d111111abcdef8\.cloudfront\.net\/reports\/k1abc\.[1-9][0-9]+\.[0-9a-f]{64}\/$/);
 
     const stranger = await handler(httpEvent('GET', '/api/job-status/3b0e5c1e-55a4-4c4a-9d4c-2f6f0b1f7a10', { token: accessToken('user-b') }));
     expect(stranger.statusCode).toBe(403);
@@ -134,6 +157,64 @@ describe('the API routes as Lambda functions', () => {
     direct.headers.authorization = `Bearer ${accessToken('user-a')}`;
     expect((await handler(direct)).statusCode).toBe(401);
     expect(JSON.parse(anonymous.body!)).toMatchObject({ code: 'unauthorized' });
+  });
+
+  it("hands out a report link, signed with the secret's current key, that the edge's report gate lets through", async () => {
+    const secrets = mockClient(SecretsManagerClient);
+    try {
+      secrets.on(GetSecretValueCommand, { SecretId: 'report-key-secret' }).resolves({ SecretString: JSON.stringify(REPORT_KEY) });
+      const job = aJob('6c1f3e0a-4b9d-4f2e-8a57-1d2c3b4a5f60');
+      await jobs.create(job);
+      const signingKey = reportSigningKeyFromSecret({ secretId: 'report-key-secret', client: new SecretsManagerClient({ region: 'ca-central-1' }) });
+      const handler = lambdaHandlerOf(handleJobStatus, { ...deps, jobs, runner: NO_JOB_RUNNER, reportSigningKey: signingKey });
+      const statusOf = async () => {
+        const result = await handler(httpEvent('GET', `/api/job-status/${job.id}`, { token: accessToken('user-a') }));
+        return (JSON.parse(result.body!) as { outputUrl: string }).outputUrl;
+      };
+      const outputUrl = await statusOf();
+      // Read once and kept: the next status answer signs without another read.
+      await statusOf();
+      expect(secrets.commandCalls(GetSecretValueCommand)).toHaveLength(1);
+
+      const gate = loadCloudFrontFunction(readFileSync(REPORT_GATE_FILE, 'utf8'), { [`${REPORT_KEY_STORE_PREFIX}${REPORT_KEY.keyId}`]: REPORT_KEY.key });
+      for (const extension of ['html', 'json', 'csv']) {
+        const uri = new URL(`${outputUrl}${job.filename}.${extension}`).pathname;
+        const passed = await gate({ request: { method: 'GET', uri, querystring: {}, headers: {} } });
+        expect(isResponse(passed), uri).toBe(false);
+        expect((passed as { uri: string }).uri).toBe(`/reports/${job.filename}.${extension}`);
+      }
+      // The same link names no other report.
+      const other = new URL(`${outputUrl}acme-college-ou6606-20260501-zzzz.html`).pathname;
+      const refused = await gate({ request: { method: 'GET', uri: other, querystring: {}, headers: {} } });
+      expect(isResponse(refused) && refused.statusCode).toBe(403);
+    } finally {
+      secrets.restore();
+    }
+  });
+
+  it('reads the signing key again once it has been kept a while, and after a failed read', async () => {
+    const secrets = mockClient(SecretsManagerClient);
+    try {
+      const rotated = { keyId: 'k2def', key: 'Um90YXRlZCByZXBvcnQga2V5IGZvciB0ZXN0cyBvbmx5IQ' };
+      secrets
+        .on(GetSecretValueCommand)
+        .rejectsOnce(new Error('throttled'))
+        .resolvesOnce({ SecretString: JSON.stringify(REPORT_KEY) })
+        .resolves({ SecretString: JSON.stringify(rotated) });
+      let clock = 0;
+      const signingKey = reportSigningKeyFromSecret({ secretId: 's', client: new SecretsManagerClient({ region: 'ca-central-1' }), now: () => clock, cacheMs: 1000 });
+      await expect(signingKey()).rejects.toThrow('throttled');
+      expect(await signingKey()).toEqual(REPORT_KEY);
+      clock = 999;
+      expect(await signingKey()).toEqual(REPORT_KEY);
+      clock = 1000;
+      expect(await signingKey()).toEqual(rotated);
+      secrets.on(GetSecretValueCommand).resolves({ SecretString: '{"keyId":"k3","key":"short"}' });
+      clock = 5000;
+      await expect(signingKey()).rejects.toThrow(/at least 32 characters/);
+    } finally {
+      secrets.restore();
+    }
   });
 
   describe('run-tests', () => {
@@ -185,7 +266,7 @@ describe('the API routes as Lambda functions', () => {
         filename: answer.filename,
       });
       expect(ecsMock.commandCalls(RunTaskCommand)).toHaveLength(1);
-      expect(JSON.stringify([...table.items.values()])).not.toContain('S3cret');
+      expect(JSON.stringify(await dynamo.items(tableName))).not.toContain('S3cret');
     });
 
     it('answers 503 and leaves the job FAILED when AWS cannot place the task', async () => {
@@ -194,8 +275,38 @@ describe('the API routes as Lambda functions', () => {
       const result = await handler(httpEvent('POST', '/api/run-tests', { token: accessToken('user-a'), body }));
       expect(result.statusCode).toBe(503);
       expect(result.body).not.toContain('S3cret');
-      const [job] = [...table.items.values()];
+      const [job] = await storedJobs();
       expect(job).toMatchObject({ status: 'FAILED' });
+    });
+
+    it('starts no more than 3 runs for one user however many requests race, and answers the others 429', async () => {
+      ecsMock.on(RunTaskCommand).callsFake(() => ({ tasks: [{ taskArn: `arn:aws:ecs:ca-central-1:111122223333:task/ctpo/${Math.random()}`, lastStatus: 'PROVISIONING' }] }));
+      const handler = lambdaHandlerOf(handleRunTests, { ...deps, jobs, runner: runner() });
+      const token = accessToken('user-a');
+      const results = await Promise.all(Array.from({ length: 25 }, () => handler(httpEvent('POST', '/api/run-tests', { token, body }))));
+      expect(results.filter((result) => result.statusCode === 202)).toHaveLength(3);
+      const refused = results.filter((result) => result.statusCode === 429);
+      expect(refused).toHaveLength(22);
+      expect(JSON.parse(refused[0]!.body!)).toEqual({
+        code: 'too_many_runs',
+        message: 'You already have 3 test runs in progress. Wait for one to finish, then start this one.',
+      });
+      expect(refused[0]!.headers).toMatchObject({ 'retry-after': '60' });
+      expect(await storedJobs()).toHaveLength(3);
+      expect(ecsMock.commandCalls(RunTaskCommand)).toHaveLength(3);
+    });
+
+    it('starts no more runs than the deployment allows, whoever asks', async () => {
+      ecsMock.on(RunTaskCommand).callsFake(() => ({ tasks: [{ taskArn: `arn:aws:ecs:ca-central-1:111122223333:task/ctpo/${Math.random()}`, lastStatus: 'PROVISIONING' }] }));
+      const handler = lambdaHandlerOf(handleRunTests, { ...deps, maxActiveRuns: 4, jobs, runner: runner() });
+      const results = await Promise.all(
+        Array.from({ length: 12 }, (_, index) => handler(httpEvent('POST', '/api/run-tests', { token: accessToken(`user-${index}`), body }))),
+      );
+      expect(results.filter((result) => result.statusCode === 202)).toHaveLength(4);
+      const refused = results.filter((result) => result.statusCode === 429);
+      expect(refused).toHaveLength(8);
+      expect(JSON.parse(refused[0]!.body!).message).toBe('CTPO is already running 4 test runs, as many as it takes at once. Start this one again in a few minutes.');
+      expect(ecsMock.commandCalls(RunTaskCommand)).toHaveLength(4);
     });
   });
 });

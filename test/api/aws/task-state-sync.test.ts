@@ -1,15 +1,18 @@
 import { DescribeTasksCommand, ECSClient } from '@aws-sdk/client-ecs';
 import { mockClient } from 'aws-sdk-client-mock';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { formatMessage } from '../../../api/i18n/messages.ts';
 import { createDynamoJobStore } from '../../../api/aws/dynamo-job-store.ts';
 import { MISSING_TASK_REASON } from '../../../api/aws/ecs-task-status.ts';
 import { applyTaskStateChange, withEcsRefresh } from '../../../api/aws/task-state-sync.ts';
 import type { EcsTaskStateDetail } from '../../../api/aws/task-state-sync.ts';
 import type { JobStore } from '../../../api/jobs/types.ts';
-import { fakeJobsTable } from './fake-dynamodb.ts';
-import type { FakeTable } from './fake-dynamodb.ts';
+import { startDynalite } from '../support/dynalite.ts';
+import type { Dynalite } from '../support/dynalite.ts';
 import { aJob } from '../support/job-record.ts';
+
+// A real DynamoDB-compatible server on a machine shared with other test runs.
+vi.setConfig({ testTimeout: 30_000, hookTimeout: 30_000 });
 
 const CLUSTER = 'arn:aws:ecs:ca-central-1:111122223333:cluster/ctpo';
 const TASK_ARN = 'arn:aws:ecs:ca-central-1:111122223333:task/ctpo/0123456789abcdef0123456789abcdef';
@@ -23,15 +26,20 @@ function event(jobId: string, detail: Partial<EcsTaskStateDetail>): EcsTaskState
   };
 }
 
+let dynamo: Dynalite;
+beforeAll(async () => {
+  dynamo = await startDynalite();
+});
+afterAll(() => dynamo.close());
+
 describe('task state change events', () => {
-  let table: FakeTable;
+  let tableName: string;
   let store: JobStore;
 
-  beforeEach(() => {
-    table = fakeJobsTable('jobs');
-    store = createDynamoJobStore({ client: table.client, tableName: 'jobs', retentionDays: 30 });
+  beforeEach(async () => {
+    tableName = await dynamo.createJobsTable();
+    store = createDynamoJobStore({ client: dynamo.client, tableName, retentionDays: 30 });
   });
-  afterEach(() => table.restore());
 
   it('walks a job through its task lifecycle to SUCCEEDED', async () => {
     await store.create(aJob('j1'));
@@ -72,29 +80,28 @@ describe('task state change events', () => {
     expect((await store.get('j2'))?.status).toBe('RUNNING');
     expect(await applyTaskStateChange(store, 'runner', { taskArn: TASK_ARN, lastStatus: 'RUNNING' })).toEqual({ ignored: 'the task names no job' });
     expect(await applyTaskStateChange(store, 'runner', event('gone', { lastStatus: 'RUNNING' }))).toEqual({ ignored: 'no job gone' });
-    expect(table.items.has('gone')).toBe(false);
+    expect(await dynamo.items(tableName)).toHaveLength(1);
     expect(await applyTaskStateChange(store, 'runner', event('j2', { lastStatus: 'NEWSTATE' }))).toEqual({ ignored: 'unknown task status NEWSTATE' });
   });
 });
 
 describe('reading a job that has gone quiet', () => {
-  let table: FakeTable;
+  let tableName: string;
   let store: JobStore;
   let ecs: ECSClient;
   let ecsMock: ReturnType<typeof mockClient>;
   let clock: Date;
   let reading: JobStore;
 
-  beforeEach(() => {
-    table = fakeJobsTable('jobs');
+  beforeEach(async () => {
+    tableName = await dynamo.createJobsTable();
     clock = new Date('2026-05-01T10:00:30.000Z');
-    store = createDynamoJobStore({ client: table.client, tableName: 'jobs', retentionDays: 30, now: () => clock });
+    store = createDynamoJobStore({ client: dynamo.client, tableName, retentionDays: 30, now: () => clock });
     ecs = new ECSClient({ region: 'ca-central-1' });
     ecsMock = mockClient(ecs);
     reading = withEcsRefresh(store, { ecs, cluster: CLUSTER, containerName: 'runner', quietAfterMs: 120_000, now: () => clock });
   });
   afterEach(() => {
-    table.restore();
     ecsMock.restore();
   });
 

@@ -17,10 +17,11 @@ describe('report capabilities', () => {
     expect(reportOutputUrl('https://ctpo.example.com/reports', capability)).toBe(`https://ctpo.example.com/reports/${capability}/`);
   });
 
-  it('opens its own report and the JSON twin until it expires', () => {
+  it('opens its own report and the JSON and CSV twins until it expires', () => {
     expect(verifyReportCapability({ capability, filename: FILENAME, now: NOW, keyOf: keyOf({ k1: KEY.key }) })).toEqual({ ok: true, expiresAt: IN_AN_HOUR });
     const path = parseReportPath(`${capability}/${FILENAME}.json`);
     expect(path).toEqual({ capability, filename: FILENAME, extension: 'json' });
+    expect(parseReportPath(`${capability}/${FILENAME}.csv`)).toEqual({ capability, filename: FILENAME, extension: 'csv' });
   });
 
   it('is expired from its expiry second on', () => {

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { AppError, isAppError } from '../../../api/errors.ts';
+import { assertClientLabel } from '../../../api/engine/validate-input.ts';
 import { MAX_BODY_BYTES } from '../../../api/http/contract.ts';
 import { LIMITS, parseJobId, parseRunTestsRequest, parseTocRequest, readJsonBody } from '../../../api/http/validate-request.ts';
 
@@ -88,6 +89,32 @@ describe('the run-tests request', () => {
     expect(parseRunTestsRequest({ ...valid, CLIENT_URL: 'https://127.0.0.1:8444' }, { allowPrivateTargets: true }).siteUrl).toBe('https://127.0.0.1:8444');
     // The local demo course is plain http on loopback: allowed with the local switch only.
     expect(parseRunTestsRequest({ ...valid, CLIENT_URL: 'http://localhost:8444/d2l/home' }, { allowPrivateTargets: true }).siteUrl).toBe('http://localhost:8444');
+  });
+
+  it('refuses invisible and direction-changing characters in the client label and the user name, and names them', () => {
+    const hidden: [string, string][] = [
+      ['Acme \u202eegelloC', 'U+202E'], // right-to-left override: shows as "Acme College" backwards
+      ['Acme\u2066 College\u2069', 'U+2066'], // an isolate
+      ['Acme\u200f College', 'U+200F'], // right-to-left mark
+      ['Ac\u200bme College', 'U+200B'], // zero-width space
+      ['\u200dAcme College', 'U+200D'], // a joiner at the edge joins nothing
+      ['Acme\u00ad College', 'U+00AD'], // soft hyphen
+      ['Acme College\u{e0041}', 'U+E0041'], // a tag character
+      ['Acme\u3164College', 'U+3164'], // Hangul filler, an invisible letter
+      ['Acme\u2028College', 'U+2028'], // line separator
+    ];
+    for (const [label, codePoint] of hidden) {
+      const error = errorOf(() => parseRunTestsRequest({ ...valid, CLIENT_NAME: label }, strict));
+      expect(error.code, label).toBe('invalid_input');
+      expect(error.message, label).toBe(`CLIENT_NAME contains an invisible or direction-changing character (${codePoint}). Type it again without copying it from elsewhere.`);
+    }
+    expect(errorOf(() => parseRunTestsRequest({ ...valid, USER_NAME: 'qa\u202etester' }, strict)).message).toContain('USER_NAME contains an invisible');
+    // The engine refuses them too, for the command line and the Fargate task that call it directly.
+    expect(() => assertClientLabel('Acme \u202eegelloC')).toThrow('The Client label contains an invisible or direction-changing character (U+202E).');
+    // Scripts and emoji that need a joiner or a variation selector between two characters keep it.
+    for (const label of ['می\u200cخواهم', 'क्\u200dष', 'Team 👩\u200d💻', 'Heart ❤\ufe0f', 'مدرسة الأمل', 'אקמה']) {
+      expect(parseRunTestsRequest({ ...valid, CLIENT_NAME: label }, strict).client, label).toBe(label);
+    }
   });
 
   it('refuses a body that is not an object', () => {

@@ -113,6 +113,11 @@ describe('a course test run in a worker thread', () => {
     expect(readdirSync(join(dir, 'reports')).some((name) => name.includes('wrong-pw'))).toBe(false);
   });
 
+  it('shows the reason whole for a one-letter password: no part of it is cut out or marked', async () => {
+    const done = await run(aJob('one-letter', { siteUrl: site.origin, modules: [11] }), 'p');
+    expect(done.reason).toBe('Brightspace did not accept this user name and password. Check them and try again.');
+  });
+
   it('ends FAILED with a reason, in bounded time, when the site is down', async () => {
     // Bounded by the test's own limit: a run that kept retrying would never end.
     const done = await run(aJob('down', { siteUrl: 'http://127.0.0.1:9', modules: [11] }), PASSWORD);

@@ -150,7 +150,7 @@ describe('the sign-in page', () => {
 describe('the token endpoint', () => {
   it('exchanges a code with the right PKCE verifier for Cognito-shaped tokens', async () => {
     const tokens = await signIn(setup);
-    expect(tokens).toMatchObject({ token_type: 'Bearer', expires_in: 3600 });
+    expect(tokens).toMatchObject({ token_type: 'Bearer', expires_in: 900 });
     const access = decodeJwtPayload(tokens.access_token);
     const id = decodeJwtPayload(tokens.id_token);
     const sub = subjectFor(POOL, 'qa@example.com');
@@ -158,7 +158,8 @@ describe('the token endpoint', () => {
     expect(id).toMatchObject({ iss: `${origin}/${POOL}`, token_use: 'id', aud: APP.clientId, sub, 'cognito:username': sub, email: 'qa@example.com' });
     for (const claims of [access, id]) {
       expect(typeof claims.iat).toBe('number');
-      expect(claims.exp).toBe((claims.iat as number) + 3600);
+      // 15 minutes, as the deployed user pool's tokens.
+      expect(claims.exp).toBe((claims.iat as number) + 900);
     }
     expect(access.origin_jti).toBe(id.origin_jti);
     expect(decodeJwtPayload(tokens.refresh_token)).toMatchObject({ token_use: 'refresh', client_id: APP.clientId, jti: access.origin_jti });
@@ -254,7 +255,7 @@ describe('the Cognito API at userPoolEndpoint', () => {
     expect(answer.headers.get('content-type')).toBe('application/x-amz-json-1.1');
     expect(answer.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
     const { AuthenticationResult } = (await answer.json()) as { AuthenticationResult: { AccessToken: string; IdToken: string; ExpiresIn: number; TokenType: string } };
-    expect(AuthenticationResult).toMatchObject({ ExpiresIn: 3600, TokenType: 'Bearer' });
+    expect(AuthenticationResult).toMatchObject({ ExpiresIn: 900, TokenType: 'Bearer' });
     expect(decodeJwtPayload(AuthenticationResult.AccessToken)).toMatchObject({ token_use: 'access', client_id: APP.clientId });
     expect(decodeJwtPayload(AuthenticationResult.IdToken)).toMatchObject({ email: 'qa@example.com' });
   });

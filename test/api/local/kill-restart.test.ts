@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatMessage } from '../../../api/i18n/messages.ts';
 import { RESTART_REASON } from '../../../api/jobs/fail-interrupted-jobs.ts';
+import { openSqliteJobStore } from '../../../api/jobs/sqlite-job-store.ts';
 import { startBrightspaceSite } from '../../../api/local/demo-course/brightspace-site.ts';
 import type { BrightspaceSite } from '../../../api/local/demo-course/brightspace-site.ts';
 import { DEMO_ORG_UNIT, DEMO_PASSWORD, DEMO_USER, startDemoCourse } from '../../../api/local/demo-course/demo-course.ts';
@@ -43,6 +44,26 @@ async function startServer(dataDir: string, port: number): Promise<Server> {
     void exited.then((end) => reject(new Error(`the server process ended (${String(end)}) before it was ready:\n${output}`)));
   });
   return { child, origin: ready[1]!, recovered: Number(ready[2]), exited };
+}
+
+/** True while a process with this id exists. */
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A job as the data folder's job store has it (read beside the running server). */
+async function readJob(id: string) {
+  const store = openSqliteJobStore({ path: join(dataDir, 'jobs.sqlite') });
+  try {
+    return await store.get(id);
+  } finally {
+    store.close();
+  }
 }
 
 let dataDir: string;
@@ -86,8 +107,10 @@ describe('a server killed mid-run', () => {
       const run = (siteUrl: string, label: string): RunRequest => ({ USER_NAME: DEMO_USER, PASSWORD: DEMO_PASSWORD, CLIENT_URL: siteUrl, ORG_UNIT_ID: DEMO_ORG_UNIT, CLIENT_NAME: label, MODULES: [100] });
 
       const finished = await api.startRun(run(demo.origin, 'Finished before'));
-      expect(await api.waitForEnd(finished.taskArn, 120_000)).toMatchObject({ status: 'SUCCEEDED' });
-      const reportUrl = `${first.origin}/reports/${finished.filename}.html`;
+      const done = await api.waitForEnd(finished.taskArn, 120_000);
+      expect(done).toMatchObject({ status: 'SUCCEEDED' });
+      // The link job-status handed out, as the app opens it.
+      const reportUrl = `${String(done.outputUrl)}${finished.filename}.html`;
       const report = await (await client.fetch(reportUrl)).text();
       expect(report).toContain('Environmental Science 101');
 
@@ -97,8 +120,14 @@ describe('a server killed mid-run', () => {
       const waiting = await api.startRun(run(demo.origin, 'Waiting'));
       expect((await api.jobStatus(waiting.taskArn)).body.status).toBe('PENDING');
 
+      const cutOffRun = (await readJob(cutOff.taskArn))?.runnerRef ?? '';
+      const runPid = Number(/-pid-(\d+)$/.exec(cutOffRun)?.[1]);
+      expect(isAlive(runPid)).toBe(true);
       first.child.kill('SIGKILL');
       expect(await first.exited).toBe('SIGKILL');
+      // The run's own process ends too once its server is gone: nothing runs on unseen.
+      for (let tries = 0; isAlive(runPid) && tries < 400; tries++) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(isAlive(runPid)).toBe(false);
 
       // The same port, so the same origin and issuer, as npm start's fixed 8443.
       const second = await startServer(dataDir, Number(new URL(first.origin).port));
@@ -113,8 +142,11 @@ describe('a server killed mid-run', () => {
         expect(body).toMatchObject({ status: 'FAILED', reason: formatMessage(RESTART_REASON) });
         expect(body.outputUrl).toBeUndefined();
       }
-      expect((await api.jobStatus(finished.taskArn)).body).toMatchObject({ status: 'SUCCEEDED', outputUrl: `${first.origin}/reports/` });
-      expect(await (await client.fetch(reportUrl)).text()).toBe(report);
+      expect((await api.jobStatus(finished.taskArn)).body).toMatchObject({ status: 'SUCCEEDED', outputUrl: expect.stringMatching(new RegExp(`^${first.origin}/reports/`)) });
+      // A link handed out before the restart still opens the report: the key is kept in the data folder.
+      const reopened = await client.fetch(reportUrl);
+      expect(reopened.status).toBe(200);
+      expect(await reopened.text()).toBe(report);
 
       const after = await api.startRun(run(demo.origin, 'After restart'));
       expect(await api.waitForEnd(after.taskArn, 120_000)).toMatchObject({ status: 'SUCCEEDED' });

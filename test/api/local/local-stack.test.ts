@@ -9,7 +9,10 @@ import { RESTART_REASON } from '../../../api/jobs/fail-interrupted-jobs.ts';
 import { SHUTDOWN_REASON } from '../../../api/jobs/local-job-runner.ts';
 import { openSqliteJobStore } from '../../../api/jobs/sqlite-job-store.ts';
 import { LOCAL_CLIENT_ID } from '../../../api/local/local-config.ts';
+import { signReportCapability } from '../../../api/http/report-capability.ts';
 import { startLocalStack } from '../../../api/local/local-stack.ts';
+import { loadOrCreateReportKey } from '../../../api/local/report-link-key.ts';
+import { REPORT_CSP } from '../../../api/report/report-csp.ts';
 import type { LocalStack, LocalStackOptions } from '../../../api/local/local-stack.ts';
 import { startBrightspaceSite } from '../../fixtures/brightspace-site.ts';
 import type { BrightspaceSite } from '../../fixtures/brightspace-site.ts';
@@ -119,24 +122,29 @@ describe('one origin', () => {
     expect((await client.fetch(`${stack.origin}/`, { method: 'POST' })).status).toBe(405);
   });
 
-  it('serves a stored report and its twins by exact name with the right types, the HTML sandboxed, and nothing else', async () => {
+  it('serves a stored report and its twins through a valid link with the right types, the HTML sandboxed, and nothing else', async () => {
     const name = 'acme-ou6606-20260501t100000z-abcdefghijklmnop';
     mkdirSync(join(dataDir, 'reports'), { recursive: true });
     writeFileSync(join(dataDir, 'reports', `${name}.html`), '<!doctype html><h1>Report</h1>');
     writeFileSync(join(dataDir, 'reports', `${name}.json`), '{"schemaVersion":1}');
     writeFileSync(join(dataDir, 'reports', `${name}.csv`), '\ufeffModule,Topic\r\nWeek 1,Welcome\r\n');
+    // Signed with the key the server made in its data folder, as job-status signs.
+    const key = loadOrCreateReportKey(join(dataDir, 'report-link-key.json'));
+    const link = `${stack.origin}/reports/${signReportCapability({ filename: name, expiresAt: new Date(Date.now() + 3_600_000), ...key })}`;
 
-    const html = await client.fetch(`${stack.origin}/reports/${name}.html`);
+    const html = await client.fetch(`${link}/${name}.html`);
     expect(html.status).toBe(200);
     expect(html.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(html.headers.get('x-content-type-options')).toBe('nosniff');
-    expect(html.headers.get('content-security-policy')).toContain('sandbox');
+    // The policy CloudFront sends on AWS (test/infra/site.test.ts checks that side): no script at all.
+    expect(html.headers.get('content-security-policy')).toBe(REPORT_CSP);
+    expect(html.headers.get('content-security-policy')).not.toContain('script');
     expect(html.headers.get('referrer-policy')).toBe('no-referrer');
     expect(await html.text()).toContain('<h1>Report</h1>');
-    const json = await client.fetch(`${stack.origin}/reports/${name}.json`);
+    const json = await client.fetch(`${link}/${name}.json`);
     expect(json.headers.get('content-type')).toBe('application/json; charset=utf-8');
     expect(await json.json()).toEqual({ schemaVersion: 1 });
-    const csv = await client.fetch(`${stack.origin}/reports/${name}.csv`);
+    const csv = await client.fetch(`${link}/${name}.csv`);
     expect(csv.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     expect(csv.headers.get('content-disposition')).toBe(`attachment; filename="${name}.csv"`);
     expect(csv.headers.get('content-security-policy')).toBeNull();
@@ -152,12 +160,18 @@ describe('one origin', () => {
       '/reports/%2e%2e%2fjobs.sqlite',
       '/reports/..%2F..%2Fidentity-signing-key.pem',
       `/reports/${name.toUpperCase()}.html`,
+      `/reports/${name}.html`,
+      `${new URL(link).pathname}/${name}.txt`,
+      `${new URL(link).pathname}/../jobs.sqlite`,
+      `${new URL(link).pathname}/..%2fjobs.sqlite`,
+      `${new URL(link).pathname}/${name.toUpperCase()}.html`,
     ]) {
       const answer = await client.fetch(`${stack.origin}${path}`);
       const text = await answer.text();
       expect(answer.status, path).not.toBe(200);
       expect(text, path).not.toContain('PRIVATE KEY');
       expect(text, path).not.toContain('SQLite');
+      expect(text, path).not.toContain(key.key);
     }
   });
 });
@@ -252,7 +266,7 @@ describe('restart and shutdown', () => {
     const { taskArn } = (await started.json()) as { taskArn: string };
     await client.close();
     const jobs = stack.jobs;
-    // Wait for the run to start: its worker thread takes a moment, many on a busy machine.
+    // Wait for the run to start: its process takes a moment, many on a busy machine.
     let status = await jobs.get(taskArn);
     for (const deadline = Date.now() + 100_000; status?.status !== 'RUNNING' && Date.now() < deadline; status = await jobs.get(taskArn)) {
       await new Promise((resolve) => setTimeout(resolve, 50));

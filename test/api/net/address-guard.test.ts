@@ -96,7 +96,26 @@ describe('assertAllowedUrl', () => {
   it('lets loopback and private addresses through only with the local-use switch', () => {
     expect(assertAllowedUrl('http://127.0.0.1:8444/', local).port).toBe('8444');
     expect(assertAllowedUrl('http://localhost:8444/', local).hostname).toBe('localhost');
+    expect(assertAllowedUrl('http://10.1.2.3/', local).hostname).toBe('10.1.2.3');
+    expect(assertAllowedUrl('http://[::1]:8444/', local).port).toBe('8444');
     expect(codeOf(() => assertAllowedUrl('http://localhost:8444/', strict))).toBe('address_not_allowed');
+  });
+
+  it.each([
+    'http://169.254.169.254/latest/meta-data/',
+    'http://169.254.170.2/v2/credentials', // the ECS task's credentials
+    'http://2852039166/', // 169.254.169.254 as one number
+    'http://0xa9.0xfe.0xa9.0xfe/',
+    'http://[fd00:ec2::254]/',
+    'http://[::ffff:169.254.169.254]/',
+    'http://[fe80::1]/',
+    'http://100.100.100.200/',
+    'http://192.0.0.192/',
+    'http://0.0.0.0/',
+    'http://224.0.0.1/',
+    'http://255.255.255.255/',
+  ])('refuses %s even with the local-use switch', (url) => {
+    expect(codeOf(() => assertAllowedUrl(url, local))).toBe('address_not_allowed');
   });
 
   it('says what was refused in plain words', () => {
@@ -146,13 +165,19 @@ describe('assertAllowedDestination', () => {
     await expect(assertAllowedDestination(new URL('https://www.example.com/'), strict, resolve)).resolves.toBeUndefined();
   });
 
-  it('does not resolve at all with the local-use switch', async () => {
-    let asked = false;
-    const resolve: Resolver = async () => {
-      asked = true;
-      return [];
-    };
-    await assertAllowedDestination(new URL('http://intranet.example.com/'), local, resolve);
-    expect(asked).toBe(false);
+  it('with the local-use switch, lets loopback and private answers through, never link-local or metadata ones', async () => {
+    const resolve = answers({
+      'course.example': ['127.0.0.1'],
+      'intranet.example': ['10.0.0.7', 'fd12:3456::1'],
+      'metadata.example': ['169.254.169.254'],
+      'metadata6.example': ['fd00:ec2::254'],
+      'sneaky.example': ['127.0.0.1', '169.254.170.2'],
+      'mapped.example': ['::ffff:169.254.169.254'],
+    });
+    await expect(assertAllowedDestination(new URL('http://course.example/'), local, resolve)).resolves.toBeUndefined();
+    await expect(assertAllowedDestination(new URL('http://intranet.example/'), local, resolve)).resolves.toBeUndefined();
+    for (const host of ['metadata.example', 'metadata6.example', 'sneaky.example', 'mapped.example']) {
+      await expect(assertAllowedDestination(new URL(`http://${host}/`), local, resolve), host).rejects.toMatchObject({ code: 'address_not_allowed' });
+    }
   });
 });

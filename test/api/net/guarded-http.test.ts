@@ -247,6 +247,22 @@ describe('the connect-time address check', () => {
     }
   });
 
+  it('never connects to a link-local or metadata address, even when private targets are allowed', async () => {
+    const metadata: Resolver = async () => [{ address: '169.254.169.254', family: 4 }];
+    const client = new GuardedHttpClient({ policy: local, resolve: metadata });
+    try {
+      // A name that resolves there, a literal, and a redirect from an allowed loopback page to it.
+      await expect(client.send({ url: 'http://metadata.example/latest/meta-data/' })).rejects.toMatchObject({ code: 'address_not_allowed' });
+      await expect(client.send({ url: 'http://169.254.169.254/latest/meta-data/' })).rejects.toMatchObject({ code: 'address_not_allowed' });
+      const redirect = `${web.origin}/redirect?to=${encodeURIComponent('http://169.254.169.254/latest/meta-data/')}`;
+      await expect(client.follow({ url: redirect })).rejects.toMatchObject({ code: 'address_not_allowed' });
+      const viaName = `${web.origin}/redirect?to=${encodeURIComponent('http://metadata.example/latest/meta-data/')}`;
+      await expect(client.follow({ url: viaName })).rejects.toMatchObject({ code: 'address_not_allowed' });
+    } finally {
+      await client.close();
+    }
+  });
+
   it('connects through the injected resolver when private targets are allowed', async () => {
     const resolve: Resolver = async () => [{ address: '127.0.0.1', family: 4 }];
     const client = new GuardedHttpClient({ policy: local, resolve });

@@ -9,15 +9,15 @@ export interface OpenedStore {
   close(): void;
 }
 
-export function describeJobStoreContract(name: string, open: (now: () => Date) => OpenedStore): void {
+export function describeJobStoreContract(name: string, open: (now: () => Date) => OpenedStore | Promise<OpenedStore>): void {
   describe(`${name}: the job store contract`, () => {
     let opened: OpenedStore;
     let store: JobStore;
     let clock: Date;
 
-    beforeEach(() => {
+    beforeEach(async () => {
       clock = new Date('2026-05-01T10:00:05.000Z');
-      opened = open(() => clock);
+      opened = await open(() => clock);
       store = opened.store;
     });
     afterEach(() => opened.close());
@@ -98,6 +98,41 @@ export function describeJobStoreContract(name: string, open: (now: () => Date) =
       const listed = await store.listByStatus(['PENDING', 'RUNNING']);
       expect(listed.map((job) => job.id)).toEqual(['early', 'late']);
       expect(await store.listByStatus([])).toEqual([]);
+    });
+
+    it('records a new job only while its owner and the deployment are under their caps', async () => {
+      const limits = { perOwner: 2, overall: 3 };
+      expect(await store.createWithinLimits(aJob('a1'), limits)).toEqual({ admitted: true });
+      expect(await store.createWithinLimits(aJob('a2', { status: 'RUNNING' }), limits)).toEqual({ admitted: true });
+      expect(await store.createWithinLimits(aJob('a3'), limits)).toEqual({ admitted: false, limit: 'perOwner', cap: 2 });
+      expect(await store.get('a3')).toBeUndefined();
+
+      expect(await store.createWithinLimits(aJob('b1', { owner: 'user-b' }), limits)).toEqual({ admitted: true });
+      expect(await store.createWithinLimits(aJob('c1', { owner: 'user-c' }), limits)).toEqual({ admitted: false, limit: 'overall', cap: 3 });
+      expect(await store.get('c1')).toBeUndefined();
+
+      // A finished run makes room at once, for its owner and for everyone.
+      await store.update('a1', { status: 'FAILED', reason: 'Sign-in failed.' });
+      expect(await store.createWithinLimits(aJob('c1', { owner: 'user-c' }), limits)).toEqual({ admitted: true });
+      await store.update('b1', { status: 'SUCCEEDED' });
+      expect(await store.createWithinLimits(aJob('a3'), limits)).toEqual({ admitted: true });
+      expect(await store.countActive('user-a')).toBe(2);
+      expect((await store.listByStatus(['PROVISIONING', 'PENDING', 'RUNNING', 'DEPROVISIONING'])).map((job) => job.id).sort()).toEqual(['a2', 'a3', 'c1']);
+    });
+
+    it('never passes a cap however many requests race for it', async () => {
+      const limits = { perOwner: 3, overall: 8 };
+      const racing = Array.from({ length: 40 }, (_, index) => aJob(`r${index}`));
+      const outcomes = await Promise.all(racing.map((job) => store.createWithinLimits(job, limits)));
+      expect(outcomes.filter((outcome) => outcome.admitted)).toHaveLength(3);
+      expect(await store.countActive('user-a')).toBe(3);
+
+      const owners = Array.from({ length: 30 }, (_, index) => aJob(`o${index}`, { owner: `owner-${index}` }));
+      const overall = await Promise.all(owners.map((job) => store.createWithinLimits(job, limits)));
+      // 3 of user-a's are already running: 5 more places overall.
+      expect(overall.filter((outcome) => outcome.admitted)).toHaveLength(5);
+      expect(overall.filter((outcome) => !outcome.admitted).every((outcome) => !outcome.admitted && outcome.limit === 'overall')).toBe(true);
+      expect(await store.listByStatus(['PROVISIONING'])).toHaveLength(8);
     });
   });
 }

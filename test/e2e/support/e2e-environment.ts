@@ -114,6 +114,23 @@ export async function axeViolations(page: Page): Promise<AxeViolationSummary[]> 
   });
 }
 
+/**
+ * axe on a report. The report is served sandboxed with no script allowed (api/report/report-csp.ts),
+ * so in its own tab axe's timers never fire; it runs on the same markup, at the same size, in a page
+ * without that policy.
+ */
+export async function reportAxeViolations(report: Page): Promise<AxeViolationSummary[]> {
+  const copy = await report.context().newPage();
+  try {
+    const size = report.viewportSize();
+    if (size !== null) await copy.setViewportSize(size);
+    await copy.setContent(await report.content());
+    return await axeViolations(copy);
+  } finally {
+    await copy.close();
+  }
+}
+
 /** Fills the five course fields as a user types them. */
 export async function fillCourseForm(page: Page, fields: { username: string; password: string; siteUrl: string; orgUnitId: string; client: string }): Promise<void> {
   await page.getByLabel('Brightspace Username', { exact: true }).fill(fields.username);
