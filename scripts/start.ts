@@ -31,6 +31,7 @@ Environment:
                               or cloud metadata addresses); 0: public sites only
   CTPO_CHROMIUM               the Chromium for the accessibility checks (default /usr/bin/chromium; off: none, checks without a browser)
   CTPO_ENHANCED_CONTRAST      1: also check AAA enhanced contrast (7:1)
+  CTPO_REPORT_EXPIRY_DAYS     days a finished run and its report are kept (default 30; off: for ever); dismissals stay
 `;
 
 interface Settings {
@@ -45,6 +46,8 @@ interface Settings {
   poolSize: number;
   pollIntervalMs: number;
   allowPrivateTargets: boolean;
+  /** null: runs and reports are kept for ever. */
+  reportExpiryDays: number | null;
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
@@ -78,6 +81,7 @@ function settingsFrom(argv: string[], env: NodeJS.ProcessEnv): Settings {
     poolSize: integer(env, 'CTPO_POOL_SIZE', 2, 1, 16),
     pollIntervalMs: integer(env, 'CTPO_POLL_INTERVAL_MS', 10_000, 1000, 3_600_000),
     allowPrivateTargets: allow !== '0',
+    reportExpiryDays: env.CTPO_REPORT_EXPIRY_DAYS?.trim() === 'off' ? null : integer(env, 'CTPO_REPORT_EXPIRY_DAYS', 30, 1, 36_500),
   };
 }
 
@@ -122,6 +126,9 @@ function describe(stack: LocalStack, settings: Settings, demo: DemoCourse | stri
     `  Sign in     ${settings.email} / ${settings.passwordFromEnv ? '(the password in CTPO_LOCAL_PASSWORD)' : settings.password}`,
     `  Data        ${show(settings.dataDir)} (jobs, reports, certificate, signing key)`,
     `  Test runs   ${settings.poolSize} at once, the rest wait`,
+    settings.reportExpiryDays === null
+      ? '  Kept        runs and reports for ever (CTPO_REPORT_EXPIRY_DAYS=off)'
+      : `  Kept        runs and reports ${settings.reportExpiryDays} days (CTPO_REPORT_EXPIRY_DAYS); dismissed findings until restored`,
   ];
   if (typeof demo === 'string') {
     lines.push(`  Demo course ${demo}`);
@@ -146,6 +153,9 @@ function describe(stack: LocalStack, settings: Settings, demo: DemoCourse | stri
       : '  Addresses   public sites only (CTPO_ALLOW_PRIVATE_TARGETS=0).',
   );
   lines.push(`  Accessibility ${accessibilityModeLine()}`);
+  if (stack.expiredJobs > 0) {
+    lines.push(`  Expired     ${stack.expiredJobs} run${stack.expiredJobs === 1 ? '' : 's'} older than ${settings.reportExpiryDays} days deleted with ${stack.expiredJobs === 1 ? 'its report' : 'their reports'}.`);
+  }
   if (stack.recoveredJobs > 0) {
     lines.push(`  Restart     ${stack.recoveredJobs} run${stack.recoveredJobs === 1 ? ' was' : 's were'} cut off by the last stop and ${stack.recoveredJobs === 1 ? 'is' : 'are'} now FAILED.`);
   }
@@ -172,6 +182,7 @@ async function main(): Promise<void> {
       poolSize: settings.poolSize,
       pollIntervalMs: settings.pollIntervalMs,
       allowPrivateTargets: settings.allowPrivateTargets,
+      reportExpiryDays: settings.reportExpiryDays,
       log: (line) => console.error(line),
     });
   } catch (error) {

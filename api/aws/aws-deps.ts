@@ -5,7 +5,10 @@ import { ECSClient } from '@aws-sdk/client-ecs';
 import { KMSClient } from '@aws-sdk/client-kms';
 import { S3Client } from '@aws-sdk/client-s3';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { JobRunner, JobStore, ReportStore } from '../jobs/types.ts';
+import { createBaselineSource } from '../jobs/baseline.ts';
+import type { BaselineSource, DismissalStore, JobHistory, JobRunner, JobStore, ReportStore } from '../jobs/types.ts';
+import { createDynamoDismissalStore } from './dynamo-dismissal-store.ts';
+import { createDynamoJobHistory } from './dynamo-job-history.ts';
 import { createDynamoJobStore } from './dynamo-job-store.ts';
 import { createEcsJobRunner } from './ecs-job-runner.ts';
 import { createS3ReportStore } from './s3-report-store.ts';
@@ -64,4 +67,17 @@ export function reportStoreFromEnv(env: Environment): ReportStore {
     bucket: requireEnv(env, ENV.reportsBucket),
     prefix: requireEnv(env, ENV.reportsPrefix),
   });
+}
+
+export function jobHistoryFromEnv(env: Environment): JobHistory {
+  return createDynamoJobHistory({ client: dynamoClient(), tableName: requireEnv(env, ENV.jobsTable) });
+}
+
+export function dismissalStoreFromEnv(env: Environment): DismissalStore {
+  return createDynamoDismissalStore({ client: dynamoClient(), tableName: requireEnv(env, ENV.dismissalsTable) });
+}
+
+/** What the Fargate task compares its report with: the jobs table, the dismissals, the reports bucket. */
+export function baselinesFromEnv(env: Environment): BaselineSource {
+  return createBaselineSource({ history: jobHistoryFromEnv(env), dismissals: dismissalStoreFromEnv(env), reports: reportStoreFromEnv(env) });
 }

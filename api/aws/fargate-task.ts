@@ -6,7 +6,7 @@ import { AppError } from '../errors.ts';
 import { formatMessage, msg } from '../i18n/messages.ts';
 import { isTerminal } from '../http/contract.ts';
 import { executeJob, runTimeoutReason } from '../jobs/execute-job.ts';
-import type { BrightspaceCredentials, JobStore, ReportStore } from '../jobs/types.ts';
+import type { BaselineSource, BrightspaceCredentials, JobStore, ReportStore } from '../jobs/types.ts';
 import { decryptCredentials } from './credentials-cipher.ts';
 import { EXIT_RUN_FAILED } from './ecs-task-status.ts';
 import { ENV, requireEnv } from './settings.ts';
@@ -22,6 +22,8 @@ export interface FargateTaskInput {
   env: Environment;
   jobs: JobStore;
   reports: ReportStore;
+  /** What the report is compared with; absent: no comparison. */
+  baselines?: BaselineSource;
   kms: KMSClient;
   /** Aborted when ECS stops the task (SIGTERM), with an AppError saying so. */
   signal?: AbortSignal;
@@ -65,6 +67,7 @@ export async function runFargateTask(input: FargateTaskInput): Promise<number> {
       credentials,
       jobs: input.jobs,
       reports: input.reports,
+      ...(input.baselines === undefined ? {} : { baselines: input.baselines }),
       allowPrivateTargets: input.allowPrivateTargets ?? false,
       signal: input.signal === undefined ? timeout.signal : AbortSignal.any([input.signal, timeout.signal]),
       log,

@@ -1,7 +1,7 @@
 // The report store on AWS: the HTML report and its JSON and CSV twins in the private reports bucket, which
 // CloudFront serves under /reports/. The bucket's lifecycle rule deletes them after the expiry.
 import type { S3Client } from '@aws-sdk/client-s3';
-import { PutObjectCommand } from '@aws-sdk/client-s3';
+import { GetObjectCommand, NoSuchKey, PutObjectCommand } from '@aws-sdk/client-s3';
 import { REPORT_FILENAME } from '../http/report-filename.ts';
 import type { ReportStore } from '../jobs/types.ts';
 
@@ -16,12 +16,16 @@ export interface S3ReportStoreOptions {
 // well under S3's key length limit.
 const MAX_FILENAME_LENGTH = 200;
 
+function assertSafe(filename: string): void {
+  if (!REPORT_FILENAME.test(filename) || filename.length > MAX_FILENAME_LENGTH) {
+    throw new Error(`"${filename}" is not a safe report name.`);
+  }
+}
+
 export function createS3ReportStore(options: S3ReportStoreOptions): ReportStore {
   return {
     async put(filename, files) {
-      if (!REPORT_FILENAME.test(filename) || filename.length > MAX_FILENAME_LENGTH) {
-        throw new Error(`"${filename}" is not a safe report name.`);
-      }
+      assertSafe(filename);
       const key = `${options.prefix}${filename}`;
       // The twins first: the HTML's presence is what a reader takes as "the report is there".
       const parts = [
@@ -41,6 +45,18 @@ export function createS3ReportStore(options: S3ReportStoreOptions): ReportStore 
             CacheControl: 'no-cache',
           }),
         );
+      }
+    },
+
+    async get(filename, extension) {
+      assertSafe(filename);
+      try {
+        const answer = await options.client.send(new GetObjectCommand({ Bucket: options.bucket, Key: `${options.prefix}${filename}.${extension}` }));
+        return await answer.Body?.transformToString('utf-8');
+      } catch (error) {
+        // Expired by the lifecycle rule: the run it belonged to is history no longer.
+        if (error instanceof NoSuchKey || (error instanceof Error && error.name === 'NoSuchKey')) return undefined;
+        throw error;
       }
     },
   };

@@ -4,6 +4,8 @@
 export const ENV = {
   /** DynamoDB table of job records. */
   jobsTable: 'CTPO_JOBS_TABLE',
+  /** DynamoDB table of the findings users dismissed, per course. */
+  dismissalsTable: 'CTPO_DISMISSALS_TABLE',
   /** Days a job record and its report are kept. */
   reportExpiryDays: 'CTPO_REPORT_EXPIRY_DAYS',
   /** The private bucket the reports are written to, and the key prefix they go under. */

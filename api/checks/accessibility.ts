@@ -96,19 +96,21 @@ function hasCaptions(video: HtmlElement): boolean {
 }
 
 export function checkAccessibility(topic: ParsedTopic, place: FindingPlace, pageUrl: URL, orgUnitId: number): Finding[] {
-  // The images, links and videos concerned are named by their address (url) and their HTML.
+  // The images, links and videos concerned are named by their address (url) and their HTML. One
+  // finding stands for every such image (or link) of the item, so its subject is the kind of element,
+  // not the first one found: fixing one of three, or adding a fourth, leaves it the same finding.
   const findings: Finding[] = [];
   const fileNames = topic.images.filter(isFileNameAlt);
   if (fileNames.length > 0) {
     const first = fileNames[0]!.attribs.alt!.trim();
     findings.push(finding('a11y.alt-filename', place, resolveAddress(fileNames[0]!.attribs.src ?? '', pageUrl, orgUnitId) ?? null,
-      msg('finding.a11y.alt-filename', { count: fileNames.length, alt: first }), { count: fileNames.length, linkText: first, element: 'img alt' }));
+      msg('finding.a11y.alt-filename', { count: fileNames.length, alt: first }), { count: fileNames.length, linkText: first, element: 'img alt', subject: 'img alt' }));
   }
   const generic = topic.anchors.filter(isGenericLinkText);
   if (generic.length > 0) {
     const first = accessibleText(generic[0]!);
     findings.push(finding('a11y.link-text-generic', place, resolveAddress(generic[0]!.attribs.href ?? '', pageUrl, orgUnitId) ?? null,
-      msg('finding.a11y.link-text-generic', { count: generic.length, text: first }), { count: generic.length, linkText: first, element: 'a' }));
+      msg('finding.a11y.link-text-generic', { count: generic.length, text: first }), { count: generic.length, linkText: first, element: 'a', subject: 'a text' }));
   }
   for (const video of topic.videos) {
     if (hasCaptions(video)) continue;

@@ -23,7 +23,7 @@ export function placeholdersIn(text: string): string[] {
 /** The placeholder finding for the placeholder texts of an item: a page, or a document (a file to upload again). */
 export function placeholderFinding(found: string[], place: FindingPlace, url: string | null, details: Partial<Finding> = {}, inDocument = false): Finding {
   const examples = found.slice(0, 3).map((text) => `"${text}"`).join(', ');
-  return finding('content.placeholder', place, url, msg(inDocument ? 'finding.doc.placeholder' : 'finding.content.placeholder', { examples }), { count: found.length, ...details });
+  return finding('content.placeholder', place, url, msg(inDocument ? 'finding.doc.placeholder' : 'finding.content.placeholder', { examples }), { count: found.length, subject: 'text', ...details });
 }
 
 export function checkContent(topic: ParsedTopic, place: FindingPlace, pageUrl: string | null): Finding[] {
@@ -31,7 +31,7 @@ export function checkContent(topic: ParsedTopic, place: FindingPlace, pageUrl: s
   const found = placeholdersIn(topic.text);
   if (found.length > 0) findings.push(placeholderFinding(found, place, pageUrl));
   if (topic.text.replace(/[\s\u00a0\u200b]/g, '') === '' && !topic.hasMedia) {
-    findings.push(finding('content.empty', place, pageUrl, msg('finding.content.empty')));
+    findings.push(finding('content.empty', place, pageUrl, msg('finding.content.empty'), { subject: 'text' }));
   }
   return findings;
 }

@@ -106,10 +106,10 @@ export function checkStructure(selected: SelectedModule[], now: Date, course?: C
     if (module.IsHidden === true || parentHidden) hiddenModules.add(module.ModuleId);
     // Reported once, on the outermost hidden module: what is inside it is hidden with it.
     if (module.IsHidden === true && !parentHidden) {
-      findings.push(finding('structure.hidden', ownPlace, null, msg('finding.structure.module-hidden')));
+      findings.push(finding('structure.hidden', ownPlace, null, msg('finding.structure.module-hidden'), { subject: 'visibility' }));
     }
     if (entry.topics.length === 0 && entry.children.length === 0) {
-      findings.push(finding('structure.empty-module', ownPlace, null, msg('finding.structure.empty-module')));
+      findings.push(finding('structure.empty-module', ownPlace, null, msg('finding.structure.empty-module'), { subject: 'contents' }));
     }
     findings.push(...dateFindings(datesOf(module), ownPlace, now));
     if (course) findings.push(...courseDateFindings(datesOf(module), ownPlace, course));
@@ -123,10 +123,10 @@ export function checkStructure(selected: SelectedModule[], now: Date, course?: C
     for (const topic of entry.topics) {
       const place = topicPlace(module, topic);
       if (topic.IsBroken === true) {
-        findings.push(finding('structure.broken', place, null, msg('finding.structure.broken')));
+        findings.push(finding('structure.broken', place, null, msg('finding.structure.broken'), { subject: 'target' }));
       }
       if (topic.IsHidden === true && !hiddenModules.has(module.ModuleId)) {
-        findings.push(finding('structure.hidden', place, null, msg('finding.structure.topic-hidden')));
+        findings.push(finding('structure.hidden', place, null, msg('finding.structure.topic-hidden'), { subject: 'visibility' }));
       }
       findings.push(...dateFindings(datesOf(topic), place, now));
       if (course) findings.push(...courseDateFindings(datesOf(topic), place, course));

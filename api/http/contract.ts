@@ -59,7 +59,10 @@ export interface JobSummary {
   notScanned: number;
   documents: number;
   links: number;
-  /** Against the previous run of the same course; absent for a first run. */
+  /**
+   * Against the caller's previous successful run of the same course; absent when there was none.
+   * Dismissed findings are out of `findings` and counted here.
+   */
   comparison?: { new: number; fixed: number; dismissed: number };
 }
 
@@ -72,6 +75,64 @@ export interface JobStatusResponse {
   startedAt?: string;
   updatedAt?: string;
   reason?: string;
+}
+
+/** One run in GET /api/jobs: what it was asked to test, where it is, what it found. No credential. */
+export interface JobListItem {
+  taskArn: string;
+  filename: string;
+  status: JobStatus;
+  client: string;
+  siteUrl: string;
+  orgUnitId: number;
+  courseName?: string;
+  modules: number[];
+  scopes?: string[];
+  language?: string;
+  createdAt: string;
+  startedAt?: string;
+  finishedAt?: string;
+  progress?: JobProgress;
+  summary?: JobSummary;
+  /** Once it SUCCEEDED: the report is at outputUrl + filename + '.html' (and '.json', '.csv'). */
+  outputUrl?: string;
+  /** Why it FAILED. */
+  reason?: string;
+}
+
+/** GET /api/jobs?limit=&cursor= : the caller's runs, newest first. */
+export interface JobsResponse {
+  jobs: JobListItem[];
+  /** Send as `cursor` for the next page; absent on the last page. */
+  nextCursor?: string;
+}
+
+/** A finding the caller dismissed for a course: who, when and why. */
+export interface DismissalItem {
+  fingerprint: string;
+  by: string;
+  at: string;
+  reason?: string;
+}
+
+/** GET /api/dismissals?siteUrl=&orgUnitId= */
+export interface DismissalsResponse {
+  dismissals: DismissalItem[];
+}
+
+/** PUT /api/dismissals (answered with the dismissal as kept). */
+export interface DismissalRequest {
+  siteUrl: string;
+  orgUnitId: number | string;
+  fingerprint: string;
+  reason?: string;
+}
+
+/** DELETE /api/dismissals?siteUrl=&orgUnitId=&fingerprint= */
+export interface RestoreResponse {
+  fingerprint: string;
+  /** False when the finding was not dismissed (nothing changed). */
+  restored: boolean;
 }
 
 /** Every error answer. */

@@ -1,20 +1,27 @@
-// The QA API as one handler: CORS preflight, routing and method checks around the three routes.
+// The QA API as one handler: CORS preflight, routing and method checks around the routes.
 import { AppError } from '../errors.ts';
 import { msg } from '../i18n/messages.ts';
+import { DISMISSALS_PATH, JOBS_PATH, handleDismissals, handleJobs } from './history-routes.ts';
 import { errorResponse } from './respond.ts';
 import { JOB_STATUS_PREFIX, handleJobStatus, handleRunTests, handleToc } from './routes.ts';
 import type { ApiDeps } from './routes.ts';
 import type { ApiHandler, ApiRequest, ApiResponse } from './types.ts';
 
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
 interface Route {
-  method: 'GET' | 'POST';
+  /** The path as named in error messages (a job-status path without its id). */
+  name: string;
+  methods: readonly Method[];
   handle: (request: ApiRequest, deps: ApiDeps) => Promise<ApiResponse>;
 }
 
 function routeOf(path: string): Route | undefined {
-  if (path === '/api/toc') return { method: 'POST', handle: handleToc };
-  if (path === '/api/run-tests') return { method: 'POST', handle: handleRunTests };
-  if (path.startsWith(JOB_STATUS_PREFIX)) return { method: 'GET', handle: handleJobStatus };
+  if (path === '/api/toc') return { name: path, methods: ['POST'], handle: handleToc };
+  if (path === '/api/run-tests') return { name: path, methods: ['POST'], handle: handleRunTests };
+  if (path.startsWith(JOB_STATUS_PREFIX)) return { name: '/api/job-status', methods: ['GET'], handle: handleJobStatus };
+  if (path === JOBS_PATH) return { name: path, methods: ['GET'], handle: handleJobs };
+  if (path === DISMISSALS_PATH) return { name: path, methods: ['GET', 'PUT', 'DELETE'], handle: handleDismissals };
   return undefined;
 }
 
@@ -28,7 +35,7 @@ function preflight(request: ApiRequest, deps: ApiDeps, route: Route): ApiRespons
     headers: {
       'access-control-allow-origin': origin,
       'access-control-allow-credentials': 'true',
-      'access-control-allow-methods': `${route.method}, OPTIONS`,
+      'access-control-allow-methods': [...route.methods, 'OPTIONS'].join(', '),
       'access-control-allow-headers': 'authorization, content-type, accept, accept-language',
       'access-control-max-age': '600',
       'cache-control': 'no-store',
@@ -45,13 +52,13 @@ export function createApi(deps: ApiDeps): ApiHandler {
       return errorResponse(request, deps.allowedOrigins, new AppError('not_found', msg('error.api.no-route', { path: request.path.slice(0, 200) })));
     }
     if (request.method === 'OPTIONS') return preflight(request, deps, route);
-    if (request.method !== route.method) {
+    if (!(route.methods as readonly string[]).includes(request.method)) {
       const response = errorResponse(
         request,
         deps.allowedOrigins,
-        new AppError('method_not_allowed', msg('error.api.method', { path: request.path.startsWith(JOB_STATUS_PREFIX) ? '/api/job-status' : request.path, method: route.method })),
+        new AppError('method_not_allowed', msg('error.api.method', { path: route.name, method: route.methods.join(', ') })),
       );
-      response.headers.allow = `${route.method}, OPTIONS`;
+      response.headers.allow = [...route.methods, 'OPTIONS'].join(', ');
       return response;
     }
     return route.handle(request, deps);

@@ -7,7 +7,7 @@ import { formatMessage, msg } from '../i18n/messages.ts';
 import type { LoadTableOfContentsInput } from '../engine/load-table-of-contents.ts';
 import { assertAllowedDestination } from '../net/address-guard.ts';
 import type { Resolver } from '../net/address-guard.ts';
-import type { JobRecord, JobRunner, JobStore } from '../jobs/types.ts';
+import type { DismissalStore, JobHistory, JobRecord, JobRunner, JobStore } from '../jobs/types.ts';
 import type { JobStatusResponse, RunTestsResponse } from './contract.ts';
 import { bearerTokenOf } from './access-token.ts';
 import type { Caller, TokenVerifier } from './access-token.ts';
@@ -24,6 +24,12 @@ import { DEFAULT_LANGUAGE, languageOfAcceptHeader, type Language } from '../i18n
 export interface ApiDeps {
   verifier: TokenVerifier;
   jobs: JobStore;
+  /** A user's runs over time (GET /api/jobs). */
+  history: JobHistory;
+  /** Findings each user dismissed per course (/api/dismissals). */
+  dismissals: DismissalStore;
+  /** The name a dismissal is recorded under (the caller's e-mail, where it is known). Default: the token's user name. */
+  nameOf?: (caller: Caller) => Promise<string>;
   runner: JobRunner;
   /**
    * The engine's table-of-contents reader (loadTableOfContentsJson in
@@ -59,7 +65,7 @@ export interface ApiDeps {
 
 export const JOB_STATUS_PREFIX = '/api/job-status/';
 
-async function authenticate(request: ApiRequest, deps: ApiDeps): Promise<Caller> {
+export async function authenticate(request: ApiRequest, deps: ApiDeps): Promise<Caller> {
   return deps.verifier.verify(bearerTokenOf(request.headers.authorization));
 }
 
@@ -71,7 +77,7 @@ export function languageOfRequest(request: ApiRequest): Language {
   return languageOfBody(request.body) ?? languageOfAcceptHeader(request.headers['accept-language']) ?? DEFAULT_LANGUAGE;
 }
 
-async function withErrors(
+export async function withErrors(
   request: ApiRequest,
   deps: ApiDeps,
   work: (secrets: string[]) => Promise<ApiResponse>,
@@ -202,15 +208,20 @@ export function handleJobStatus(request: ApiRequest, deps: ApiDeps): Promise<Api
     if (job.status === 'FAILED') body.reason = job.reason ?? formatMessage(msg('reason.run.failed'), job.language);
     if (job.status === 'SUCCEEDED') {
       // Signed anew on each call: asking again renews a link that has expired.
-      body.outputUrl = await signedReportOutputUrl({
-        reportsUrl: deps.outputUrl,
-        filename: job.filename,
-        now: deps.now?.() ?? new Date(),
-        signingKey: deps.reportSigningKey,
-        lifetimeMs: deps.reportLinkLifetimeMs,
-      });
+      body.outputUrl = await reportLinkOf(job, deps);
       if (job.summary !== undefined) body.summary = job.summary;
     }
     return jsonResponse(request, deps.allowedOrigins, 200, body);
+  });
+}
+
+/** Where a succeeded job's report files are, for its owner (`outputUrl` of job-status and the job list): a signed link. */
+export function reportLinkOf(job: JobRecord, deps: ApiDeps): Promise<string> {
+  return signedReportOutputUrl({
+    reportsUrl: deps.outputUrl,
+    filename: job.filename,
+    now: deps.now?.() ?? new Date(),
+    signingKey: deps.reportSigningKey,
+    lifetimeMs: deps.reportLinkLifetimeMs,
   });
 }

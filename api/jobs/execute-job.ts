@@ -12,8 +12,10 @@ import { COURSE_SCOPES, type CourseScope } from '../http/contract.ts';
 import { renderCsvReport } from '../report/render-csv.ts';
 import { renderHtmlReport } from '../report/render-html.ts';
 import { renderJsonReport } from '../report/render-json.ts';
+import { compareWithHistory } from '../report/compare.ts';
+import type { Report } from '../report/model.ts';
 import { summaryOf } from '../report/summary.ts';
-import type { BrightspaceCredentials, JobRecord, JobStore, ReportStore } from './types.ts';
+import type { BaselineSource, BrightspaceCredentials, JobRecord, JobStore, ReportStore } from './types.ts';
 
 export const UNEXPECTED_FAILURE_REASON = msg('reason.run.unexpected');
 
@@ -29,6 +31,8 @@ export interface ExecuteJobInput {
   /** Only updates are needed, so a worker can hand them to whoever holds the store. */
   jobs: Pick<JobStore, 'update'>;
   reports: ReportStore;
+  /** What the report is compared with (the previous run of the course, dismissals); absent: no comparison. */
+  baselines?: BaselineSource;
   allowPrivateTargets: boolean;
   /** Aborting stops the run; an AppError given as the abort reason becomes the job's reason. */
   signal?: AbortSignal;
@@ -80,7 +84,7 @@ export async function executeJob(input: ExecuteJobInput): Promise<JobRecord | un
   try {
     input.signal?.throwIfAborted();
     await jobs.update(job.id, { status: 'RUNNING', startedAt: now().toISOString() });
-    const report = await runCourseTest(
+    const found = await runCourseTest(
       {
         siteUrl: job.siteUrl,
         username: credentials.username,
@@ -96,10 +100,11 @@ export async function executeJob(input: ExecuteJobInput): Promise<JobRecord | un
       onProgress,
     );
     await stopProgress();
+    const report = await compared(found, job, input);
     await input.reports.put(job.filename, { html: renderHtmlReport(report), json: renderJsonReport(report), csv: renderCsvReport(report) });
     await jobs.update(job.id, { status: 'DEPROVISIONING' });
-    const found = { summary: summaryOf(report), ...(report.courseName === undefined ? {} : { courseName: report.courseName }) };
-    return await jobs.update(job.id, { status: 'SUCCEEDED', ...found });
+    const outcome = { summary: summaryOf(report), ...(report.courseName === undefined ? {} : { courseName: report.courseName }) };
+    return await jobs.update(job.id, { status: 'SUCCEEDED', ...outcome });
   } catch (error) {
     await stopProgress();
     const abortReason: unknown = input.signal?.aborted ? input.signal.reason : undefined;
@@ -111,5 +116,19 @@ export async function executeJob(input: ExecuteJobInput): Promise<JobRecord | un
     // the password, so it is shown as it is; anything else is a bug whose details go to the log only.
     const reason = formatMessage(known === undefined ? UNEXPECTED_FAILURE_REASON : known.text, job.language);
     return jobs.update(job.id, { status: 'FAILED', reason });
+  }
+}
+
+/**
+ * The report compared with the course's history. The comparison is not what the user asked for, so
+ * a store that cannot answer costs it, never the run: the report then simply has no comparison.
+ */
+async function compared(report: Report, job: JobRecord, input: ExecuteJobInput): Promise<Report> {
+  if (input.baselines === undefined) return report;
+  try {
+    return compareWithHistory(report, await input.baselines.baselineFor(job));
+  } catch (error) {
+    input.log?.(`job ${job.id}: the comparison with the previous run was left out: ${error instanceof Error ? error.message : String(error)}`);
+    return report;
   }
 }

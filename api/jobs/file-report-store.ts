@@ -1,15 +1,26 @@
 // Reports on the local disk: <dir>/<filename>.json, .csv and .html, each written whole (temp file
 // then rename) so the reports route never serves half a report; the HTML last, as on S3.
 import { randomBytes } from 'node:crypto';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { REPORT_FILENAME } from '../http/report-filename.ts';
 import type { ReportStore } from './types.ts';
 
-export function createFileReportStore(dir: string): ReportStore {
+export interface FileReportStore extends ReportStore {
+  /** Deletes every file of a report (retention); a report already gone is no error. */
+  remove(filename: string): Promise<void>;
+}
+
+const EXTENSIONS = ['html', 'json', 'csv'] as const;
+
+function assertSafe(filename: string): void {
+  if (!REPORT_FILENAME.test(filename)) throw new Error(`Refusing to use an unsafe report name: ${JSON.stringify(filename)}`);
+}
+
+export function createFileReportStore(dir: string): FileReportStore {
   return {
     async put(filename, files) {
-      if (!REPORT_FILENAME.test(filename)) throw new Error(`Refusing to write a report under an unsafe name: ${JSON.stringify(filename)}`);
+      assertSafe(filename);
       await mkdir(dir, { recursive: true });
       for (const [extension, content] of [['json', files.json], ['csv', files.csv], ['html', files.html]] as const) {
         const target = join(dir, `${filename}.${extension}`);
@@ -21,6 +32,21 @@ export function createFileReportStore(dir: string): ReportStore {
           await rm(temporary, { force: true });
         }
       }
+    },
+
+    async get(filename, extension) {
+      assertSafe(filename);
+      try {
+        return await readFile(join(dir, `${filename}.${extension}`), 'utf8');
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+        throw error;
+      }
+    },
+
+    async remove(filename) {
+      assertSafe(filename);
+      await Promise.all(EXTENSIONS.map((extension) => rm(join(dir, `${filename}.${extension}`), { force: true })));
     },
   };
 }

@@ -1,16 +1,19 @@
 // The job's side of the worker protocol, in the process the pool starts for one run: it takes the
 // job and its credentials from the first IPC message, sends every job update to the pool (which
-// owns the store) and waits for the answer, turns a stop request into an abort, reports a crash
+// owns the store) and waits for the answer, asks it for the run's baseline (it holds the history
+// too), turns a stop request into an abort, reports a crash
 // without the password, and ends at once if the pool's process goes away.
 import { AppError } from '../errors.ts';
 import { failureDetail } from '../http/failure-log.ts';
 import type { JobWorkerData, MainToWorker, WorkerToMain } from './job-worker-protocol.ts';
-import type { JobPatch, JobRecord, JobStore } from './types.ts';
+import type { BaselineSource, JobPatch, JobRecord, JobStore } from './types.ts';
 
 export interface JobProcessContext {
   data: JobWorkerData;
   /** Updates go to the pool, which writes them; each resolves with the record as stored. */
   jobs: Pick<JobStore, 'update'>;
+  /** What the run's report compares itself with, read by the pool from its stores. */
+  baselines: BaselineSource;
   /** Aborted when the pool asks the run to stop; the reason is an AppError with the job's reason. */
   signal: AbortSignal;
 }
@@ -30,6 +33,7 @@ export function serveJob(run: (context: JobProcessContext) => Promise<void>): vo
 
   const stop = new AbortController();
   const replies = new Map<number, (record: JobRecord | undefined) => void>();
+  const baselineReplies = new Map<number, (reply: Extract<MainToWorker, { type: 'baseline' }>) => void>();
   let nextRequestId = 1;
   let secrets: string[] = [];
 
@@ -51,13 +55,26 @@ export function serveJob(run: (context: JobProcessContext) => Promise<void>): vo
     },
   };
 
+  const baselines: BaselineSource = {
+    baselineFor() {
+      return new Promise((resolve, reject) => {
+        const requestId = nextRequestId++;
+        baselineReplies.set(requestId, (reply) => (reply.baseline === undefined ? reject(new Error(reply.error ?? 'no baseline')) : resolve(reply.baseline)));
+        void post({ type: 'baseline', requestId });
+      });
+    },
+  };
+
   process.on('message', (message: MainToWorker) => {
     if (message.type === 'start') {
       secrets = [message.data.credentials.password];
-      run({ data: message.data, jobs, signal: stop.signal }).then(() => process.exit(0), crash);
+      run({ data: message.data, jobs, baselines, signal: stop.signal }).then(() => process.exit(0), crash);
     } else if (message.type === 'updated') {
       replies.get(message.requestId)?.(message.record);
       replies.delete(message.requestId);
+    } else if (message.type === 'baseline') {
+      baselineReplies.get(message.requestId)?.(message);
+      baselineReplies.delete(message.requestId);
     } else if (message.type === 'stop') {
       stop.abort(new AppError('internal', message.reason));
     }

@@ -2,6 +2,7 @@
 // channel of child_process.fork: the credentials travel only here, never in argv, the environment
 // or a file.
 import type { Message } from '../i18n/messages.ts';
+import type { ComparisonBaseline } from '../report/compare.ts';
 import type { BrightspaceCredentials, JobPatch, JobRecord } from './types.ts';
 
 export interface JobWorkerData {
@@ -11,10 +12,14 @@ export interface JobWorkerData {
   reportsDir: string;
   allowPrivateTargets: boolean;
   progressIntervalMs?: number;
+  /** Whether the pool can give the run a baseline to compare with (it holds the stores). */
+  compare: boolean;
 }
 
 export type WorkerToMain =
   | { type: 'update'; requestId: number; patch: JobPatch }
+  /** The run's report is ready: what should it be compared with? */
+  | { type: 'baseline'; requestId: number }
   /** The run threw: where and why, as it may be logged (api/http/failure-log.ts). */
   | { type: 'crashed'; detail: string };
 
@@ -22,5 +27,7 @@ export type MainToWorker =
   /** The first message: the job and its credentials. */
   | { type: 'start'; data: JobWorkerData }
   | { type: 'updated'; requestId: number; record: JobRecord | undefined }
+  /** The baseline, or the reason it could not be read (the run then goes without a comparison). */
+  | { type: 'baseline'; requestId: number; baseline?: ComparisonBaseline; error?: string }
   /** Stop the run: the reason becomes the job's reason. */
   | { type: 'stop'; reason: Message };

@@ -5,12 +5,13 @@ import { executeJob } from './execute-job.ts';
 import { createFileReportStore } from './file-report-store.ts';
 import { serveJob } from './job-process.ts';
 
-serveJob(async ({ data, jobs, signal }) => {
+serveJob(async ({ data, jobs, baselines, signal }) => {
   await executeJob({
     job: data.job,
     credentials: data.credentials,
     jobs,
     reports: createFileReportStore(data.reportsDir),
+    ...(data.compare ? { baselines } : {}),
     allowPrivateTargets: data.allowPrivateTargets,
     signal,
     progressIntervalMs: data.progressIntervalMs,

@@ -14,7 +14,7 @@ import { formatMessage, msg, type Message } from '../i18n/messages.ts';
 import { runTimeoutReason } from './execute-job.ts';
 import { failureDetail } from '../http/failure-log.ts';
 import type { Log } from '../http/respond.ts';
-import type { JobPatch, BrightspaceCredentials, JobRecord, JobRunner, JobStore } from './types.ts';
+import type { BaselineSource, JobPatch, BrightspaceCredentials, JobRecord, JobRunner, JobStore } from './types.ts';
 import type { JobWorkerData, MainToWorker, WorkerToMain } from './job-worker-protocol.ts';
 
 /** How much less CPU priority a run gets than the API (nice steps; 19 is the least there is). */
@@ -26,6 +26,8 @@ export const SHUTDOWN_QUEUED_REASON = msg('reason.run.server-stopped-queued');
 
 export interface LocalJobRunnerOptions {
   jobs: JobStore;
+  /** What each report is compared with; absent: no comparison. */
+  baselines?: BaselineSource;
   /** Folder the worker writes reports into. */
   reportsDir: string;
   allowPrivateTargets: boolean;
@@ -119,6 +121,7 @@ export function createLocalJobRunner(options: LocalJobRunnerOptions): LocalJobRu
       reportsDir: options.reportsDir,
       allowPrivateTargets: options.allowPrivateTargets,
       progressIntervalMs: options.progressIntervalMs,
+      compare: options.baselines !== undefined,
     };
     // The job and its credentials go over IPC only: no arguments, and the environment gains only the
     // folder of Node's compile cache, which halves the time a run's process takes to load the engine.
@@ -140,6 +143,11 @@ export function createLocalJobRunner(options: LocalJobRunnerOptions): LocalJobRu
     child.on('message', (message: WorkerToMain) => {
       if (message.type === 'update') {
         void safeUpdate(job.id, message.patch).then((record) => tell(child, { type: 'updated', requestId: message.requestId, record }));
+      } else if (message.type === 'baseline' && options.baselines !== undefined) {
+        void options.baselines.baselineFor(job).then(
+          (baseline) => tell(child, { type: 'baseline', requestId: message.requestId, baseline }),
+          (error: unknown) => tell(child, { type: 'baseline', requestId: message.requestId, error: error instanceof Error ? error.message : String(error) }),
+        );
       } else if (message.type === 'crashed') {
         // Already without the password: the job process wrote it with failureDetail.
         log(`job ${job.id}: worker error: ${message.detail}`);

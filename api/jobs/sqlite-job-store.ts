@@ -5,7 +5,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { JOB_STATUSES, RUN_PHASES, isTerminal } from '../http/contract.ts';
 import type { JobStatus, JobSummary } from '../http/contract.ts';
 import { languageOf } from '../i18n/languages.ts';
-import type { AdmitOutcome, JobPatch, JobRecord, JobStore, RunLimits } from './types.ts';
+import type { AdmitOutcome, JobHistory, JobPatch, JobRecord, JobStore, RunLimits } from './types.ts';
 
 // 2: progress_phase. 3: scopes, language, course_name, summary.
 const SCHEMA_VERSION = 3;
@@ -41,6 +41,8 @@ CREATE TABLE IF NOT EXISTS jobs (
 ) STRICT;
 CREATE INDEX IF NOT EXISTS jobs_by_owner_status ON jobs (owner, status);
 CREATE INDEX IF NOT EXISTS jobs_by_status ON jobs (status);
+-- A user's runs newest first (GET /api/jobs), and the previous run of a course.
+CREATE INDEX IF NOT EXISTS jobs_by_owner_created ON jobs (owner, created_at, id);
 -- A finished job is history: any later write is silently dropped.
 CREATE TRIGGER IF NOT EXISTS jobs_terminal_is_final BEFORE UPDATE ON jobs
   WHEN OLD.status IN ('SUCCEEDED', 'FAILED')
@@ -111,7 +113,12 @@ export interface SqliteJobStoreOptions {
   now?: () => Date;
 }
 
-export interface SqliteJobStore extends JobStore {
+export interface SqliteJobStore extends JobStore, JobHistory {
+  /**
+   * Deletes the finished jobs created before `cutoff` (retention) and returns their report names,
+   * whose files go with them. Unfinished jobs are never deleted.
+   */
+  deleteFinishedBefore(cutoff: Date): Promise<string[]>;
   close(): void;
 }
 
@@ -157,6 +164,16 @@ export function openSqliteJobStore(options: SqliteJobStoreOptions): SqliteJobSto
       summary = COALESCE(:summary, summary),
       updated_at = :updatedAt
     WHERE id = :id`);
+  const pageOfOwner = db.prepare('SELECT * FROM jobs WHERE owner = ? ORDER BY created_at DESC, id DESC LIMIT ?');
+  const pageOfOwnerAfter = db.prepare(
+    'SELECT * FROM jobs WHERE owner = :owner AND (created_at < :createdAt OR (created_at = :createdAt AND id < :id)) ORDER BY created_at DESC, id DESC LIMIT :limit',
+  );
+  const previousOfCourse = db.prepare(`
+    SELECT * FROM jobs WHERE owner = :owner AND site_url = :siteUrl AND org_unit_id = :orgUnitId AND status = 'SUCCEEDED'
+      AND id <> :id AND (created_at < :createdAt OR (created_at = :createdAt AND id < :id))
+    ORDER BY created_at DESC, id DESC LIMIT 1`);
+  const finishedBefore = db.prepare("SELECT id, filename FROM jobs WHERE status IN ('SUCCEEDED', 'FAILED') AND created_at < ?");
+  const deleteOne = db.prepare('DELETE FROM jobs WHERE id = ?');
   const countActiveOf = db.prepare(
     "SELECT COUNT(*) AS active FROM jobs WHERE owner = ? AND status NOT IN ('SUCCEEDED', 'FAILED')",
   );
@@ -255,6 +272,29 @@ export function openSqliteJobStore(options: SqliteJobStoreOptions): SqliteJobSto
         .prepare(`SELECT * FROM jobs WHERE status IN (${placeholders}) ORDER BY created_at, id`)
         .all(...statuses) as unknown as JobRow[];
       return rows.map(toRecord);
+    },
+
+    async listByOwner(owner, page) {
+      // One more than asked tells whether another page follows.
+      const rows = (
+        page.after === undefined
+          ? pageOfOwner.all(owner, page.limit + 1)
+          : pageOfOwnerAfter.all({ owner, createdAt: page.after.createdAt, id: page.after.id, limit: page.limit + 1 })
+      ) as unknown as JobRow[];
+      const jobs = rows.slice(0, page.limit).map(toRecord);
+      const last = jobs.at(-1);
+      return rows.length > page.limit && last !== undefined ? { jobs, next: { createdAt: last.createdAt, id: last.id } } : { jobs };
+    },
+
+    async previousSucceeded(job) {
+      const row = previousOfCourse.get({ owner: job.owner, siteUrl: job.siteUrl, orgUnitId: job.orgUnitId, id: job.id, createdAt: job.createdAt }) as JobRow | undefined;
+      return row === undefined ? undefined : toRecord(row);
+    },
+
+    async deleteFinishedBefore(cutoff) {
+      const rows = finishedBefore.all(cutoff.toISOString()) as { id: string; filename: string }[];
+      for (const row of rows) deleteOne.run(row.id);
+      return rows.map((row) => row.filename);
     },
 
     close() {

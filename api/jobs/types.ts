@@ -2,6 +2,8 @@
 // DynamoDB on AWS) and how a run is started (the local worker pool, an ECS Fargate task).
 import type { JobProgress, JobStatus, JobSummary } from '../http/contract.ts';
 import type { Language } from '../i18n/languages.ts';
+import type { ComparisonBaseline } from '../report/compare.ts';
+import type { Dismissal } from '../report/model.ts';
 
 export interface JobRecord {
   /** The identifier returned to the app as `taskArn`; opaque to it. */
@@ -92,4 +94,47 @@ export interface ReportFiles {
 /** Where finished reports go: a folder locally, the reports bucket on AWS. */
 export interface ReportStore {
   put(filename: string, files: ReportFiles): Promise<void>;
+  /** One stored file of a report (the JSON twin a later run compares with); undefined once it is gone. */
+  get(filename: string, extension: 'json'): Promise<string | undefined>;
+}
+
+/** Where a page of an owner's jobs ends: the next page starts after it. */
+export interface JobCursor {
+  createdAt: string;
+  id: string;
+}
+
+export interface JobPage {
+  jobs: JobRecord[];
+  /** Absent on the last page. */
+  next?: JobCursor;
+}
+
+/** A user's runs over time (GET /api/jobs), and the run a new report compares itself with. */
+export interface JobHistory {
+  /** The owner's jobs, newest first, at most `limit`, after the cursor when one is given. */
+  listByOwner(owner: string, page: { limit: number; after?: JobCursor }): Promise<JobPage>;
+  /** The owner's latest SUCCEEDED job of the same course (site and org unit) created before `job`. */
+  previousSucceeded(job: JobRecord): Promise<JobRecord | undefined>;
+}
+
+/** A course as the history knows it: its site's origin and its org unit. */
+export interface CourseKey {
+  siteUrl: string;
+  orgUnitId: number;
+}
+
+/** Findings a user dismissed, per course. A dismissal stays until it is restored (removed). */
+export interface DismissalStore {
+  /** Oldest first. */
+  list(owner: string, course: CourseKey): Promise<Dismissal[]>;
+  /** Adds the dismissal of a fingerprint, or replaces it (a new reason). */
+  put(owner: string, course: CourseKey, dismissal: Dismissal): Promise<void>;
+  /** False when there was nothing to restore. */
+  remove(owner: string, course: CourseKey, fingerprint: string): Promise<boolean>;
+}
+
+/** What a finished run compares its report with (report/compare.ts), wherever the runner runs. */
+export interface BaselineSource {
+  baselineFor(job: JobRecord): Promise<ComparisonBaseline>;
 }

@@ -16,7 +16,11 @@ import { errorResponse } from '../http/respond.ts';
 import { languageOfRequest } from '../http/routes.ts';
 import type { ApiRequest } from '../http/types.ts';
 import type { Resolver } from '../net/address-guard.ts';
+import { createBaselineSource } from '../jobs/baseline.ts';
 import { failInterruptedJobs } from '../jobs/fail-interrupted-jobs.ts';
+import { createFileReportStore } from '../jobs/file-report-store.ts';
+import { openSqliteDismissalStore } from '../jobs/sqlite-dismissal-store.ts';
+import type { SqliteDismissalStore } from '../jobs/sqlite-dismissal-store.ts';
 import { createLocalJobRunner } from '../jobs/local-job-runner.ts';
 import type { LocalJobRunner } from '../jobs/local-job-runner.ts';
 import { openSqliteJobStore } from '../jobs/sqlite-job-store.ts';
@@ -29,6 +33,7 @@ import { apiRequestHead, hasBody, isClientGone, listen, readApiBody, writeApiRes
 import type { LocalResponse } from './node-http.ts';
 import { loadOrCreateReportKey } from './report-link-key.ts';
 import { REPORTS_PREFIX, createReportsRoute, keyLookup } from './reports-route.ts';
+import { startRetention } from './retention.ts';
 import { createStaticApp } from './static-app.ts';
 import { ensureTlsCertificate } from './tls-certificate.ts';
 
@@ -85,6 +90,8 @@ export interface LocalStackOptions {
   maxActiveRuns?: number;
   /** The app's job polling interval, written into /config.json. Default 10 000 ms. */
   pollIntervalMs?: number;
+  /** Days a finished run and its report are kept (null: for ever). Default 30, as on AWS. */
+  reportExpiryDays?: number | null;
   /** The address guard's local switch; on by default here, the demo course lives on loopback. */
   allowPrivateTargets?: boolean;
   runTimeoutMs?: number;
@@ -120,9 +127,14 @@ export interface LocalStack {
   certificateSource: 'mkcert' | 'self-signed';
   identity: IdentityProvider;
   jobs: SqliteJobStore;
+  dismissals: SqliteDismissalStore;
   runner: LocalJobRunner;
   /** Jobs found unfinished at start and ended FAILED. */
   recoveredJobs: number;
+  /** Finished runs deleted at start because they were older than the expiry. */
+  expiredJobs: number;
+  /** Days a run is kept; null: for ever. */
+  reportExpiryDays: number | null;
   allowPrivateTargets: boolean;
   close(): Promise<void>;
 }
@@ -141,7 +153,12 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   const signingKey = loadOrCreateSigningKey(join(dataDir, 'identity-signing-key.pem'));
   const reportKey = loadOrCreateReportKey(join(dataDir, 'report-link-key.json'));
   const jobs = openSqliteJobStore({ path: join(dataDir, 'jobs.sqlite') });
+  const dismissals = openSqliteDismissalStore({ path: join(dataDir, 'jobs.sqlite') });
   const recoveredJobs = await failInterruptedJobs(jobs);
+  const reportFiles = createFileReportStore(reportsDir);
+  const reportExpiryDays = options.reportExpiryDays === undefined ? 30 : options.reportExpiryDays;
+  const retention = startRetention({ jobs, reports: reportFiles, days: reportExpiryDays, log });
+  const expiredJobs = await retention.sweep();
 
   // The handler needs the origin, which is known once the first socket listens (port 0).
   let dispatch: (request: ApiRequest) => Promise<LocalResponse> = async () => ({ status: 503, headers: {}, body: 'Starting.' });
@@ -223,7 +240,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     }
   } catch (error) {
     await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+    retention.stop();
     jobs.close();
+    dismissals.close();
     throw error;
   }
 
@@ -248,6 +267,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
 
   const runner = createLocalJobRunner({
     jobs,
+    baselines: createBaselineSource({ history: jobs, dismissals, reports: reportFiles }),
     reportsDir,
     allowPrivateTargets,
     concurrency: options.poolSize,
@@ -263,6 +283,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   const api = createApi({
     verifier,
     jobs,
+    history: jobs,
+    dismissals,
+    nameOf: async (caller) => identity.emailOf(caller.sub) ?? caller.username,
     runner,
     // One thread serves everyone here: a large answer is parsed and written in a worker thread.
     loadTableOfContents: (input) => loadTableOfContentsJson({ ...input, offThread: true }),
@@ -327,8 +350,11 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     certificateSource: tls.source,
     identity,
     jobs,
+    dismissals,
     runner,
     recoveredJobs,
+    expiredJobs,
+    reportExpiryDays,
     allowPrivateTargets,
     close() {
       closing ??= (async () => {
@@ -339,7 +365,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         const cut = setTimeout(() => servers.forEach((server) => server.closeAllConnections()), 2000);
         await stopped;
         clearTimeout(cut);
+        retention.stop();
         jobs.close();
+        dismissals.close();
       })();
       return closing;
     },

@@ -56,6 +56,20 @@ export function fingerprintOf(finding: Finding): string {
   return createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 20);
 }
 
+/**
+ * Two findings the checks could not tell apart (two videos without captions and without an address
+ * in one topic) still get fingerprints of their own, numbered in report order, so a dismissal or a
+ * comparison never stands for both.
+ */
+function distinctFingerprints(findings: ReportFinding[]): void {
+  const seen = new Map<string, number>();
+  for (const finding of findings) {
+    const occurrence = (seen.get(finding.fingerprint) ?? 0) + 1;
+    seen.set(finding.fingerprint, occurrence);
+    if (occurrence > 1) finding.fingerprint = createHash('sha256').update(JSON.stringify([finding.fingerprint, occurrence])).digest('hex').slice(0, 20);
+  }
+}
+
 export function buildReport(input: ReportInput): Report {
   const language = input.language ?? DEFAULT_LANGUAGE;
   const moduleOrder = new Map(input.selected.map((entry, index) => [entry.module.ModuleId, index]));
@@ -84,6 +98,7 @@ export function buildReport(input: ReportInput): Report {
         (a.subject ?? '').localeCompare(b.subject ?? ''),
     )
     .map((finding) => ({ ...finding, message: formatMessage(finding.message, language), fingerprint: fingerprintOf(finding) }));
+  distinctFingerprints(findings);
   const notScanned = [...input.notScanned]
     .sort((a, b) => (topicRank.get(a.topicId ?? -1) ?? Number.MAX_SAFE_INTEGER) - (topicRank.get(b.topicId ?? -1) ?? Number.MAX_SAFE_INTEGER))
     .map((item) => ({ ...item, reason: formatMessage(item.reason, language) }));

@@ -90,7 +90,10 @@ export interface Report {
     findings: Record<Severity, number>;
     /** Of the `info` findings, those a person must look at ("Needs review"). */
     review: number;
+    /** Against the previous run of the course (report/compare.ts); absent when there was none. */
+    comparison?: { new: number; fixed: number; dismissed: number };
   };
+  /** The findings to act on; dismissed ones are in `dismissed`, out of every count. */
   findings: ReportFinding[];
   notScanned: ReportNotScanned[];
   /** Course items besides modules and topics, in report order (course-wide ones after the modules). */
@@ -98,6 +101,34 @@ export interface Report {
   notes: ReportNote[];
   /** The documents read and checked, in the course's order. */
   documents: ReportDocument[];
+  /** Present once the run was compared with the course's history (report/compare.ts). */
+  comparison?: ReportComparison;
+  /** Findings of this run the user dismissed for this course, with who and why. */
+  dismissed?: ReportDismissedFinding[];
   /** How accessibility was checked; absent in reports of runs that checked none. */
   accessibility?: ReportAccessibility;
+}
+
+/** What changed since the caller's previous successful run of the same course. */
+export interface ReportComparison {
+  /** The run compared with; null when there is none (the course's first run for this user). */
+  previous: { filename: string; startedAt: string; finishedAt: string } | null;
+  /**
+   * Findings of the previous run this run no longer finds, where both runs looked, as the previous
+   * report wrote them (its language).
+   */
+  fixed: ReportFinding[];
+}
+
+/** Why a finding is out of the counts: who dismissed it for the course, when, and why. */
+export interface Dismissal {
+  fingerprint: string;
+  /** The name of the person, as the sign-in knows them (their e-mail). */
+  by: string;
+  at: string;
+  reason?: string;
+}
+
+export interface ReportDismissedFinding extends ReportFinding {
+  dismissal: Omit<Dismissal, 'fingerprint'>;
 }

@@ -5,8 +5,11 @@
 // byte order mark makes Excel read the accents and scripts right, and cells that a spreadsheet would
 // run as a formula (=, +, -, @, tab, return) are prefixed with ' (csv-stringify's escape_formulas),
 // since course text is not ours.
+// A report compared with the course's previous run has two more columns (new, still open, fixed or
+// dismissed; who dismissed it, when and why) and rows for the findings fixed and dismissed.
 import { stringify } from 'csv-stringify/sync';
-import type { Report } from './model.ts';
+import { bcp47Of } from '../i18n/languages.ts';
+import type { Report, ReportFinding } from './model.ts';
 import { elementCode, fixOf, itemHeading, moduleTitle, presenterFor, severityLabel, topicTitle, whereParts } from './present.ts';
 
 export function renderCsvReport(report: Report): string {
@@ -25,12 +28,14 @@ export function renderCsvReport(report: Report): string {
     p.t('csv.fix'),
     p.t('csv.fingerprint'),
   ];
+  const compared = report.comparison !== undefined;
+  if (compared) header.push(p.t('csv.status'), p.t('csv.dismissal'));
   const placeCells = (entry: { moduleId: number | null; moduleTitle: string | null; topicId: number | null; topicTitle: string | null; itemType: Report['findings'][number]['itemType']; itemId: number | null; itemTitle: string | null }) => [
     entry.moduleId === null ? '' : moduleTitle(p, entry.moduleId, entry.moduleTitle),
     entry.topicId === null ? '' : topicTitle(p, entry.topicId, entry.topicTitle),
     entry.itemType === 'topic' || entry.itemType === 'module' ? '' : itemHeading(p, entry),
   ];
-  const rows = report.findings.map((finding) => [
+  const findingRow = (finding: ReportFinding, state: string | undefined, dismissal = '') => [
     ...placeCells(finding),
     p.title(finding.check),
     finding.check,
@@ -41,7 +46,32 @@ export function renderCsvReport(report: Report): string {
     finding.url ?? '',
     fixOf(p, finding.check) ?? '',
     finding.fingerprint,
+    ...(compared ? [state === undefined ? '' : p.t('report.history.state', { state }), dismissal] : []),
+  ];
+  const when = (iso: string) => `${new Intl.DateTimeFormat(bcp47Of(p.language), { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }).format(new Date(iso))} UTC`;
+  const rows = [
+    ...report.findings.map((finding) => findingRow(finding, finding.status)),
+    ...(report.comparison?.fixed ?? []).map((finding) => findingRow(finding, 'fixed')),
+    ...(report.dismissed ?? []).map(({ dismissal, ...finding }) =>
+      findingRow(
+        finding,
+        'dismissed',
+        [p.t('report.history.dismissed.by', { by: dismissal.by, date: when(dismissal.at) }), ...(dismissal.reason === undefined ? [] : [p.t('report.history.dismissed.reason', { reason: dismissal.reason })])].join(' '),
+      ),
+    ),
+  ];
+  const notScanned = report.notScanned.map((entry) => [
+    ...placeCells(entry),
+    '',
+    '',
+    p.t('report.not-scanned.label'),
+    entry.reason,
+    '',
+    '',
+    entry.url ?? '',
+    p.t('report.not-scanned.hint'),
+    '',
+    ...(compared ? ['', ''] : []),
   ]);
-  const notScanned = report.notScanned.map((entry) => [...placeCells(entry), '', '', p.t('report.not-scanned.label'), entry.reason, '', '', entry.url ?? '', p.t('report.not-scanned.hint'), '']);
   return stringify([header, ...rows, ...notScanned], { bom: true, escape_formulas: true, record_delimiter: 'windows' });
 }

@@ -2,8 +2,9 @@
 // run's language, that reads well on a phone, offline and printed. First what to do: a summary,
 // "Fix first" (errors by problem), then module → topic with every finding in plain words (what,
 // where, how to fix, the address labelled), what could not be scanned in its place, problems
-// repeated in many places listed once, and the course-wide items. The header says how accessibility
-// was checked and what it could not cover. Everything from the course is
+// repeated in many places listed once, and the course-wide items; what changed since the last run
+// of the course, and the findings dismissed for it, apart. The header says how accessibility was
+// checked and what it could not cover. Everything from the course is
 // escaped, and only http(s) addresses become links. The filters are plain CSS (checkboxes and
 // :has()), so they work where scripts are blocked.
 import type { Severity } from '../checks/finding.ts';
@@ -278,6 +279,59 @@ ${renderFindings(ctx, item.findings)}</article>`,
 ${articles.join('\n')}</section>`;
 }
 
+/** A finding of the course's history (new, fixed or dismissed): where it is, then as everywhere else. */
+function renderHistoryFinding(ctx: Context, finding: ReportFinding, extra = ''): string {
+  const place = placeLabel(ctx, { ...finding, key: '', count: 1 });
+  return `<li class="finding">${checkHead(ctx, finding)}${place === '' ? '' : `<p class="spread">${place}</p>`}${findingDetails(ctx, finding)}${extra}</li>`;
+}
+
+/**
+ * What changed since the caller's previous run of the course (report/compare.ts): what is new, what
+ * was fixed, or that there is nothing to compare with yet. Absent when the run was never compared.
+ */
+function renderHistory(ctx: Context): string {
+  const { p, report } = ctx;
+  if (report.comparison === undefined) return '';
+  const { previous, fixed } = report.comparison;
+  const dismissed = report.dismissed ?? [];
+  const list = (findings: ReportFinding[], none: string) =>
+    findings.length === 0 ? `<p>${escapeHtml(none)}</p>` : `<ul class="findings">${findings.map((finding) => renderHistoryFinding(ctx, finding)).join('\n')}</ul>`;
+  const parts: string[] = [];
+  if (previous === null) {
+    parts.push(`<p>${escapeHtml(p.t('report.history.first'))}</p>`);
+  } else {
+    const fresh = report.findings.filter((finding) => finding.status === 'new');
+    const open = report.findings.filter((finding) => finding.status === 'open').length;
+    parts.push(
+      `<p>${escapeHtml(p.t('report.history.compared', { date: `${when(p, previous.finishedAt)} UTC`, report: previous.filename }))}</p>`,
+      `<p class="lead">${escapeHtml(p.t('report.history.counts', { new: fresh.length, fixed: fixed.length, open }))}</p>`,
+      `<h3 id="history-new">${escapeHtml(p.t('report.history.new.title'))} (${fresh.length})</h3>`,
+      list(fresh, p.t('report.history.new.none')),
+      `<h3 id="history-fixed">${escapeHtml(p.t('report.history.fixed.title'))} (${fixed.length})</h3>`,
+      ...(fixed.length > 0 ? [`<p>${escapeHtml(p.t('report.history.fixed.intro'))}</p>`] : []),
+      list(fixed, p.t('report.history.fixed.none')),
+    );
+  }
+  if (dismissed.length > 0) parts.push(`<p><a href="#dismissed">${escapeHtml(p.t('report.history.dismissed-count', { count: dismissed.length }))}</a></p>`);
+  return `<section id="history" aria-labelledby="history-title"><h2 id="history-title">${escapeHtml(p.t('report.history.title'))}</h2>
+${parts.join('\n')}</section>`;
+}
+
+/** The findings dismissed for the course: apart and out of every count, with who, when and why. */
+function renderDismissed(ctx: Context): string {
+  const { p, report } = ctx;
+  const dismissed = report.dismissed ?? [];
+  if (dismissed.length === 0) return '';
+  const items = dismissed.map((finding) => {
+    const { by, at, reason } = finding.dismissal;
+    const why = `${p.t('report.history.dismissed.by', { by: p.value(by), date: `${when(p, at)} UTC` })}${reason === undefined ? '' : ` ${p.t('report.history.dismissed.reason', { reason: p.value(reason) })}`}`;
+    return renderHistoryFinding(ctx, finding, `<p class="hint" data-fingerprint="${escapeHtml(finding.fingerprint)}">${escapeHtml(why)}</p>`);
+  });
+  return `<section id="dismissed" aria-labelledby="dismissed-title"><h2 id="dismissed-title">${escapeHtml(p.t('report.history.dismissed.title'))} (${dismissed.length})</h2>
+<p>${escapeHtml(p.t('report.history.dismissed.intro'))}</p>
+<ul class="findings">${items.join('\n')}</ul></section>`;
+}
+
 /** What the run could not read or check as a whole (a route the site does not offer...). */
 function renderNotes(ctx: Context): string {
   const { p, report } = ctx;
@@ -382,11 +436,13 @@ export function renderHtmlReport(report: Report): string {
   const scopes = report.scopes.length === 0 ? p.t('report.scopes.none') : p.list(report.scopes.map((scope) => p.t('report.scope', { scope })));
   const sections = [
     ['summary', p.t('report.summary.title')],
+    ...(report.comparison === undefined ? [] : [['history', p.t('report.history.title')]]),
     ['fix-first', p.t('report.fix-first.title')],
     ...(groups.length > 0 ? [['repeated', p.t('report.repeated.title')]] : []),
     ['findings', p.t('report.findings.title')],
     ...(report.findings.some((item) => !inModules(item)) || report.notScanned.some((item) => !inModules(item)) ? [['course-wide', p.t('report.course-wide.title')]] : []),
     ...(report.documents.length > 0 ? [['documents', p.t('report.documents.title', { count: report.documents.length })]] : []),
+    ...((report.dismissed ?? []).length > 0 ? [['dismissed', p.t('report.history.dismissed.title')]] : []),
     ...(report.notes.length > 0 ? [['notes', p.t('report.notes.title')]] : []),
   ];
 
@@ -418,6 +474,7 @@ ${accessibilityNotes(ctx)}
 </header>
 <main>
 ${renderSummary(ctx)}
+${renderHistory(ctx)}
 ${renderFixFirst(ctx)}
 ${renderFilters(ctx, checks)}
 ${renderRepeated(ctx, groups)}
@@ -437,6 +494,7 @@ ${report.modules
 </section>
 ${renderCourseWide(ctx, report.findings.filter((item) => !inModules(item)), report.notScanned.filter((item) => !inModules(item)))}
 ${renderDocuments(ctx)}
+${renderDismissed(ctx)}
 ${renderNotes(ctx)}
 </main>
 <footer>

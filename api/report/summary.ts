@@ -12,5 +12,6 @@ export function summaryOf(report: Report): JobSummary {
     notScanned: totals.notScanned,
     documents: totals.documents,
     links: totals.links,
+    ...(totals.comparison === undefined ? {} : { comparison: { ...totals.comparison } }),
   };
 }

@@ -12,9 +12,12 @@ var TOKEN_HEADER = 'x-ctpo-authorization';
 var SITE_HOST_HEADER = 'x-ctpo-site-host';
 var JOB_STATUS_PREFIX = '/api/job-status/';
 
-function methodOf(uri) {
-  if (uri === '/api/toc' || uri === '/api/run-tests') return 'POST';
-  if (uri.indexOf(JOB_STATUS_PREFIX) === 0 && uri.length > JOB_STATUS_PREFIX.length && uri.indexOf('/', JOB_STATUS_PREFIX.length) === -1) return 'GET';
+// The methods each route takes, and its name in a message about a wrong method.
+function routeOf(uri) {
+  if (uri === '/api/toc' || uri === '/api/run-tests') return { name: uri, methods: ['POST'] };
+  if (uri.indexOf(JOB_STATUS_PREFIX) === 0 && uri.length > JOB_STATUS_PREFIX.length && uri.indexOf('/', JOB_STATUS_PREFIX.length) === -1) return { name: '/api/job-status', methods: ['GET'] };
+  if (uri === '/api/jobs') return { name: uri, methods: ['GET'] };
+  if (uri === '/api/dismissals') return { name: uri, methods: ['GET', 'PUT', 'DELETE'] };
   return null;
 }
 
@@ -42,8 +45,8 @@ function answer(request, statusCode, headers, body) {
 
 function handler(event) {
   var request = event.request;
-  var method = methodOf(request.uri);
-  if (method === null) {
+  var route = routeOf(request.uri);
+  if (route === null) {
     return answer(request, 404, {}, { message: 'There is no API route ' + request.uri.slice(0, 200) + '.', code: 'not_found' });
   }
   if (request.method === 'OPTIONS') {
@@ -51,14 +54,14 @@ function handler(event) {
       return answer(request, 403, {}, { message: 'This site is not allowed to call the CTPO API.', code: 'forbidden' });
     }
     return answer(request, 204, {
-      'access-control-allow-methods': { value: method + ', OPTIONS' },
+      'access-control-allow-methods': { value: route.methods.join(', ') + ', OPTIONS' },
       'access-control-allow-headers': { value: 'authorization, content-type, accept' },
       'access-control-max-age': { value: '600' }
     });
   }
-  if (request.method !== method) {
-    var name = method === 'GET' ? '/api/job-status' : request.uri;
-    return answer(request, 405, { allow: { value: method + ', OPTIONS' } }, { message: name + ' accepts ' + method + ' only.', code: 'method_not_allowed' });
+  if (route.methods.indexOf(request.method) === -1) {
+    var methods = route.methods.join(', ');
+    return answer(request, 405, { allow: { value: methods + ', OPTIONS' } }, { message: route.name + ' accepts ' + methods + ' only.', code: 'method_not_allowed' });
   }
   var headers = request.headers;
   delete headers[TOKEN_HEADER];

@@ -1,6 +1,6 @@
 'use strict';
-// Lambda@Edge, origin request, on the QA API's POST routes. A Lambda function URL behind origin
-// access control accepts a POST only with the SHA-256 of its body in `x-amz-content-sha256`
+// Lambda@Edge, origin request, on the QA API's routes that take a body (POST, PUT). A Lambda function
+// URL behind origin access control accepts a POST or PUT only with the SHA-256 of its body in `x-amz-content-sha256`
 // (Lambda takes no unsigned payloads), and a CloudFront Function cannot read bodies: this adds
 // the hash, so browsers and scripts send plain requests. Bodies over 1 MB arrive truncated and
 // are refused here (the API takes at most 64 KiB).

@@ -1,4 +1,4 @@
-// The QA API on AWS: three Lambda functions running the same route handlers as the local server
+// The QA API on AWS: a Lambda function per route running the same route handlers as the local server
 // (each checks the caller's Cognito access token itself), reachable only through the site's
 // CloudFront distribution (function URLs with IAM auth, signed by origin access control), the jobs
 // table, the reports bucket and the keys that sign report links, and the runs themselves, one ECS
@@ -21,6 +21,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as ssm from 'aws-cdk-lib/aws-ssm';
 import { Construct } from 'constructs';
+import { OWNER_CREATED_INDEX } from '../../api/aws/dynamo-job-history.ts';
 import { EXPIRES_AT, OWNER_INDEX } from '../../api/aws/dynamo-job-store.ts';
 import { CREDENTIALS_CONTEXT_KEY, ENV } from '../../api/aws/settings.ts';
 import { acknowledgeWildcardResource } from './nag.ts';
@@ -35,6 +36,8 @@ export const LAMBDA_ENTRIES = {
   toc: 'api/aws/lambda/toc.ts',
   runTests: 'api/aws/lambda/run-tests.ts',
   jobStatus: 'api/aws/lambda/job-status.ts',
+  jobs: 'api/aws/lambda/jobs.ts',
+  dismissals: 'api/aws/lambda/dismissals.ts',
   taskState: 'api/aws/lambda/task-state.ts',
 } as const;
 export const RUNNER_DOCKERFILE = 'infra/runner/Dockerfile';
@@ -56,7 +59,7 @@ export interface QaApiProps {
 }
 
 /** The routes CloudFront sends to each function. */
-export type ApiRoute = 'toc' | 'runTests' | 'jobStatus';
+export type ApiRoute = 'toc' | 'runTests' | 'jobStatus' | 'jobs' | 'dismissals';
 
 export class QaApi extends Construct {
   /** Callable only with SigV4 (AWS_IAM): in practice only by the site's distribution. */
@@ -64,6 +67,8 @@ export class QaApi extends Construct {
   readonly reportsBucket: s3.Bucket;
   readonly reportKeys: ReportKeys;
   readonly jobsTable: dynamodb.TableV2;
+  /** Findings users dismissed, per user and course: no expiry, a dismissal stays until restored. */
+  readonly dismissalsTable: dynamodb.TableV2;
   readonly cluster: ecs.Cluster;
   readonly taskDefinition: ecs.FargateTaskDefinition;
   readonly credentialsKey: kms.Key;
@@ -102,7 +107,23 @@ export class QaApi extends Construct {
           sortKey: { name: 'statusRank', type: dynamodb.AttributeType.NUMBER },
           projectionType: dynamodb.ProjectionType.KEYS_ONLY,
         },
+        {
+          // A user's runs newest first (GET /api/jobs) and the previous run of a course (the runner).
+          indexName: OWNER_CREATED_INDEX,
+          partitionKey: { name: 'owner', type: dynamodb.AttributeType.STRING },
+          sortKey: { name: 'createdAt', type: dynamodb.AttributeType.STRING },
+          projectionType: dynamodb.ProjectionType.ALL,
+        },
       ],
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+
+    this.dismissalsTable = new dynamodb.TableV2(this, 'Dismissals', {
+      partitionKey: { name: 'course', type: dynamodb.AttributeType.STRING },
+      sortKey: { name: 'fingerprint', type: dynamodb.AttributeType.STRING },
+      billing: dynamodb.Billing.onDemand(),
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      // Tearing the stack down takes everything with it, as it does the jobs.
       removalPolicy: RemovalPolicy.DESTROY,
     });
 
@@ -167,6 +188,7 @@ export class QaApi extends Construct {
       }),
       environment: {
         [ENV.jobsTable]: this.jobsTable.tableName,
+        [ENV.dismissalsTable]: this.dismissalsTable.tableName,
         [ENV.reportExpiryDays]: String(props.reportExpiryDays),
         [ENV.reportsBucket]: this.reportsBucket.bucketName,
         [ENV.reportsPrefix]: REPORTS_PREFIX,
@@ -183,8 +205,13 @@ export class QaApi extends Construct {
     const taskRole = this.taskDefinition.taskRole;
     const reportObjects = this.reportsBucket.arnForObjects(`${REPORTS_PREFIX}*`);
     taskRole.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'], resources: [this.jobsTable.tableArn] }));
-    taskRole.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['s3:PutObject'], resources: [reportObjects] }));
-    acknowledgeWildcardResource(taskRole, reportObjects, 'Report names are made per run; the runner may write only under the reports/ prefix of the reports bucket.');
+    // The previous report of the course is read back to compare with (report/compare.ts).
+    taskRole.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['s3:GetObject', 's3:PutObject'], resources: [reportObjects] }));
+    acknowledgeWildcardResource(taskRole, reportObjects, 'Report names are made per run; the runner may read and write only under the reports/ prefix of the reports bucket.');
+    // The previous successful run of the course, and what its owner dismissed for it.
+    taskRole.addToPrincipalPolicy(
+      new iam.PolicyStatement({ actions: ['dynamodb:Query'], resources: [`${this.jobsTable.tableArn}/index/${OWNER_CREATED_INDEX}`, this.dismissalsTable.tableArn] }),
+    );
     taskRole.addToPrincipalPolicy(
       new iam.PolicyStatement({
         actions: ['kms:Decrypt'],
@@ -249,8 +276,10 @@ export class QaApi extends Construct {
       512,
     );
     const taskState = this.apiFunction('TaskState', LAMBDA_ENTRIES.taskState, { ...common, [ENV.containerName]: RUNNER_CONTAINER }, Duration.seconds(30), 256);
-    this.functions = { toc, runTests, jobStatus, taskState };
-    for (const route of [toc, runTests, jobStatus]) {
+    const jobs = this.apiFunction('JobList', LAMBDA_ENTRIES.jobs, { ...common, [ENV.reportKeySecret]: this.reportKeys.secret.secretArn }, Duration.seconds(10), 512);
+    const dismissals = this.apiFunction('DismissalRoutes', LAMBDA_ENTRIES.dismissals, { ...common, [ENV.dismissalsTable]: this.dismissalsTable.tableName }, Duration.seconds(10), 512);
+    this.functions = { toc, runTests, jobStatus, jobs, dismissals, taskState };
+    for (const route of [toc, runTests, jobStatus, jobs, dismissals]) {
       route.addToRolePolicy(new iam.PolicyStatement({ actions: ['ssm:GetParameter'], resources: [clientIdParameterArn] }));
     }
 
@@ -296,6 +325,15 @@ export class QaApi extends Construct {
     if (jobStatus.role !== undefined) {
       acknowledgeWildcardResource(jobStatus.role, '*', 'Task ids are made by ECS at run time; the condition limits DescribeTasks to the runner cluster.');
     }
+    // jobs: the caller's runs, newest first, from the owner index.
+    jobs.addToRolePolicy(new iam.PolicyStatement({ actions: ['dynamodb:Query'], resources: [`${this.jobsTable.tableArn}/index/${OWNER_CREATED_INDEX}`] }));
+    // ... each succeeded run's report link signed, as job-status signs it.
+    jobs.addToRolePolicy(new iam.PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [this.reportKeys.secret.secretArn] }));
+    // dismissals: the caller's dismissed findings of a course, recorded under their e-mail.
+    dismissals.addToRolePolicy(
+      new iam.PolicyStatement({ actions: ['dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:DeleteItem'], resources: [this.dismissalsTable.tableArn] }),
+    );
+    dismissals.addToRolePolicy(new iam.PolicyStatement({ actions: ['cognito-idp:AdminGetUser'], resources: [props.userPool.userPoolArn] }));
     // task-state: move the job along with its task.
     taskState.addToRolePolicy(new iam.PolicyStatement({ actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'], resources: [this.jobsTable.tableArn] }));
 
@@ -306,6 +344,8 @@ export class QaApi extends Construct {
       toc: toc.addFunctionUrl({ authType: lambda.FunctionUrlAuthType.AWS_IAM }),
       runTests: runTests.addFunctionUrl({ authType: lambda.FunctionUrlAuthType.AWS_IAM }),
       jobStatus: jobStatus.addFunctionUrl({ authType: lambda.FunctionUrlAuthType.AWS_IAM }),
+      jobs: jobs.addFunctionUrl({ authType: lambda.FunctionUrlAuthType.AWS_IAM }),
+      dismissals: dismissals.addFunctionUrl({ authType: lambda.FunctionUrlAuthType.AWS_IAM }),
     };
 
     // --- Task state back into the jobs -------------------------------------------------------------
@@ -323,7 +363,7 @@ export class QaApi extends Construct {
 
   /** The address reports are served from (`outputUrl`), known only once the site exists. */
   publishReportsAt(reportsUrl: string): void {
-    for (const route of [this.functions.toc, this.functions.runTests, this.functions.jobStatus]) {
+    for (const route of [this.functions.toc, this.functions.runTests, this.functions.jobStatus, this.functions.jobs, this.functions.dismissals]) {
       route.addEnvironment(ENV.reportsUrl, reportsUrl);
     }
   }

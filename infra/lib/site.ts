@@ -22,6 +22,8 @@ const EDGE_CODE = join(dirname(fileURLToPath(import.meta.url)), '..', 'edge');
 export const REPORT_GATE_FILE = join(EDGE_CODE, 'report-gate.js');
 export const API_GATE_FILE = join(EDGE_CODE, 'api-gate.js');
 export const BODY_HASH_FILE = join(EDGE_CODE, 'body-hash.cjs');
+/** The query names GET /api/jobs and /api/dismissals read (api/http/validate-history.ts). */
+export const HISTORY_QUERY_NAMES = ['limit', 'cursor', 'siteUrl', 'orgUnitId', 'fingerprint'] as const;
 
 /** The API behaviours' viewer-request function, trusting `devOrigins` for CORS (none by default). */
 export function apiGateSource(devOrigins: readonly string[]): string {
@@ -221,6 +223,13 @@ export class Site extends Construct {
         queryStringBehavior: cloudfront.OriginRequestQueryStringBehavior.none(),
         cookieBehavior: cloudfront.OriginRequestCookieBehavior.none(),
       });
+      // The history routes read their query (a page's cursor, a course, a finding): only those names go on.
+      const historyRequests = new cloudfront.OriginRequestPolicy(this, 'ApiHistoryRequests', {
+        comment: 'CTPO API history routes: as the other routes, plus the query names they read',
+        headerBehavior: cloudfront.OriginRequestHeaderBehavior.allowList('content-type', 'accept', 'origin', EDGE_TOKEN_HEADER, SITE_HOST_HEADER),
+        queryStringBehavior: cloudfront.OriginRequestQueryStringBehavior.allowList(...HISTORY_QUERY_NAMES),
+        cookieBehavior: cloudfront.OriginRequestCookieBehavior.none(),
+      });
       const apiHeaders = new cloudfront.ResponseHeadersPolicy(this, 'ApiHeaders', {
         comment: 'CTPO QA API: JSON only, never framed or run as a page',
         securityHeadersBehavior: {
@@ -239,12 +248,12 @@ export class Site extends Construct {
           // The table of contents answers within 25 s; CloudFront's default wait is 30 s.
           readTimeout: Duration.seconds(30),
         });
-      const apiBehavior = (origin: cloudfront.IOrigin, post: boolean): cloudfront.BehaviorOptions => ({
+      const apiBehavior = (origin: cloudfront.IOrigin, post: boolean, requests: cloudfront.IOriginRequestPolicy = apiRequests): cloudfront.BehaviorOptions => ({
         origin,
         viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.HTTPS_ONLY,
         allowedMethods: cloudfront.AllowedMethods.ALLOW_ALL,
         cachePolicy: cloudfront.CachePolicy.CACHING_DISABLED,
-        originRequestPolicy: apiRequests,
+        originRequestPolicy: requests,
         responseHeadersPolicy: apiHeaders,
         functionAssociations: [{ function: apiGate, eventType: cloudfront.FunctionEventType.VIEWER_REQUEST }],
         ...(post ? { edgeLambdas: [{ functionVersion: bodyHash.currentVersion, eventType: cloudfront.LambdaEdgeEventType.ORIGIN_REQUEST, includeBody: true }] } : {}),
@@ -253,6 +262,9 @@ export class Site extends Construct {
       additionalBehaviors['/api/toc'] = apiBehavior(originOf('toc'), true);
       additionalBehaviors['/api/run-tests'] = apiBehavior(originOf('runTests'), true);
       additionalBehaviors['/api/job-status/*'] = apiBehavior(jobStatusOrigin, false);
+      additionalBehaviors['/api/jobs'] = apiBehavior(originOf('jobs'), false, historyRequests);
+      // PUT carries a body, whose hash the function URL needs.
+      additionalBehaviors['/api/dismissals'] = apiBehavior(originOf('dismissals'), true, historyRequests);
       // Any other /api/ path: the gate answers 404 (or 405) before the origin is ever asked.
       additionalBehaviors['/api/*'] = apiBehavior(jobStatusOrigin, false);
 

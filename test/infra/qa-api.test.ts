@@ -33,9 +33,9 @@ describe('the QA API construct', () => {
   it('has no endpoint beside CloudFront: no API Gateway, function URLs that take only signed requests from the distribution', () => {
     expect(Object.keys(synth.template.toJSON().Resources as Record<string, { Type: string }>).filter((id) => /ApiGateway/.test(synth.template.toJSON().Resources[id].Type))).toEqual([]);
     const urls = Object.values(synth.template.findResources('AWS::Lambda::Url')).map((url) => url.Properties as { AuthType: string; TargetFunctionArn: unknown });
-    expect(urls).toHaveLength(3);
+    expect(urls).toHaveLength(5);
     const distribution = resourceNamed(synth.template, 'AWS::CloudFront::Distribution', 'SiteDistribution').id;
-    for (const name of ['Toc', 'RunTests', 'JobStatus']) {
+    for (const name of ['Toc', 'RunTests', 'JobStatus', 'JobList', 'DismissalRoutes']) {
       const fn = Object.keys(synth.template.findResources('AWS::Lambda::Function')).find((id) => new RegExp(`^QaApi${name}[0-9A-F]{8}$`).test(id))!;
       expect(urls).toContainEqual({ AuthType: 'AWS_IAM', TargetFunctionArn: { 'Fn::GetAtt': [fn, 'Arn'] } });
       // Only this distribution may invoke it, through its URL.
@@ -54,7 +54,7 @@ describe('the QA API construct', () => {
     const client = resourceNamed(synth.template, 'AWS::Cognito::UserPoolClient', 'IdentityUserPoolWebClient').id;
     const parameter = resourceNamed(synth.template, 'AWS::SSM::Parameter', 'QaApiClientIdParameter').properties;
     expect(parameter).toMatchObject({ Type: 'String', Value: { Ref: client }, Name: '/ctpo/Ctpo/user-pool-client-id' });
-    for (const name of ['Toc', 'RunTests', 'JobStatus']) {
+    for (const name of ['Toc', 'RunTests', 'JobStatus', 'JobList', 'DismissalRoutes']) {
       const [, fn] = Object.entries(synth.template.findResources('AWS::Lambda::Function')).find(([id]) => new RegExp(`^QaApi${name}[0-9A-F]{8}$`).test(id))!;
       expect(fn.Properties.Environment.Variables).toMatchObject({ CTPO_USER_POOL_CLIENT_ID_PARAMETER: '/ctpo/Ctpo/user-pool-client-id' });
       const read = statementsOfRole(`QaApi${name}Role`).filter((statement) => actionsOf(statement).includes('ssm:GetParameter'));
@@ -105,7 +105,7 @@ describe('the QA API construct', () => {
     expect(variables).toMatchObject({ CTPO_REPORTS_URL: '/reports/', CTPO_REPORT_EXPIRY_DAYS: '30' });
   });
 
-  it('keeps jobs in DynamoDB, expiring with their reports, with an index of the jobs of each owner', () => {
+  it('keeps jobs in DynamoDB, expiring with their reports, with the owner indexes the run limit and the history read', () => {
     synth.template.hasResourceProperties('AWS::DynamoDB::GlobalTable', {
       KeySchema: [{ AttributeName: 'id', KeyType: 'HASH' }],
       BillingMode: 'PAY_PER_REQUEST',
@@ -118,9 +118,34 @@ describe('the QA API construct', () => {
             { AttributeName: 'statusRank', KeyType: 'RANGE' },
           ],
         }),
+        {
+          IndexName: 'by-owner-created',
+          KeySchema: [
+            { AttributeName: 'owner', KeyType: 'HASH' },
+            { AttributeName: 'createdAt', KeyType: 'RANGE' },
+          ],
+          Projection: { ProjectionType: 'ALL' },
+        },
       ],
       Replicas: [Match.objectLike({ PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true } })],
     });
+  });
+
+  it('keeps dismissals in a table of their own, per user and course, with no expiry', () => {
+    const table = resourceNamed(synth.template, 'AWS::DynamoDB::GlobalTable', 'QaApiDismissals').properties;
+    expect(table).toMatchObject({
+      KeySchema: [
+        { AttributeName: 'course', KeyType: 'HASH' },
+        { AttributeName: 'fingerprint', KeyType: 'RANGE' },
+      ],
+      BillingMode: 'PAY_PER_REQUEST',
+    });
+    expect(table.TimeToLiveSpecification).toBeUndefined();
+    const functions = Object.entries(synth.template.findResources('AWS::Lambda::Function'));
+    const [, dismissals] = functions.find(([id]) => /^QaApiDismissalRoutes[0-9A-F]{8}$/.test(id))!;
+    expect(render(dismissals.Properties.Environment.Variables.CTPO_DISMISSALS_TABLE)).toMatch(/^\{QaApiDismissals\w+\}$/);
+    const task = resourceNamed(synth.template, 'AWS::ECS::TaskDefinition', 'QaApiRunner').properties as { ContainerDefinitions: { Environment: { Name: string }[] }[] };
+    expect(task.ContainerDefinitions[0]!.Environment.map((variable) => variable.Name)).toContain('CTPO_DISMISSALS_TABLE');
   });
 
   it('keeps reports private and deletes them after the configured expiry', () => {
@@ -205,15 +230,35 @@ describe('the QA API construct', () => {
     const cluster = { 'Fn::GetAtt': [resourceNamed(synth.template, 'AWS::ECS::Cluster', 'QaApiCluster').id, 'Arn'] };
     expect(runTests[3]).toMatchObject({ Resource: { Ref: resourceNamed(synth.template, 'AWS::ECS::TaskDefinition', 'QaApiRunner').id }, Condition: { ArnEquals: { 'ecs:cluster': cluster } } });
     expect(runTests[4]).toMatchObject({ Condition: { StringEquals: { 'iam:PassedToService': 'ecs-tasks.amazonaws.com' } } });
+    // The history: the owner index for the list of runs; the dismissals table, and the user pool for
+    // the name a dismissal is recorded under.
+    const ownerIndex = /^\{QaApiJobs\w+\.Arn\}\/index\/by-owner-created$/;
+    const jobList = nonLog('QaApiJobListRole');
+    // ... and the report-link key, to sign the links of the runs it lists as job-status does.
+    expect(jobList.map(actionsOf)).toEqual([['ssm:GetParameter'], ['dynamodb:Query'], ['secretsmanager:GetSecretValue']]);
+    expect(render(jobList[1]!.Resource)).toMatch(ownerIndex);
+    expect(jobList[2]!.Resource).toEqual(nonLog('QaApiJobStatusRole')[1]!.Resource);
+    const dismissalsTable = { 'Fn::GetAtt': [resourceNamed(synth.template, 'AWS::DynamoDB::GlobalTable', 'QaApiDismissals').id, 'Arn'] };
+    const pool = { 'Fn::GetAtt': [resourceNamed(synth.template, 'AWS::Cognito::UserPool', 'IdentityUserPool').id, 'Arn'] };
+    expect(nonLog('QaApiDismissalRoutesRole').slice(1)).toEqual([
+      { Effect: 'Allow', Action: ['dynamodb:DeleteItem', 'dynamodb:PutItem', 'dynamodb:Query'], Resource: dismissalsTable },
+      { Effect: 'Allow', Action: 'cognito-idp:AdminGetUser', Resource: pool },
+    ]);
     // Each function writes only to its own log group.
-    for (const name of ['Toc', 'RunTests', 'JobStatus', 'TaskState']) {
+    for (const name of ['Toc', 'RunTests', 'JobStatus', 'JobList', 'DismissalRoutes', 'TaskState']) {
       const logs = statementsOfRole(`QaApi${name}Role`).filter((statement) => actionsOf(statement).every((action) => action.startsWith('logs:')));
       expect(logs).toHaveLength(1);
       expect(render(logs[0]!.Resource)).toMatch(new RegExp(`^\\{QaApi${name}Logs\\w+\\.Arn\\}:\\*$`));
     }
-    // The runner writes reports under reports/ and jobs, nothing else.
-    expect(statementsOfRole('QaApiRunnerTaskRole').map(actionsOf)).toEqual([['dynamodb:GetItem', 'dynamodb:UpdateItem'], ['s3:PutObject'], ['kms:Decrypt']]);
-    expect(render(statementsOfRole('QaApiRunnerTaskRole')[1]!.Resource)).toMatch(/^\{QaApiReports\w+\.Arn\}\/reports\/\*$/);
+    // The runner writes its job and reports under reports/, and reads the course's history: the
+    // previous report, the owner index, the dismissals. Nothing else.
+    const runner = statementsOfRole('QaApiRunnerTaskRole');
+    expect(runner.map(actionsOf)).toEqual([['dynamodb:GetItem', 'dynamodb:UpdateItem'], ['s3:GetObject', 's3:PutObject'], ['dynamodb:Query'], ['kms:Decrypt']]);
+    expect(render(runner[1]!.Resource)).toMatch(/^\{QaApiReports\w+\.Arn\}\/reports\/\*$/);
+    const history = runner[2]!.Resource as unknown[];
+    expect(history).toHaveLength(2);
+    expect(history).toContainEqual(dismissalsTable);
+    expect(history.map((resource) => render(resource)).filter((text) => ownerIndex.test(text))).toHaveLength(1);
   });
 
   it('starts runs in public subnets without a NAT gateway, behind a security group that admits nothing', () => {

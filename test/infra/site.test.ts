@@ -125,13 +125,21 @@ describe('the site construct', () => {
     const distribution = distributionOf(synth);
     const gate = resourceNamed(synth.template, 'AWS::CloudFront::Function', 'SiteApiGate').id;
     const functionOf = (name: string) => Object.keys(synth.template.findResources('AWS::Lambda::Url')).find((id) => id.startsWith(`QaApi${name}FunctionUrl`))!;
-    const routes = { '/api/toc': ['Toc', true], '/api/run-tests': ['RunTests', true], '/api/job-status/*': ['JobStatus', false], '/api/*': ['JobStatus', false] } as const;
+    const routes = {
+      '/api/toc': ['Toc', true],
+      '/api/run-tests': ['RunTests', true],
+      '/api/job-status/*': ['JobStatus', false],
+      '/api/jobs': ['JobList', false],
+      // PUT carries a body, so the route gets the body hash too.
+      '/api/dismissals': ['DismissalRoutes', true],
+      '/api/*': ['JobStatus', false],
+    } as const;
     for (const [pattern, [name, post]] of Object.entries(routes)) {
       const behavior = distribution.CacheBehaviors?.find((candidate) => candidate.PathPattern === pattern);
       expect(behavior, pattern).toMatchObject({
         ViewerProtocolPolicy: 'https-only',
         CachePolicyId: CACHING_DISABLED,
-        AllowedMethods: expect.arrayContaining(['GET', 'POST', 'OPTIONS']),
+        AllowedMethods: expect.arrayContaining(['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS']),
         FunctionAssociations: [{ EventType: 'viewer-request', FunctionARN: { 'Fn::GetAtt': [gate, 'FunctionARN'] } }],
       });
       if (post) {
@@ -155,6 +163,16 @@ describe('the site construct', () => {
       CookiesConfig: { CookieBehavior: 'none' },
       QueryStringsConfig: { QueryStringBehavior: 'none' },
     });
+    // The history routes read their query, and only the names they know.
+    for (const pattern of ['/api/jobs', '/api/dismissals']) {
+      const historyId = distribution.CacheBehaviors!.find((candidate) => candidate.PathPattern === pattern)!.OriginRequestPolicyId!.Ref;
+      const history = synth.template.findResources('AWS::CloudFront::OriginRequestPolicy')[historyId] as { Properties: { OriginRequestPolicyConfig: Record<string, unknown> } };
+      expect(history.Properties.OriginRequestPolicyConfig, pattern).toMatchObject({
+        HeadersConfig: { HeaderBehavior: 'whitelist', Headers: ['content-type', 'accept', 'origin', 'x-ctpo-authorization', 'x-ctpo-site-host'] },
+        CookiesConfig: { CookieBehavior: 'none' },
+        QueryStringsConfig: { QueryStringBehavior: 'whitelist', QueryStrings: ['limit', 'cursor', 'siteUrl', 'orgUnitId', 'fingerprint'] },
+      });
+    }
   });
 
   it('hashes POST bodies at the edge with a Lambda@Edge function that lives in us-east-1', () => {

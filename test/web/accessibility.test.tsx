@@ -128,4 +128,31 @@ describe('accessibility (axe)', () => {
     await screen.findByRole('dialog');
     await expectNoAxeViolations();
   });
+  it('recent runs, and the findings of one, with a finding being dismissed', async () => {
+    seedSignedInUser();
+    const run = {
+      taskArn: 'job-2',
+      filename: 'acme-report',
+      status: 'SUCCEEDED',
+      client: 'Acme College',
+      siteUrl: 'https://school.brightspace.com',
+      orgUnitId: 6606,
+      courseName: 'Biology 101',
+      modules: [1],
+      createdAt: '2026-05-02T10:00:00.000Z',
+      summary: { findings: { error: 1, warning: 0, info: 0, review: 0 }, topics: 1, scanned: 1, notScanned: 0, documents: 0, links: 1, comparison: { new: 1, fixed: 0, dismissed: 0 } },
+      outputUrl: 'https://ctpo.example.ca/reports/',
+    };
+    const finding = { fingerprint: 'a'.repeat(20), check: 'link.broken', severity: 'error', moduleId: 1, moduleTitle: 'Week 1', topicTitle: 'Cells', itemTitle: 'Cells', url: 'https://x.example/gone', message: 'The page does not exist (HTTP 404).', status: 'new' };
+    new FakeBackend()
+      .on('GET', '/api/jobs', () => json({ jobs: [run, { ...run, taskArn: 'job-1', status: 'FAILED', reason: 'Sign-in failed.', summary: undefined, outputUrl: undefined }] }))
+      .on('GET', '/reports/acme-report.json', () => json({ language: 'en', modules: [{ moduleId: 1, title: 'Week 1' }], findings: [finding], dismissed: [] }), 'https://ctpo.example.ca')
+      .on('GET', '/api/dismissals', () => json({ dismissals: [] }))
+      .install();
+    const { user } = await renderSignedInApp();
+    await user.click(await screen.findByRole('button', { name: 'Findings' }));
+    await screen.findByText('The page does not exist (HTTP 404).');
+    await user.click(screen.getByRole('button', { name: 'Dismiss' }));
+    await expectNoAxeViolations();
+  });
 });

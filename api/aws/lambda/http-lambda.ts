@@ -8,7 +8,7 @@ import { createCognitoTokenVerifier } from '../../http/access-token.ts';
 import type { TokenVerifier } from '../../http/access-token.ts';
 import type { ApiDeps } from '../../http/routes.ts';
 import type { ApiRequest, ApiResponse } from '../../http/types.ts';
-import type { JobRunner, JobStore } from '../../jobs/types.ts';
+import type { DismissalStore, JobHistory, JobRunner, JobStore } from '../../jobs/types.ts';
 import { EDGE_TOKEN_HEADER, ENV, SITE_HOST_HEADER, requireEnv, requirePositiveInteger } from '../settings.ts';
 import type { Environment } from '../settings.ts';
 
@@ -86,6 +86,19 @@ export const NO_JOB_STORE: JobStore = {
   listByStatus: async () => notServedHere('The job store'),
 };
 
+/** The history of a function whose route lists no runs. */
+export const NO_JOB_HISTORY: JobHistory = {
+  listByOwner: async () => notServedHere('The job history'),
+  previousSucceeded: async () => notServedHere('The job history'),
+};
+
+/** The dismissals of a function whose route keeps none. */
+export const NO_DISMISSALS: DismissalStore = {
+  list: async () => notServedHere('The dismissal store'),
+  put: async () => notServedHere('The dismissal store'),
+  remove: async () => notServedHere('The dismissal store'),
+};
+
 /** A runner for a function whose route starts no runs. */
 export const NO_JOB_RUNNER: JobRunner = {
   submit: async () => notServedHere('The job runner'),
@@ -136,7 +149,15 @@ export function tokenVerifierFromEnv(env: Environment, read: ParameterReader = r
 /** The API's dependencies on AWS, from the environment the stack sets. */
 export function apiDepsFromEnv(
   env: Environment,
-  parts: { jobs: JobStore; runner: JobRunner; loadTableOfContents: ApiDeps['loadTableOfContents']; reportSigningKey?: ApiDeps['reportSigningKey'] },
+  parts: {
+    jobs: JobStore;
+    runner: JobRunner;
+    loadTableOfContents: ApiDeps['loadTableOfContents'];
+    reportSigningKey?: ApiDeps['reportSigningKey'];
+    history?: JobHistory;
+    dismissals?: DismissalStore;
+    nameOf?: ApiDeps['nameOf'];
+  },
   readParameterValue: ParameterReader = readParameter,
 ): ApiDeps {
   const allowedOrigins = (env[ENV.allowedOrigins] ?? '')
@@ -146,6 +167,9 @@ export function apiDepsFromEnv(
   return {
     verifier: tokenVerifierFromEnv(env, readParameterValue),
     jobs: parts.jobs,
+    history: parts.history ?? NO_JOB_HISTORY,
+    dismissals: parts.dismissals ?? NO_DISMISSALS,
+    ...(parts.nameOf === undefined ? {} : { nameOf: parts.nameOf }),
     runner: parts.runner,
     loadTableOfContents: parts.loadTableOfContents,
     outputUrl: requireEnv(env, ENV.reportsUrl),

@@ -7,9 +7,10 @@ import { documents } from './documents.ts';
 import { errors } from './errors.ts';
 import { findings } from './findings.ts';
 import { fixes } from './fixes.ts';
+import { history } from './history.ts';
 import { links } from './links.ts';
 import { report } from './report.ts';
 import { safeguards } from './safeguards.ts';
 
-export const english = { ...errors, ...findings, ...links, ...documents, ...fixes, ...report, ...cli, ...courseWide, ...accessibility, ...safeguards } as const satisfies Record<string, string>;
+export const english = { ...errors, ...findings, ...links, ...documents, ...fixes, ...report, ...cli, ...courseWide, ...accessibility, ...safeguards, ...history } as const satisfies Record<string, string>;
 export type MessageId = keyof typeof english;

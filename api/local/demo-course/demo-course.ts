@@ -270,6 +270,8 @@ export interface DemoCourse {
   origin: string;
   /** The link host the course's outside links point at. */
   web: LinkHost;
+  /** The site as it is served: a change to it shows in the next request (a builder fixing a topic). */
+  site: SiteModel;
   close(): Promise<void>;
 }
 
@@ -297,7 +299,8 @@ async function closedOrigin(): Promise<string> {
 
 export async function startDemoCourse(options: DemoCourseOptions = {}): Promise<DemoCourse> {
   const web = await startLinkHost();
-  const handler = createBrightspaceHandler(demoSite(web.origin, await closedOrigin()));
+  const site = demoSite(web.origin, await closedOrigin());
+  const handler = createBrightspaceHandler(site);
   const servers: Server[] = [];
   const hosts = options.hosts ?? ['127.0.0.1', '::1'];
   const askedPort = options.port ?? DEMO_PORT;
@@ -326,6 +329,7 @@ export async function startDemoCourse(options: DemoCourseOptions = {}): Promise<
   return {
     origin: `http://${publicHost.includes(':') ? `[${publicHost}]` : publicHost}:${port}`,
     web,
+    site,
     close() {
       closing ??= Promise.all([...servers.map(closeServer), web.close()]).then(() => undefined);
       return closing;

@@ -80,6 +80,8 @@ export interface IdentityProvider {
   readonly jwks: { keys: SigningKey['publicJwk'][] };
   /** Answers the stand-in's routes; undefined for any other request. */
   handle(request: ApiRequest): Promise<ApiResponse | undefined>;
+  /** The e-mail of a user by their token's `sub`, as Cognito's user directory answers it. */
+  emailOf(sub: string): string | undefined;
 }
 
 interface PendingCode {
@@ -546,6 +548,7 @@ export function createIdentityProvider(options: IdentityProviderOptions): Identi
     issuer,
     jwksUri: `${options.origin}${jwksPath}`,
     jwks,
+    emailOf: (sub) => usersBySubject.get(sub)?.email,
     async handle(request) {
       if (!isIdentityRoute(request)) return undefined;
       const { method, path } = request;

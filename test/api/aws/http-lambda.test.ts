@@ -7,7 +7,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { RUN_SLOT_PREFIX, createDynamoJobStore } from '../../../api/aws/dynamo-job-store.ts';
 import { createEcsJobRunner } from '../../../api/aws/ecs-job-runner.ts';
-import { NO_JOB_RUNNER, NO_TABLE_OF_CONTENTS, apiRequestOf, lambdaHandlerOf } from '../../../api/aws/lambda/http-lambda.ts';
+import { NO_DISMISSALS, NO_JOB_HISTORY, NO_JOB_RUNNER, NO_TABLE_OF_CONTENTS, apiRequestOf, lambdaHandlerOf } from '../../../api/aws/lambda/http-lambda.ts';
 import { reportSigningKeyFromSecret } from '../../../api/aws/report-signing-key.ts';
 import { EDGE_TOKEN_HEADER } from '../../../api/aws/settings.ts';
 import { REPORT_KEY_STORE_PREFIX } from '../../../api/http/report-capability.ts';
@@ -109,6 +109,8 @@ describe('the API routes as Lambda functions', () => {
     deps = {
       verifier,
       loadTableOfContents: NO_TABLE_OF_CONTENTS,
+      history: NO_JOB_HISTORY,
+      dismissals: NO_DISMISSALS,
       outputUrl: 'https://d111111abcdef8.cloudfront.net/reports/',
       reportSigningKey: async () => REPORT_KEY,
       allowedOrigins: [],

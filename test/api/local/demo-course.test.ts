@@ -122,6 +122,12 @@ describe('the demo course', () => {
     expect(syllabus.every((finding) => finding.element === 'pdf link' && finding.page === 2)).toBe(true);
   });
 
+  it('names what each finding concerns, so every fingerprint is its own and survives unrelated edits', () => {
+    const unnamed = report.findings.filter((finding) => typeof finding.subject !== 'string');
+    expect(unnamed.map((finding) => finding.check)).toEqual([]);
+    expect(new Set(report.findings.map((finding) => finding.fingerprint)).size).toBe(report.findings.length);
+  });
+
   it('points every outside link at servers of the demo on this machine', () => {
     const addresses = report.findings.map((finding) => finding.url).filter((url) => url !== null);
     expect(addresses.length).toBeGreaterThan(10);

@@ -133,10 +133,10 @@ export async function reportAxeViolations(report: Page): Promise<AxeViolationSum
 
 /** Fills the five course fields as a user types them. */
 export async function fillCourseForm(page: Page, fields: { username: string; password: string; siteUrl: string; orgUnitId: string; client: string }): Promise<void> {
-  await page.getByLabel('Brightspace Username').fill(fields.username);
-  await page.getByLabel('Brightspace Password').fill(fields.password);
-  await page.getByLabel('Client Site URL').fill(fields.siteUrl);
-  await page.getByLabel('Org Unit ID').fill(fields.orgUnitId);
+  await page.getByLabel('Brightspace Username', { exact: true }).fill(fields.username);
+  await page.getByLabel('Brightspace Password', { exact: true }).fill(fields.password);
+  await page.getByLabel('Client Site URL', { exact: true }).fill(fields.siteUrl);
+  await page.getByLabel('Org Unit ID', { exact: true }).fill(fields.orgUnitId);
   await page.getByLabel('Client', { exact: true }).fill(fields.client);
 }
 

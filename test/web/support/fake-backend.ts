@@ -54,6 +54,8 @@ export class FakeBackend {
 
   constructor(config: unknown = TEST_CONFIG) {
     this.on('GET', '/config.json', () => json(config));
+    // The signed-in page lists the user's recent runs; by default they have none.
+    this.on('GET', '/api/jobs', () => json({ jobs: [] }));
   }
 
   /** Later routes win, so a test can override a default. */

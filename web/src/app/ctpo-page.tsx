@@ -1,6 +1,8 @@
 // The single page: the sign-in screen, or the signed-in header over the course-test form with the
-// monitor of the current job. The monitored job is kept across reloads (for the user who started
-// it) and forgotten on sign-out or when a new run starts. A skip link leads past the header to the form.
+// monitor of the current job, the user's recent runs and, when asked, a run's findings. The
+// monitored job is kept across reloads (for the user who started it) and forgotten on sign-out or
+// when a new run starts; the recent runs come from the API, so they survive both. A skip link
+// leads past the header to the form.
 import { useCallback, useMemo, useState } from 'react';
 import { useIntl } from 'react-intl';
 import { Spinner } from '@/components/spinner/spinner';
@@ -8,7 +10,8 @@ import type { RuntimeConfig } from '@/lib/runtime-config';
 import { HeaderBar } from '@/features/auth/components/header-bar';
 import { SignInScreen } from '@/features/auth/components/sign-in-screen';
 import { useAuthSession } from '@/features/auth/use-auth-session';
-import { COURSE_FORM_ID, CourseTestForm } from '@/features/course-test/components/course-test-form';
+import { COURSE_FORM_ID, CourseTestForm, type FormPrefill } from '@/features/course-test/components/course-test-form';
+import { FindingsView, type FindingsRun } from '@/features/findings/components/findings-view';
 import { HelpLink } from '@/features/help/components/help-link';
 import { JobMonitor } from '@/features/job-monitor/components/job-monitor';
 import {
@@ -17,6 +20,8 @@ import {
   saveMonitoredJob,
   type MonitoredJob,
 } from '@/features/job-monitor/monitored-job';
+import type { RecentRun } from '@/features/run-history/api/list-runs';
+import { RecentRuns, reportFileUrl } from '@/features/run-history/components/recent-runs';
 
 export function CtpoPage({ config }: { config: RuntimeConfig }) {
   const intl = useIntl();
@@ -28,10 +33,14 @@ export function CtpoPage({ config }: { config: RuntimeConfig }) {
   const [jobChange, setJobChange] = useState<{ job: MonitoredJob | null; started: boolean } | null>(null);
   const job = jobChange ? jobChange.job : storedJob;
   const [failedJob, setFailedJob] = useState<string | null>(null);
-  const handleFinished = useCallback(
-    (taskArn: string, status: 'SUCCEEDED' | 'FAILED') => setFailedJob((previous) => (status === 'FAILED' ? taskArn : previous === taskArn ? null : previous)),
-    [],
-  );
+  // Bumped when a run starts or the monitored one ends: the recent runs are read again.
+  const [runsRefresh, setRunsRefresh] = useState(0);
+  const [prefill, setPrefill] = useState<FormPrefill | null>(null);
+  const [findingsRun, setFindingsRun] = useState<FindingsRun | null>(null);
+  const handleFinished = useCallback((taskArn: string, status: 'SUCCEEDED' | 'FAILED') => {
+    setFailedJob((previous) => (status === 'FAILED' ? taskArn : previous === taskArn ? null : previous));
+    setRunsRefresh((count) => count + 1);
+  }, []);
 
   if (session.status === 'checking') {
     return (
@@ -48,7 +57,28 @@ export function CtpoPage({ config }: { config: RuntimeConfig }) {
     // The next person to sign in on this browser must not see this user's job.
     clearMonitoredJob();
     setJobChange({ job: null, started: false });
+    setFindingsRun(null);
     void signOut();
+  };
+
+  const runAgain = (run: RecentRun) =>
+    setPrefill((previous) => ({
+      key: (previous?.key ?? 0) + 1,
+      siteUrl: run.siteUrl,
+      orgUnitId: String(run.orgUnitId),
+      clientName: run.client,
+      moduleIds: run.modules.map(String),
+      ...(run.scopes === undefined ? {} : { scopes: run.scopes }),
+      source: intl.formatMessage(
+        { id: 'form.prefilledSource' },
+        { client: run.client, date: intl.formatDate(run.startedAt ?? run.createdAt, { dateStyle: 'medium', timeStyle: 'short' }) },
+      ),
+    }));
+
+  const showFindings = (run: RecentRun) => {
+    const jsonUrl = reportFileUrl(run, 'json');
+    if (jsonUrl === null) return;
+    setFindingsRun({ taskArn: run.taskArn, client: run.client, siteUrl: run.siteUrl, orgUnitId: run.orgUnitId, jsonUrl, ...(run.courseName ? { courseName: run.courseName } : {}) });
   };
 
   return (
@@ -76,6 +106,7 @@ export function CtpoPage({ config }: { config: RuntimeConfig }) {
               )
             }
             runFailed={job !== null && failedJob === job.taskArn && jobChange?.started === true}
+            prefill={prefill}
             onRunStarting={() => {
               clearMonitoredJob();
               setJobChange({ job: null, started: false });
@@ -83,8 +114,11 @@ export function CtpoPage({ config }: { config: RuntimeConfig }) {
             onRunStarted={(run) => {
               saveMonitoredJob(run, session.email);
               setJobChange({ job: run, started: true });
+              setRunsRefresh((count) => count + 1);
             }}
           />
+          <RecentRuns refreshKey={runsRefresh} pollIntervalMs={config.pollIntervalMs} onRunAgain={runAgain} onShowFindings={showFindings} />
+          {findingsRun && <FindingsView key={findingsRun.taskArn} run={findingsRun} onClose={() => setFindingsRun(null)} />}
         </div>
       </main>
     </>

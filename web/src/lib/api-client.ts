@@ -21,7 +21,7 @@ export class ApiError extends Error {
 }
 
 export interface ApiRequestOptions {
-  method?: 'GET' | 'POST';
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
   body?: unknown;
   /** Which configured base the path is relative to; job status may live on its own host. */
   base?: 'api' | 'jobStatus';

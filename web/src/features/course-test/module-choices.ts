@@ -93,6 +93,15 @@ function settleParents(modules: readonly ModuleChoice[], selected: Set<string>):
   return selected;
 }
 
+/**
+ * The choice a run of these module ids made (those still listed): each with everything nested in
+ * it, as the API tests them, and parents following their children.
+ */
+export function selectionOf(modules: readonly ModuleChoice[], ids: readonly string[]): Set<string> {
+  const listed = new Set(modules.map((module) => module.id));
+  return settleParents(modules, new Set(ids.filter((id) => listed.has(id)).flatMap((id) => subtreeOf(modules, id))));
+}
+
 /** Checking a module, or clicking a mixed one, checks everything in it; unchecking it clears it all. */
 export function toggleModule(modules: readonly ModuleChoice[], selected: ReadonlySet<string>, id: string): Set<string> {
   const next = new Set(selected);

@@ -1,6 +1,7 @@
 // The main form: the five course fields, loading the course's modules, choosing some and starting
 // a run. The job monitor of a started run is rendered where the parent puts it (`monitor`). Focus
 // follows the work: to the module list (or the reason it failed) once the modules have loaded.
+// 'Run again' fills the course fields from an earlier run and picks its modules once they load.
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useIntl } from 'react-intl';
 import { ErrorSummary, type FieldError } from '@/components/error-summary/error-summary';
@@ -23,7 +24,7 @@ import {
   type FieldName,
 } from '@/features/course-test/course-fields';
 import { COURSE_SCOPES, type CourseScope } from '@/features/course-test/course-scopes';
-import { moduleChoices, toggleModule, type ModuleChoice } from '@/features/course-test/module-choices';
+import { moduleChoices, selectionOf, toggleModule, type ModuleChoice } from '@/features/course-test/module-choices';
 import { ModulePicker } from '@/features/course-test/components/module-picker';
 import './course-test-form.css';
 
@@ -32,9 +33,26 @@ export interface StartedRun {
   filename: string;
 }
 
+/** An earlier run's values for the form ('Run again'): never a credential. */
+export interface FormPrefill {
+  /** Changes each time the user asks, so the same run can fill the form again. */
+  key: number;
+  siteUrl: string;
+  orgUnitId: string;
+  clientName: string;
+  /** Selected once the modules are loaded (those still in the course). */
+  moduleIds: readonly string[];
+  /** The course-wide items it read; absent: the form's default. */
+  scopes?: readonly string[];
+  /** Says where the values came from, e.g. the run's client and date. */
+  source: string;
+}
+
 interface CourseTestFormProps {
   /** The job monitor, shown under the banner once a run has started. */
   monitor?: ReactNode;
+  /** Values to fill in from an earlier run. */
+  prefill?: FormPrefill | null;
   /** A new run is being started: whatever was monitored before is no longer current. */
   onRunStarting: () => void;
   onRunStarted: (run: StartedRun) => void;
@@ -63,7 +81,7 @@ function failureDetail(error: unknown, networkMessage: string): string | undefin
   return undefined;
 }
 
-export function CourseTestForm({ monitor, onRunStarting, onRunStarted, runFailed = false }: CourseTestFormProps) {
+export function CourseTestForm({ monitor, prefill = null, onRunStarting, onRunStarted, runFailed = false }: CourseTestFormProps) {
   const intl = useIntl();
   const { locale } = useLanguage();
   const [fields, setFields] = useState<CourseFields>(EMPTY_FIELDS);
@@ -80,12 +98,36 @@ export function CourseTestForm({ monitor, onRunStarting, onRunStarted, runFailed
   const focusAfterLoad = useRef(false);
   const moduleGroup = useRef<HTMLFieldSetElement>(null);
   const tocError = useRef<HTMLDivElement>(null);
+  // 'Run again': the modules and course-wide items to select once loaded, and which prefill was applied last.
+  const [preferred, setPreferred] = useState<{ modules: readonly string[]; scopes: readonly string[] | null } | null>(null);
+  const [appliedPrefill, setAppliedPrefill] = useState<number | null>(null);
+  const [prefillNote, setPrefillNote] = useState<string | null>(null);
+
+  // A new prefill replaces the course fields (the user name and password stay as typed) and
+  // forgets the modules loaded for another course.
+  if (prefill !== null && prefill.key !== appliedPrefill) {
+    setAppliedPrefill(prefill.key);
+    setFields((previous) => ({ ...previous, siteUrl: prefill.siteUrl, orgUnitId: prefill.orgUnitId, clientName: prefill.clientName }));
+    setPreferred({ modules: prefill.moduleIds, scopes: prefill.scopes ?? null });
+    setToc({ status: 'idle' });
+    setSelected(new Set());
+    setLastLoaded(null);
+    setSubmitAttempt(0);
+    setPrefillNote(prefill.source);
+  }
 
   useEffect(() => {
     if (!focusAfterLoad.current || (toc.status !== 'loaded' && toc.status !== 'failed')) return;
     focusAfterLoad.current = false;
     (toc.status === 'loaded' ? moduleGroup.current : tocError.current)?.focus();
   }, [toc]);
+
+  useEffect(() => {
+    if (appliedPrefill === null) return;
+    // The first field still to fill: usually the password, which is never kept.
+    const next = FIELDS.find((field) => (document.getElementById(field.id) as HTMLInputElement | null)?.value === '');
+    document.getElementById(next?.id ?? FIELDS[0]!.id)?.focus();
+  }, [appliedPrefill]);
 
   const label = (field: FieldDefinition) => intl.formatMessage({ id: field.labelId });
   const rulesOf = (field: FieldDefinition): TextInputRules => ({
@@ -117,8 +159,11 @@ export function CourseTestForm({ monitor, onRunStarting, onRunStarted, runFailed
     try {
       const modules = moduleChoices(await loadTableOfContents(request, locale));
       setToc({ status: 'loaded', modules });
-      setSelected(new Set(modules.map((module) => module.id)));
-      setScopes(new Set(COURSE_SCOPES));
+      const again = preferred === null ? new Set<string>() : selectionOf(modules, preferred.modules);
+      setSelected(again.size > 0 ? again : new Set(modules.map((module) => module.id)));
+      const wantedScopes = preferred?.scopes;
+      setScopes(new Set(wantedScopes == null ? COURSE_SCOPES : COURSE_SCOPES.filter((scope) => wantedScopes.includes(scope))));
+      setPreferred(null);
       setLastLoaded(trimmedFields(request));
     } catch (error) {
       console.error('CTPO: loading the table of contents failed', error instanceof Error ? error.message : error);
@@ -142,6 +187,7 @@ export function CourseTestForm({ monitor, onRunStarting, onRunStarted, runFailed
     const moduleIds = modules.filter((module) => selected.has(module.id)).map((module) => module.id);
     const chosenScopes = COURSE_SCOPES.filter((scope) => scopes.has(scope));
     onRunStarting();
+    setPrefillNote(null);
     setRunning(true);
     setSavedFields(request);
     setBanner({ tone: 'info', text: intl.formatMessage({ id: 'run.starting' }) });
@@ -173,6 +219,11 @@ export function CourseTestForm({ monitor, onRunStarting, onRunStarted, runFailed
 
       <form id={COURSE_FORM_ID} tabIndex={-1} className="course-test__form" noValidate onSubmit={handleSubmit}>
         {submitAttempt > 0 && <ErrorSummary errors={errors} attempt={submitAttempt} />}
+        {prefillNote !== null && (
+          <p className="course-test__prefilled" role="status">
+            {intl.formatMessage({ id: 'form.prefilled' }, { source: prefillNote })}
+          </p>
+        )}
 
         <div className="course-test__fields">
           {FIELDS.map((field) => (

@@ -1,0 +1,142 @@
+// "Recent runs": the signed-in user's runs from the API, newest first, so earlier runs and their
+// reports stay reachable whatever is being monitored, after a reload and after signing in again.
+// Each run offers its report, its findings and 'Run again'.
+import { useId } from 'react';
+import { useIntl } from 'react-intl';
+import { Spinner } from '@/components/spinner/spinner';
+import type { MessageId } from '@/lib/i18n/message-ids';
+import type { RecentRun } from '@/features/run-history/api/list-runs';
+import { useRecentRuns } from '@/features/run-history/use-recent-runs';
+import './recent-runs.css';
+
+interface RecentRunsProps {
+  /** Changing it reloads the list (a run was just started). */
+  refreshKey: number;
+  pollIntervalMs: number;
+  onRunAgain: (run: RecentRun) => void;
+  onShowFindings: (run: RecentRun) => void;
+}
+
+const KNOWN_STATUSES = ['PROVISIONING', 'PENDING', 'RUNNING', 'DEPROVISIONING', 'SUCCEEDED', 'FAILED'] as const;
+
+/** A report file's address, only when it is a web address: the server's answer is not trusted blindly. */
+export function reportFileUrl(run: RecentRun, extension: 'html' | 'json' | 'csv'): string | null {
+  if (run.status !== 'SUCCEEDED' || !run.outputUrl || !run.filename) return null;
+  try {
+    const url = new URL(`${run.outputUrl}${run.filename}.${extension}`, window.location.href);
+    return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : null;
+  } catch {
+    return null;
+  }
+}
+
+function RunItem({ run, onRunAgain, onShowFindings }: { run: RecentRun } & Pick<RecentRunsProps, 'onRunAgain' | 'onShowFindings'>) {
+  const intl = useIntl();
+  const headingId = useId();
+  const known = (KNOWN_STATUSES as readonly string[]).includes(run.status);
+  const statusText = known ? intl.formatMessage({ id: `runs.status.${run.status}` as MessageId }) : run.status;
+  const when = intl.formatDate(run.startedAt ?? run.createdAt, { dateStyle: 'medium', timeStyle: 'short' });
+  const course = run.courseName
+    ? intl.formatMessage({ id: 'runs.course' }, { course: run.courseName, orgUnitId: run.orgUnitId })
+    : intl.formatMessage({ id: 'runs.courseUnknown' }, { orgUnitId: run.orgUnitId });
+  let host = run.siteUrl;
+  try {
+    host = new URL(run.siteUrl).host;
+  } catch {
+    // Shown as it came.
+  }
+  const html = reportFileUrl(run, 'html');
+  const csv = reportFileUrl(run, 'csv');
+  const tone = run.status === 'SUCCEEDED' ? 'success' : run.status === 'FAILED' ? 'error' : 'busy';
+
+  return (
+    <li className="recent-runs__item">
+      <article aria-labelledby={headingId}>
+        <h3 id={headingId} className="recent-runs__name">
+          {run.client} <span className="recent-runs__course">{course}</span>
+        </h3>
+        <p className="recent-runs__meta">
+          <span className={`recent-runs__status recent-runs__status--${tone}`}>{statusText}</span>{' '}
+          <time dateTime={run.startedAt ?? run.createdAt}>{when}</time> <span className="recent-runs__host">{host}</span>
+        </p>
+        {run.counts && (
+          <p className="recent-runs__counts">
+            {intl.formatMessage({ id: 'runs.counts' }, { errors: run.counts.error, warnings: run.counts.warning, notes: run.counts.info })}
+            {run.changes && (
+              <>
+                {' '}
+                <span className="recent-runs__changes">
+                  {intl.formatMessage({ id: 'runs.changes' }, { new: run.changes.new, fixed: run.changes.fixed, dismissed: run.changes.dismissed })}
+                </span>
+              </>
+            )}
+          </p>
+        )}
+        {run.status === 'FAILED' && run.reason && <p className="recent-runs__reason">{run.reason}</p>}
+        <p className="recent-runs__actions">
+          {html && (
+            <a className="button button--secondary button--small" href={html} target="_blank" rel="noopener noreferrer" aria-describedby={headingId}>
+              {intl.formatMessage({ id: 'runs.report' })} <span className="visually-hidden">{intl.formatMessage({ id: 'job.opensInNewTab' })}</span>
+            </a>
+          )}
+          {csv && (
+            <a className="button button--secondary button--small" href={csv} download={`${run.filename}.csv`} aria-describedby={headingId}>
+              {intl.formatMessage({ id: 'runs.csv' })}
+            </a>
+          )}
+          {run.status === 'SUCCEEDED' && run.outputUrl && (
+            <button type="button" className="button button--secondary button--small" onClick={() => onShowFindings(run)} aria-describedby={headingId}>
+              {intl.formatMessage({ id: 'runs.findings' })}
+            </button>
+          )}
+          <button type="button" className="button button--secondary button--small" onClick={() => onRunAgain(run)} aria-describedby={headingId}>
+            {intl.formatMessage({ id: 'runs.runAgain' })}
+          </button>
+        </p>
+      </article>
+    </li>
+  );
+}
+
+export function RecentRuns({ refreshKey, pollIntervalMs, onRunAgain, onShowFindings }: RecentRunsProps) {
+  const intl = useIntl();
+  const titleId = useId();
+  const { state, loadMore, retry } = useRecentRuns(refreshKey, pollIntervalMs);
+
+  return (
+    <section className="recent-runs" aria-labelledby={titleId}>
+      <h2 id={titleId} className="recent-runs__title">
+        {intl.formatMessage({ id: 'runs.title' })}
+      </h2>
+      {state.status === 'loading' && <Spinner label={intl.formatMessage({ id: 'runs.loading' })} />}
+      {state.status === 'failed' && (
+        <div className="recent-runs__failed" role="alert">
+          <p>{intl.formatMessage({ id: 'runs.failed' })}</p>
+          <button type="button" className="button button--secondary button--small" onClick={retry}>
+            {intl.formatMessage({ id: 'runs.retry' })}
+          </button>
+        </div>
+      )}
+      {state.status === 'loaded' && state.runs.length === 0 && <p className="recent-runs__empty">{intl.formatMessage({ id: 'runs.empty' })}</p>}
+      {state.status === 'loaded' && state.runs.length > 0 && (
+        <>
+          <ul className="recent-runs__list">
+            {state.runs.map((run) => (
+              <RunItem key={run.taskArn} run={run} onRunAgain={onRunAgain} onShowFindings={onShowFindings} />
+            ))}
+          </ul>
+          {state.moreFailed && (
+            <p className="recent-runs__failed" role="alert">
+              {intl.formatMessage({ id: 'runs.moreFailed' })}
+            </p>
+          )}
+          {state.nextCursor && (
+            <button type="button" className="button button--secondary" onClick={() => void loadMore()} disabled={state.loadingMore}>
+              {intl.formatMessage({ id: 'runs.more' })}
+            </button>
+          )}
+        </>
+      )}
+    </section>
+  );
+}
