@@ -9,6 +9,8 @@
 // and axe between items and writes each new item into it (the address set to the item's own first).
 // An item with scripts of its own (or event handlers, or a refresh) gets a fresh document instead,
 // and the page gets a fresh one again after it, so no item's scripts see another's.
+import { randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import { chromium } from 'playwright-core';
 import { AppError } from '../errors.ts';
@@ -100,6 +102,10 @@ export class BrowserRunner implements AccessibilityRunner {
   readonly #rules: { whole: string[]; fragment: string[] };
   #browser: Promise<Browser> | null = null;
   #pid: number | undefined;
+  /** The browser's process id once it has started (tests, figures). */
+  get pid(): number | undefined {
+    return this.#pid;
+  }
   #idle: Slot[] = [];
   #slots = new Set<Slot>();
   #busy = 0;
@@ -163,11 +169,14 @@ export class BrowserRunner implements AccessibilityRunner {
   }
 
   #launch(): Promise<Browser> {
+    // A switch Chromium ignores, unique to this browser, by which its process is found, to kill its
+    // process group if it will not close (Playwright does not tell a launched browser's pid).
+    const marker = `--ctpo-browser=${randomUUID()}`;
     this.#browser ??= chromium
       .launch({
         executablePath: this.#options.executablePath,
         headless: true,
-        args: CHROMIUM_ARGS,
+        args: [...CHROMIUM_ARGS, marker],
         // The run stops the browser itself (close, or the abort of the run); Playwright's own signal
         // handlers would end the whole process. Its exit handler still kills the browser if the
         // process ends first.
@@ -175,13 +184,10 @@ export class BrowserRunner implements AccessibilityRunner {
         handleSIGTERM: false,
         handleSIGHUP: false,
         timeout: 60_000,
-        logger: {
-          isEnabled: (name) => name === 'browser',
-          log: (_name, _severity, message) => {
-            const launched = /<launched> pid=(\d+)/.exec(String(message));
-            if (launched) this.#pid = Number(launched[1]);
-          },
-        },
+      })
+      .then((browser) => {
+        this.#pid = childWithArgument(marker);
+        return browser;
       })
       .catch((error: unknown) => {
         throw new AppError('internal', msg('reason.a11y.browser-failed', { problem: error instanceof Error ? error.message.split('\n')[0]! : String(error) }));
@@ -350,4 +356,24 @@ export class BrowserRunner implements AccessibilityRunner {
       await sleep(50);
     }
   }
+}
+
+/** The child of this process started with `argument` on its command line (Linux's /proc; elsewhere none). */
+function childWithArgument(argument: string): number | undefined {
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return undefined;
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const parent = /^PPid:\s+(\d+)/m.exec(readFileSync(`/proc/${entry}/status`, 'utf8'))?.[1];
+      if (Number(parent) === process.pid && readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').includes(argument)) return Number(entry);
+    } catch {
+      // the process ended while the list was read
+    }
+  }
+  return undefined;
 }

@@ -224,8 +224,11 @@ describe('a topic that hangs its page', () => {
     const own = new BrowserRunner({ executablePath: CHROMIUM!, resources, enhancedContrast: false });
     await own.run({ html: page('<p>x</p>'), url: new URL('/content/enforced/1-A/x.html', site.origin), whole: true });
     const before = await chromiumChildren();
+    // The runner knows its browser's process, which it kills with its group if it will not close.
+    expect(before).toContain(own.pid);
     await own.close();
     const after = await chromiumChildren();
     expect(before.length).toBe(after.length + 1);
+    expect(after).not.toContain(own.pid);
   }, 120_000);
 });
