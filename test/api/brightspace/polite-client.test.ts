@@ -10,33 +10,16 @@ import { RateLimitPacer, retryAfterMs } from '../../../api/brightspace/rate-limi
 import { BrightspaceSession } from '../../../api/brightspace/session.ts';
 import { AppError } from '../../../api/errors.ts';
 import { runCourseTest } from '../../../api/engine/run-course-test.ts';
-import type { CourseTestInput } from '../../../api/engine/types.ts';
-import { COURSE_SCOPES } from '../../../api/http/contract.ts';
 import { createBrightspaceHandler, startBrightspaceSite, type BrightspaceSite, type SiteModel } from '../../fixtures/brightspace-site.ts';
 import { startLinkHost, type LinkHost } from '../../fixtures/link-host.ts';
 import { GuardedHttpClient } from '../../../api/net/guarded-http.ts';
-import { WHOLE_NOW, WHOLE_ORG_UNIT, WHOLE_PASSWORD, WHOLE_USER, wholeCourse, wholeCourseSite } from '../../fixtures/whole-course.ts';
+import { WHOLE_ORG_UNIT, WHOLE_PASSWORD, WHOLE_USER, wholeCourse, wholeCourseInput, wholeCourseSite } from '../../fixtures/whole-course.ts';
 
 // Whole engine runs against real servers, on a machine shared with other test runs.
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 120_000 });
 
 let web: LinkHost;
 let baseline: string[];
-
-function input(siteUrl: string, overrides: Partial<CourseTestInput> = {}): CourseTestInput {
-  return {
-    siteUrl,
-    username: WHOLE_USER,
-    password: WHOLE_PASSWORD,
-    orgUnitId: WHOLE_ORG_UNIT,
-    modules: 'all',
-    client: 'Acme Learning',
-    scopes: [...COURSE_SCOPES],
-    allowPrivateTargets: true,
-    options: { now: WHOLE_NOW, linkTimeoutMs: 1_000, linkLimits: { backoffMs: 20 } },
-    ...overrides,
-  };
-}
 
 function checksOf(report: { findings: { itemType: string; itemId: number | null; check: string }[] }): string[] {
   return report.findings.map((f) => `${f.itemType}:${f.itemId} ${f.check}`);
@@ -66,7 +49,7 @@ const logins = (site: BrightspaceSite) => site.requests.filter((request) => requ
 
 beforeAll(async () => {
   web = await startLinkHost();
-  baseline = await withSite({}, async (site) => checksOf(await runCourseTest(input(site.origin))));
+  baseline = await withSite({}, async (site) => checksOf(await runCourseTest(wholeCourseInput(site.origin))));
 }, 60_000);
 
 afterAll(async () => {
@@ -76,7 +59,7 @@ afterAll(async () => {
 describe('rate limits', () => {
   it('stays under a site that allows 12 API calls a second: the run finishes without one 429', async () => {
     await withSite({ rateLimit: { calls: 12, windowMs: 1_000 } }, async (site) => {
-      const report = await runCourseTest(input(site.origin));
+      const report = await runCourseTest(wholeCourseInput(site.origin));
       expect(checksOf(report)).toEqual(baseline);
       const calls = apiCalls(site);
       expect(calls.length).toBeGreaterThan(24); // enough to need three windows at least
@@ -150,7 +133,7 @@ describe('an expired session', () => {
     ['a 200 login page', 'login-page'],
   ] as const)('answered with %s: signs in again once and carries on', async (_, answer) => {
     await withSite({ sessionExpiry: { afterCalls: 12, answer } }, async (site) => {
-      const report = await runCourseTest(input(site.origin));
+      const report = await runCourseTest(wholeCourseInput(site.origin));
       expect(checksOf(report)).toEqual(baseline);
       expect(logins(site)).toBeGreaterThanOrEqual(2);
       const expired = apiCalls(site).filter((request) => request.status === (answer === '401' ? 401 : 200) && !request.withSession);
@@ -171,7 +154,7 @@ describe('an expired session', () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
-      const report = await runCourseTest(input(`http://127.0.0.1:${(server.address() as AddressInfo).port}`));
+      const report = await runCourseTest(wholeCourseInput(`http://127.0.0.1:${(server.address() as AddressInfo).port}`));
       expect(report.notes.map((note) => note.message)).toEqual([
         "This Brightspace account may not read announcements (HTTP 401), so they were not checked. Run CTPO with an account that has the course's instructor or designer role.",
       ]);
@@ -185,7 +168,7 @@ describe('an expired session', () => {
 
   it('that expires again at once: the run fails with a reason, without the password', async () => {
     await withSite({ sessionExpiry: { afterCalls: 1, answer: '401' } }, async (site) => {
-      const error = await failure(runCourseTest(input(site.origin)));
+      const error = await failure(runCourseTest(wholeCourseInput(site.origin)));
       expect(error.message).toBe('Brightspace kept ending the session during the run, even after CTPO signed in again. Try again later; if it keeps happening, ask the site administrator about session time limits.');
       expect(JSON.stringify(error) + error.message + error.stack).not.toContain(WHOLE_PASSWORD);
     });
@@ -196,7 +179,7 @@ describe('what a site refuses or lacks', () => {
   it('a 403 after the course has ended: says the access window closed, and when', async () => {
     const course = { ...wholeCourse(web.origin), end: '2026-02-01T04:59:00.000Z', accessClosed: true };
     await withSite({ courses: [course] }, async (site) => {
-      const error = await failure(runCourseTest(input(site.origin)));
+      const error = await failure(runCourseTest(wholeCourseInput(site.origin)));
       expect(error.code).toBe('course_forbidden');
       expect(error.message).toBe("Brightspace refuses the course with org unit ID 7100: its access window ended on 2026-02-01. Ask the site administrator to extend the course's end date, or to let this account open past courses, then run CTPO again.");
     });
@@ -205,7 +188,7 @@ describe('what a site refuses or lacks', () => {
   it('an older site without quizzes, the overview, content objects or release conditions: notes them and checks the rest', async () => {
     const missingRoutes = ['quizzes', 'overview', 'content-objects', 'release-conditions'] as const;
     await withSite({ versions: { le: '1.45', lp: '1.25' }, tools: { missingRoutes: [...missingRoutes] } }, async (site) => {
-      const report = await runCourseTest(input(site.origin));
+      const report = await runCourseTest(wholeCourseInput(site.origin));
       expect(report.notes.map((note) => note.message)).toEqual([
         'This site does not offer module and topic descriptions through its API (HTTP 404): an older Brightspace version, or a tool turned off. They were not checked.',
         'This site does not offer quizzes through its API (HTTP 404): an older Brightspace version, or a tool turned off. They were not checked.',

@@ -5,13 +5,13 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { COURSE_SCOPES } from '../../../api/http/contract.ts';
 import { runCourseTest } from '../../../api/engine/run-course-test.ts';
-import type { CourseTestInput, CourseTestProgress } from '../../../api/engine/types.ts';
+import type { CourseTestProgress } from '../../../api/engine/types.ts';
 import type { Report } from '../../../api/report/model.ts';
 import { renderHtmlReport } from '../../../api/report/render-html.ts';
 import { renderJsonReport } from '../../../api/report/render-json.ts';
 import { startBrightspaceSite, type BrightspaceSite, type SiteModel } from '../../fixtures/brightspace-site.ts';
 import { startLinkHost, type LinkHost } from '../../fixtures/link-host.ts';
-import { WHOLE_NOW, WHOLE_ORG_UNIT, WHOLE_PASSWORD, WHOLE_USER, wholeCourseSite } from '../../fixtures/whole-course.ts';
+import { WHOLE_PASSWORD, wholeCourseInput, wholeCourseSite } from '../../fixtures/whole-course.ts';
 
 // Whole engine runs against real servers, on a machine shared with other test runs.
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 120_000 });
@@ -20,21 +20,6 @@ let web: LinkHost;
 let site: BrightspaceSite;
 let report: Report;
 const progress: CourseTestProgress[] = [];
-
-function input(siteUrl: string, overrides: Partial<CourseTestInput> = {}): CourseTestInput {
-  return {
-    siteUrl,
-    username: WHOLE_USER,
-    password: WHOLE_PASSWORD,
-    orgUnitId: WHOLE_ORG_UNIT,
-    modules: 'all',
-    client: 'Acme Learning',
-    scopes: [...COURSE_SCOPES],
-    allowPrivateTargets: true,
-    options: { now: WHOLE_NOW, linkTimeoutMs: 1_000, linkLimits: { backoffMs: 20 } },
-    ...overrides,
-  };
-}
 
 /** Findings as compact rows: module, topic, item, check; addresses with the servers' ports replaced. */
 function rows(findings: Report['findings'], origin = site.origin): string[] {
@@ -78,7 +63,7 @@ const EXPECTED = [
 beforeAll(async () => {
   web = await startLinkHost();
   site = await startBrightspaceSite(wholeCourseSite(web.origin));
-  report = await runCourseTest(input(site.origin), (p) => progress.push(p));
+  report = await runCourseTest(wholeCourseInput(site.origin), (p) => progress.push(p));
 }, 60_000);
 
 afterAll(async () => {
@@ -150,7 +135,7 @@ describe('a whole-course run', () => {
 describe('what a run reads follows its scopes', () => {
   it('without scopes: the modules, their descriptions and the activities their quicklinks open, nothing course-wide', async () => {
     await withSite({}, async (other) => {
-      const partial = await runCourseTest(input(other.origin, { scopes: undefined }));
+      const partial = await runCourseTest(wholeCourseInput(other.origin, { scopes: undefined }));
       const paths = other.requests.map((request) => request.path.replace(/\/d2l\/api\/le\/[\d.]+\/7100\//, ''));
       expect(paths).toEqual(expect.arrayContaining(['content/root/', 'content/modules/11/structure/', 'dropbox/folders/', 'quizzes/', 'discussions/forums/']));
       expect(paths.some((path) => path === 'news/' || path === 'overview' || path.startsWith('grades/'))).toBe(false);
@@ -162,7 +147,7 @@ describe('what a run reads follows its scopes', () => {
 
   it('with the gradebook only: the grade findings, which read the activities, but no announcement or overview', async () => {
     await withSite({}, async (other) => {
-      const partial = await runCourseTest(input(other.origin, { scopes: ['gradebook'] }));
+      const partial = await runCourseTest(wholeCourseInput(other.origin, { scopes: ['gradebook'] }));
       const courseWide = rows(partial.findings, other.origin).filter((row) => row.startsWith('- '));
       expect(courseWide).toEqual(EXPECTED.filter((row) => row.includes(' grade-item:') || row.includes('grades.missing-item')));
       expect(other.requests.some((request) => request.path.endsWith('/news/') || request.path.endsWith('/overview'))).toBe(false);
@@ -177,7 +162,7 @@ describe('the same findings whatever form the lists page in', () => {
     ['an ObjectListPage with an absolute Next', 'objects-absolute'],
   ] as const)('%s, one entry a page', async (_, style) => {
     await withSite({ tools: { pageSize: 1, paging: { assignments: style, quizzes: style, forums: style, topics: style, news: style, grades: style, categories: style } } }, async (other) => {
-      const paged = await runCourseTest(input(other.origin));
+      const paged = await runCourseTest(wholeCourseInput(other.origin));
       expect(rows(paged.findings, other.origin)).toEqual(EXPECTED);
       const quizPages = other.requests.filter((request) => /\/quizzes\/(\?bookmark=\d+)?$/.test(request.path));
       expect(quizPages.map((request) => request.path.replace(/^.*\/quizzes\//, ''))).toEqual(['', '?bookmark=1', '?bookmark=2']);

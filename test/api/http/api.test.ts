@@ -1,17 +1,15 @@
 // The QA API as the app meets it: the real local server over HTTPS, real tokens from the identity
 // stand-in, jobs in a real SQLite file. Runs use a scripted worker (see test/api/jobs/fixtures).
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { JOB_STATUSES } from '../../../api/http/contract.ts';
 import { signJwt } from '../../../api/local/identity/jwt.ts';
 import { generateSigningKey, loadOrCreateSigningKey } from '../../../api/local/identity/signing-key.ts';
 import { LOCAL_CLIENT_ID } from '../../../api/local/local-config.ts';
-import { startLocalStack } from '../../../api/local/local-stack.ts';
 import type { LocalStack } from '../../../api/local/local-stack.ts';
-import { decodeJwtPayload, httpsClient, signIn } from '../local/support.ts';
-import type { HttpsClient, SignInSetup } from '../local/support.ts';
+import { decodeJwtPayload, httpsClient, sendJson, signIn, startTestStack } from '../local/support.ts';
+import type { HttpsClient, SendOptions, Sent, SignInSetup } from '../local/support.ts';
 
 // Real servers, worker threads and key generation on a machine shared with other test runs.
 // Safety nets only: on a busy machine a run here can take many times its usual second or two.
@@ -45,23 +43,8 @@ const goodRun = {
   MODULES: [11, 12],
 };
 
-interface Sent {
-  status: number;
-  headers: Headers;
-  body: Record<string, unknown>;
-}
-
-async function call(method: string, path: string, options: { token?: string; body?: unknown; raw?: string; contentType?: string; headers?: Record<string, string> } = {}): Promise<Sent> {
-  const headers: Record<string, string> = { ...options.headers };
-  if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;
-  let body: string | undefined;
-  if (options.raw !== undefined || options.body !== undefined) {
-    body = options.raw ?? JSON.stringify(options.body);
-    headers['content-type'] = options.contentType ?? 'application/json';
-  }
-  const response = await client.fetch(`${stack.origin}${path}`, { method, headers, body });
-  const text = await response.text();
-  return { status: response.status, headers: response.headers as unknown as Headers, body: text === '' ? {} : (JSON.parse(text) as Record<string, unknown>) };
+function call(method: string, path: string, options: SendOptions = {}): Promise<Sent> {
+  return sendJson(client, method, `${stack.origin}${path}`, options);
 }
 
 async function allJobs() {
@@ -80,15 +63,8 @@ async function waitForStatus(token: string, id: string, wanted: string[]): Promi
 }
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'ctpo-api-'));
-  stack = await startLocalStack({
-    dataDir: dir,
-    port: 0,
-    hosts: ['127.0.0.1'],
-    publicHost: '127.0.0.1',
-    webDist: null,
+  ({ dataDir: dir, stack } = await startTestStack('ctpo-api-', {
     users,
-    useMkcert: false,
     allowPrivateTargets: false,
     workerEntry: scriptedWorker,
     poolSize: 1,
@@ -101,8 +77,7 @@ beforeAll(async () => {
       if (host === 'sneaky.example.com') return [{ address: '93.184.215.14', family: 4 }, { address: '10.0.0.7', family: 4 }];
       throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
     },
-    log: () => undefined,
-  });
+  }));
   client = httpsClient(stack.ca);
   tokenA = (await signIn(setupFor('a@example.com'))).access_token;
   tokenB = (await signIn(setupFor('b@example.com'))).access_token;

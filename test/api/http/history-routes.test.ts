@@ -1,16 +1,13 @@
 // GET /api/jobs and GET/PUT/DELETE /api/dismissals as the app meets them: the real local server
 // over HTTPS, real tokens from the identity stand-in, the real SQLite stores. Runs use the scripted
 // worker (test/api/jobs/fixtures); the comparison itself is tested with real runs elsewhere.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LOCAL_CLIENT_ID } from '../../../api/local/local-config.ts';
-import { startLocalStack } from '../../../api/local/local-stack.ts';
 import type { LocalStack } from '../../../api/local/local-stack.ts';
 import { aJob } from '../support/job-record.ts';
-import { decodeJwtPayload, httpsClient, signIn } from '../local/support.ts';
-import type { HttpsClient, SignInSetup } from '../local/support.ts';
+import { decodeJwtPayload, httpsClient, sendJson, signIn, startTestStack } from '../local/support.ts';
+import type { HttpsClient, SendOptions, Sent, SignInSetup } from '../local/support.ts';
 
 vi.setConfig({ testTimeout: 20_000, hookTimeout: 30_000 });
 
@@ -29,43 +26,20 @@ let subA: string;
 const users = ['a@example.com', 'b@example.com'].map((email) => ({ email, password: 'pw-' + email }));
 const setupFor = (email: string): SignInSetup => ({ client, origin: stack.origin, clientId: LOCAL_CLIENT_ID, redirectUri: `${stack.origin}/`, email, password: 'pw-' + email });
 
-interface Sent {
-  status: number;
-  headers: Headers;
-  body: Record<string, unknown>;
-}
-
-async function call(method: string, path: string, options: { token?: string; body?: unknown; raw?: string; headers?: Record<string, string> } = {}): Promise<Sent> {
-  const headers: Record<string, string> = { ...options.headers };
-  if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;
-  let body: string | undefined;
-  if (options.raw !== undefined || options.body !== undefined) {
-    body = options.raw ?? JSON.stringify(options.body);
-    headers['content-type'] = 'application/json';
-  }
-  const response = await client.fetch(`${stack.origin}${path}`, { method, headers, body });
-  const text = await response.text();
-  return { status: response.status, headers: response.headers as unknown as Headers, body: text === '' ? {} : (JSON.parse(text) as Record<string, unknown>) };
+function call(method: string, path: string, options: SendOptions = {}): Promise<Sent> {
+  return sendJson(client, method, `${stack.origin}${path}`, options);
 }
 
 const query = (values: Record<string, string>) => `?${new URLSearchParams(values).toString()}`;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'ctpo-history-api-'));
-  stack = await startLocalStack({
-    dataDir: dir,
-    port: 0,
-    hosts: ['127.0.0.1'],
-    publicHost: '127.0.0.1',
-    webDist: null,
+  ({ dataDir: dir, stack } = await startTestStack('ctpo-history-api-', {
     users,
-    useMkcert: false,
     allowPrivateTargets: false,
     workerEntry: scriptedWorker,
     poolSize: 1,
     resolve: async () => [{ address: '93.184.215.14', family: 4 }],
-    log: () => undefined,
-  });
+  }));
   client = httpsClient(stack.ca);
   tokenA = (await signIn(setupFor('a@example.com'))).access_token;
   tokenB = (await signIn(setupFor('b@example.com'))).access_token;

@@ -1,14 +1,11 @@
 // The caps on unfinished runs through the real local server and the SQLite store: requests that race
 // each other never start more runs than one user, or the whole deployment, may have.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { JOB_STATUSES } from '../../../api/http/contract.ts';
 import { LOCAL_CLIENT_ID } from '../../../api/local/local-config.ts';
-import { startLocalStack } from '../../../api/local/local-stack.ts';
 import type { LocalStack } from '../../../api/local/local-stack.ts';
-import { httpsClient, signIn } from '../local/support.ts';
+import { httpsClient, signIn, startTestStack } from '../local/support.ts';
 import type { HttpsClient } from '../local/support.ts';
 
 vi.setConfig({ testTimeout: 30_000, hookTimeout: 30_000 });
@@ -24,15 +21,8 @@ let client: HttpsClient;
 const tokens: string[] = [];
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'ctpo-caps-'));
-  stack = await startLocalStack({
-    dataDir: dir,
-    port: 0,
-    hosts: ['127.0.0.1'],
-    publicHost: '127.0.0.1',
-    webDist: null,
+  ({ dataDir: dir, stack } = await startTestStack('ctpo-caps-', {
     users,
-    useMkcert: false,
     allowPrivateTargets: false,
     workerEntry: scriptedWorker,
     poolSize: 1,
@@ -41,8 +31,7 @@ beforeAll(async () => {
     maxActiveRuns: 5,
     stopGraceMs: 200,
     resolve: async () => [{ address: '93.184.215.14', family: 4 }],
-    log: () => undefined,
-  });
+  }));
   client = httpsClient(stack.ca);
   for (const user of users) {
     tokens.push((await signIn({ client, origin: stack.origin, clientId: LOCAL_CLIENT_ID, redirectUri: `${stack.origin}/`, ...user })).access_token);

@@ -1,17 +1,14 @@
 // The local server's own defences: the token is checked before a body is read, a client that hangs
 // up costs no log line, idle connections are closed, and connections beyond the cap are dropped.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { connect as connectTcp } from 'node:net';
 import type { Socket } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { connect as connectTls } from 'node:tls';
 import type { TLSSocket } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LOCAL_CLIENT_ID } from '../../../api/local/local-config.ts';
-import { startLocalStack } from '../../../api/local/local-stack.ts';
 import type { LocalStack } from '../../../api/local/local-stack.ts';
-import { httpsClient, signIn } from './support.ts';
+import { httpsClient, signIn, startTestStack } from './support.ts';
 import type { HttpsClient } from './support.ts';
 
 vi.setConfig({ testTimeout: 30_000, hookTimeout: 30_000 });
@@ -24,18 +21,11 @@ let port: number;
 const logged: string[] = [];
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'ctpo-connections-'));
-  stack = await startLocalStack({
-    dataDir,
-    port: 0,
-    hosts: ['127.0.0.1'],
-    publicHost: '127.0.0.1',
-    webDist: null,
-    useMkcert: false,
+  ({ dataDir, stack } = await startTestStack('ctpo-connections-', {
     allowPrivateTargets: false,
     connectionLimits: { maxConnections: 12, handshakeTimeoutMs: 300, headersTimeoutMs: 500, keepAliveTimeoutMs: 300 },
     log: (line) => logged.push(line),
-  });
+  }));
   port = Number(new URL(stack.origin).port);
   client = httpsClient(stack.ca);
   token = (await signIn({ client, origin: stack.origin, clientId: LOCAL_CLIENT_ID, redirectUri: `${stack.origin}/`, email: 'qa@example.com', password: 'ctpo-local' })).access_token;

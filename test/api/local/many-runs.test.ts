@@ -1,19 +1,17 @@
 // Twenty runs submitted at once through the QA API, each a real engine run of the demo course in
 // the worker pool: every one is accepted, waits its turn, finishes with its report; none is lost,
 // none stuck, and never more run at once than the pool allows.
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JOB_STATUSES } from '../../../api/http/contract.ts';
 import { DEMO_MODULES, DEMO_ORG_UNIT, DEMO_PASSWORD, DEMO_USER, startDemoCourse } from '../../../api/local/demo-course/demo-course.ts';
 import type { DemoCourse } from '../../../api/local/demo-course/demo-course.ts';
 import { LOCAL_CLIENT_ID } from '../../../api/local/local-config.ts';
-import { startLocalStack } from '../../../api/local/local-stack.ts';
 import type { LocalStack } from '../../../api/local/local-stack.ts';
 import { apiCaller } from './run-helpers.ts';
 import type { ApiCaller } from './run-helpers.ts';
-import { httpsClient, signIn } from './support.ts';
+import { httpsClient, signIn, startTestStack } from './support.ts';
 import type { HttpsClient } from './support.ts';
 
 const RUNS = 20;
@@ -32,20 +30,12 @@ const chromiumSetting = process.env.CTPO_CHROMIUM;
 
 beforeAll(async () => {
   process.env.CTPO_CHROMIUM = 'off';
-  dataDir = mkdtempSync(join(tmpdir(), 'ctpo-many-'));
   demo = await startDemoCourse({ port: 0, hosts: ['127.0.0.1'], publicHost: '127.0.0.1' });
-  stack = await startLocalStack({
-    dataDir,
-    port: 0,
-    hosts: ['127.0.0.1'],
-    publicHost: '127.0.0.1',
-    webDist: null,
+  ({ dataDir, stack } = await startTestStack('ctpo-many-', {
     users,
-    useMkcert: false,
     poolSize: POOL,
     maxActiveRunsPerUser: RUNS / users.length,
-    log: () => undefined,
-  });
+  }));
   client = httpsClient(stack.ca);
   for (const user of users) {
     const tokens = await signIn({ client, origin: stack.origin, clientId: LOCAL_CLIENT_ID, redirectUri: `${stack.origin}/`, ...user });

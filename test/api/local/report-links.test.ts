@@ -2,18 +2,16 @@
 // outputUrl with a signed, expiring capability; only that link opens the report (and its twins), and
 // a link with no capability, a forged or altered one, another report's, or an expired one gets 403
 // and the page that says to open the report from CTPO. Asking job-status again renews the link.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { REPORT_LINK_LIFETIME_MS } from '../../../api/http/report-links.ts';
 import { signReportCapability } from '../../../api/http/report-capability.ts';
 import { LOCAL_CLIENT_ID } from '../../../api/local/local-config.ts';
-import { startLocalStack } from '../../../api/local/local-stack.ts';
 import type { LocalStack } from '../../../api/local/local-stack.ts';
 import { apiCaller } from './run-helpers.ts';
 import type { ApiCaller, RunRequest } from './run-helpers.ts';
-import { httpsClient, signIn } from './support.ts';
+import { httpsClient, signIn, startTestStack } from './support.ts';
 import type { HttpsClient } from './support.ts';
 
 // Real servers and run processes on a machine shared with other test runs: safety nets only.
@@ -60,15 +58,8 @@ async function expectRefused(url: string, title: string): Promise<void> {
 }
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'ctpo-report-links-'));
-  stack = await startLocalStack({
-    dataDir: dir,
-    port: 0,
-    hosts: ['127.0.0.1'],
-    publicHost: '127.0.0.1',
-    webDist: null,
+  ({ dataDir: dir, stack } = await startTestStack('ctpo-report-links-', {
     users,
-    useMkcert: false,
     allowPrivateTargets: false,
     workerEntry: scriptedWorker,
     poolSize: 2,
@@ -78,8 +69,7 @@ beforeAll(async () => {
       if (host === 'acme.example.com') return [{ address: '93.184.215.14', family: 4 }];
       throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
     },
-    log: () => undefined,
-  });
+  }));
   client = httpsClient(stack.ca);
   const tokenOf = async (email: string) =>
     (await signIn({ client, origin: stack.origin, clientId: LOCAL_CLIENT_ID, redirectUri: `${stack.origin}/`, email, password: `pw-${email}` })).access_token;
