@@ -9,8 +9,13 @@
 // and axe between items and writes each new item into it (the address set to the item's own first).
 // An item with scripts of its own (or event handlers, or a refresh) gets a fresh document instead,
 // and the page gets a fresh one again after it, so no item's scripts see another's.
+//
+// Priority: the browser's rendering is the bulk of a run's CPU, while the engine's own work waits on
+// other machines (link checks, the site's API) and the API server answers users; the browser comes
+// last. See lowerBrowserPriority.
 import { randomUUID } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { getPriority } from 'node:os';
 import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import { chromium } from 'playwright-core';
 import { AppError } from '../errors.ts';
@@ -63,6 +68,8 @@ export const CHROMIUM_ARGS = [
 
 /** Content that runs code or navigates: such an item gets a fresh document of its own. */
 const ACTIVE_CONTENT = /<script\b|\son[a-z]+\s*=|http-equiv\s*=\s*["']?refresh/i;
+/** How many nice steps the browser's scheduling group stays below the process that runs it. */
+export const BROWSER_NICENESS = 10;
 const SETTLE_QUIET_MS = 150;
 const SETTLE_MAX_MS = 2_000;
 const CLOSE_GRACE_MS = 5_000;
@@ -105,6 +112,11 @@ export class BrowserRunner implements AccessibilityRunner {
   /** The browser's process id once it has started (tests, figures). */
   get pid(): number | undefined {
     return this.#pid;
+  }
+  #schedulingNice: number | undefined;
+  /** The nice value of the browser's scheduling group once lowered; undefined where there is none (tests, figures). */
+  get schedulingNice(): number | undefined {
+    return this.#schedulingNice;
   }
   #idle: Slot[] = [];
   #slots = new Set<Slot>();
@@ -185,8 +197,9 @@ export class BrowserRunner implements AccessibilityRunner {
         handleSIGHUP: false,
         timeout: 60_000,
       })
-      .then((browser) => {
+      .then(async (browser) => {
         this.#pid = childWithArgument(marker);
+        if (this.#pid !== undefined) this.#schedulingNice = await lowerBrowserPriority(this.#pid);
         return browser;
       })
       .catch((error: unknown) => {
@@ -356,6 +369,31 @@ export class BrowserRunner implements AccessibilityRunner {
       await sleep(50);
     }
   }
+}
+
+/**
+ * Puts the browser behind the process that runs it. Playwright starts Chromium in a session of its
+ * own, and Linux's autogroup scheduler first shares the CPU between sessions, then between the
+ * processes of each by their nice values: Chromium's session would take half of the CPU against the
+ * engine's link checks and the API server whatever their priorities (and as root, Chromium sets its
+ * own threads' nice values anyway). The nice value of its session's group (/proc/<pid>/autogroup)
+ * is set BROWSER_NICENESS steps below this process's instead: it still gets every cycle nobody else
+ * wants. The kernel takes such a write from a process without CAP_SYS_ADMIN once per 100 ms across
+ * the machine, so a refused write is tried again. Undefined where there are no autogroups (not
+ * Linux, or turned off): the browser then runs as it starts.
+ */
+export async function lowerBrowserPriority(pid: number): Promise<number | undefined> {
+  const nice = Math.min(19, getPriority() + BROWSER_NICENESS);
+  for (let attempt = 0; attempt < 5; attempt++) {
+    try {
+      writeFileSync(`/proc/${pid}/autogroup`, String(nice));
+      return nice;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') return undefined;
+      await sleep(120);
+    }
+  }
+  return undefined;
 }
 
 /** The child of this process started with `argument` on its command line (Linux's /proc; elsewhere none). */

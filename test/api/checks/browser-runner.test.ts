@@ -1,13 +1,16 @@
 // The accessibility runner in headless Chromium: verdicts that need a real browser (contrast and its
 // look-alikes, the rules that used to throw in jsdom), the network rules of its pages (every request
-// through the guard, the session for the site's own files only, never in the browser), and a topic
-// that hangs its page. Needs Chromium (Debian's chromium, or CTPO_CHROMIUM), as CI installs it.
+// through the guard, the session for the site's own files only, never in the browser), a topic
+// that hangs its page, and the browser's place behind the engine in the CPU's queue. Needs Chromium
+// (Debian's chromium, or CTPO_CHROMIUM), as CI installs it.
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer as createTcpServer, type AddressInfo } from 'node:net';
+import { getPriority } from 'node:os';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findChromium } from '../../../api/checks/a11y-runner.ts';
 import type { AxeOutcome } from '../../../api/checks/axe-rules.ts';
-import { BrowserRunner } from '../../../api/checks/browser-runner.ts';
+import { BROWSER_NICENESS, BrowserRunner } from '../../../api/checks/browser-runner.ts';
 import { PageResources } from '../../../api/checks/page-resources.ts';
 import { GuardedHttpClient } from '../../../api/net/guarded-http.ts';
 import { chromiumChildren } from '../support/chromium.ts';
@@ -202,6 +205,22 @@ describe('the network of a page', () => {
       await guarded.close();
       await new Promise((resolve) => target.close(resolve));
     }
+  }, 120_000);
+});
+
+describe('the browser\'s share of the CPU', () => {
+  it('puts the browser\'s scheduling group ten nice steps behind the engine, where Linux has autogroups', async () => {
+    await check(page('<p>x</p>'));
+    if (!existsSync('/proc/self/autogroup')) {
+      expect(runner.schedulingNice).toBeUndefined();
+      return;
+    }
+    const expected = Math.min(19, getPriority() + BROWSER_NICENESS);
+    expect(runner.schedulingNice).toBe(expected);
+    // The kernel's view: Chromium's session is a group of its own, with that nice value.
+    const browserGroup = readFileSync(`/proc/${runner.pid}/autogroup`, 'utf8');
+    expect(browserGroup).toMatch(new RegExp(`nice ${expected}\\s*$`));
+    expect(browserGroup.split(' ')[0]).not.toBe(readFileSync('/proc/self/autogroup', 'utf8').split(' ')[0]);
   }, 120_000);
 });
 
