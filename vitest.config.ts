@@ -33,6 +33,10 @@ export default defineConfig({
           // As above; the API tests start servers, worker threads, headless browsers and whole runs.
           testTimeout: 120_000,
           hookTimeout: 120_000,
+          // Runs' browsers keep the priority they start with here: by default they yield to all other
+          // work (CTPO_BROWSER_NICENESS), and beside other busy work the suite's time limits would then
+          // measure the machine. Its own test checks the default (test/api/checks/browser-runner.test.ts).
+          env: { CTPO_BROWSER_NICENESS: 'off' },
         },
       },
       {

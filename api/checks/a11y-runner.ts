@@ -60,6 +60,20 @@ export function findChromium(env: Record<string, string | undefined> = process.e
   return executable(path) ? path : undefined;
 }
 
+/** How many nice steps the browser's scheduling group stays below the process that runs it, by default. */
+export const BROWSER_NICENESS = 10;
+
+/**
+ * The browser's place behind its run from the environment: `CTPO_BROWSER_NICENESS`, nice steps
+ * from 0 to 19 (10 when unset or not such a number), or `off` to leave the browser as it starts
+ * (null). See lowerBrowserPriority in browser-runner.ts.
+ */
+export function browserNicenessFromEnv(env: Record<string, string | undefined> = process.env): number | null {
+  const configured = env.CTPO_BROWSER_NICENESS?.trim();
+  if (configured === 'off') return null;
+  return configured !== undefined && /^\d{1,2}$/.test(configured) && Number(configured) <= 19 ? Number(configured) : BROWSER_NICENESS;
+}
+
 /** The AAA enhanced-contrast switch of the environment (`CTPO_ENHANCED_CONTRAST=1`). */
 export function enhancedContrastFromEnv(env: Record<string, string | undefined> = process.env): boolean {
   return env.CTPO_ENHANCED_CONTRAST === '1' || env.CTPO_ENHANCED_CONTRAST === 'true';

@@ -21,7 +21,7 @@ import { chromium } from 'playwright-core';
 import { AppError } from '../errors.ts';
 import { bcp47Of, type Language } from '../i18n/languages.ts';
 import { msg } from '../i18n/messages.ts';
-import type { A11yItem, AccessibilityRunner } from './a11y-runner.ts';
+import { BROWSER_NICENESS, type A11yItem, type AccessibilityRunner } from './a11y-runner.ts';
 import { AXE_EXAMPLES, AXE_SOURCE, axeLocaleOf, axeRulesFor, axeRunOptions, summarizeAxeResults, type AxeOutcome } from './axe-rules.ts';
 import type { PageResources } from './page-resources.ts';
 
@@ -36,6 +36,8 @@ export interface BrowserRunnerOptions {
   pages?: number;
   /** Time limit of one item, from handing it to a page to axe's answer (default 30 s). */
   timeoutMs?: number;
+  /** Nice steps the browser's scheduling group stays below this process (default BROWSER_NICENESS); null leaves it as it starts. */
+  niceness?: number | null;
 }
 
 /**
@@ -68,8 +70,6 @@ export const CHROMIUM_ARGS = [
 
 /** Content that runs code or navigates: such an item gets a fresh document of its own. */
 const ACTIVE_CONTENT = /<script\b|\son[a-z]+\s*=|http-equiv\s*=\s*["']?refresh/i;
-/** How many nice steps the browser's scheduling group stays below the process that runs it. */
-export const BROWSER_NICENESS = 10;
 const SETTLE_QUIET_MS = 150;
 const SETTLE_MAX_MS = 2_000;
 const CLOSE_GRACE_MS = 5_000;
@@ -199,7 +199,8 @@ export class BrowserRunner implements AccessibilityRunner {
       })
       .then(async (browser) => {
         this.#pid = childWithArgument(marker);
-        if (this.#pid !== undefined) this.#schedulingNice = await lowerBrowserPriority(this.#pid);
+        const niceness = this.#options.niceness === undefined ? BROWSER_NICENESS : this.#options.niceness;
+        if (this.#pid !== undefined && niceness !== null) this.#schedulingNice = await lowerBrowserPriority(this.#pid, niceness);
         return browser;
       })
       .catch((error: unknown) => {
@@ -377,13 +378,15 @@ export class BrowserRunner implements AccessibilityRunner {
  * processes of each by their nice values: Chromium's session would take half of the CPU against the
  * engine's link checks and the API server whatever their priorities (and as root, Chromium sets its
  * own threads' nice values anyway). The nice value of its session's group (/proc/<pid>/autogroup)
- * is set BROWSER_NICENESS steps below this process's instead: it still gets every cycle nobody else
+ * is set `niceness` steps below this process's instead: it still gets every cycle nobody else
  * wants. The kernel takes such a write from a process without CAP_SYS_ADMIN once per 100 ms across
  * the machine, so a refused write is tried again. Undefined where there are no autogroups (not
- * Linux, or turned off): the browser then runs as it starts.
+ * Linux, or turned off): the browser then runs as it starts. The price: on a machine whose CPU other
+ * work at normal priority takes all the time, the browser waits for it (CTPO_BROWSER_NICENESS sets
+ * the steps, `off` leaves the browser as it starts).
  */
-export async function lowerBrowserPriority(pid: number): Promise<number | undefined> {
-  const nice = Math.min(19, getPriority() + BROWSER_NICENESS);
+export async function lowerBrowserPriority(pid: number, niceness: number): Promise<number | undefined> {
+  const nice = Math.min(19, getPriority() + niceness);
   for (let attempt = 0; attempt < 5; attempt++) {
     try {
       writeFileSync(`/proc/${pid}/autogroup`, String(nice));

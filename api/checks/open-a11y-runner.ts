@@ -3,7 +3,7 @@
 // loaded only when a browser is used.
 import type { GuardedHttpClient } from '../net/guarded-http.ts';
 import type { Language } from '../i18n/languages.ts';
-import { enhancedContrastFromEnv, findChromium, type AccessibilityCheckInfo, type AccessibilityRunner } from './a11y-runner.ts';
+import { browserNicenessFromEnv, enhancedContrastFromEnv, findChromium, type AccessibilityCheckInfo, type AccessibilityRunner } from './a11y-runner.ts';
 import { AXE_VERSION, rulesNotRun } from './axe-rules.ts';
 import { JsdomRunner } from './jsdom-runner.ts';
 import { PageResources } from './page-resources.ts';
@@ -51,6 +51,7 @@ export async function openAccessibilityRunner(input: OpenA11yRunnerOptions): Pro
     enhancedContrast,
     timeoutMs: options.axeTimeoutMs,
     pages: options.a11yPages,
+    niceness: browserNicenessFromEnv(),
   });
   return { runner, describe: async (ruleErrors) => info('browser', ruleErrors, await runner.version().catch(() => undefined)) };
 }

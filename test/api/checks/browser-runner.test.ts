@@ -8,9 +8,9 @@ import { createServer as createTcpServer, type AddressInfo } from 'node:net';
 import { getPriority } from 'node:os';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findChromium } from '../../../api/checks/a11y-runner.ts';
+import { BROWSER_NICENESS, browserNicenessFromEnv, findChromium } from '../../../api/checks/a11y-runner.ts';
 import type { AxeOutcome } from '../../../api/checks/axe-rules.ts';
-import { BROWSER_NICENESS, BrowserRunner } from '../../../api/checks/browser-runner.ts';
+import { BrowserRunner } from '../../../api/checks/browser-runner.ts';
 import { PageResources } from '../../../api/checks/page-resources.ts';
 import { GuardedHttpClient } from '../../../api/net/guarded-http.ts';
 import { chromiumChildren } from '../support/chromium.ts';
@@ -222,6 +222,26 @@ describe('the browser\'s share of the CPU', () => {
     expect(browserGroup).toMatch(new RegExp(`nice ${expected}\\s*$`));
     expect(browserGroup.split(' ')[0]).not.toBe(readFileSync('/proc/self/autogroup', 'utf8').split(' ')[0]);
   }, 120_000);
+
+  it('leaves the browser as it starts when told to (CTPO_BROWSER_NICENESS=off)', async () => {
+    const asStarted = new BrowserRunner({ executablePath: CHROMIUM!, resources, enhancedContrast: false, niceness: null });
+    try {
+      await asStarted.run({ html: page('<p>x</p>'), url: new URL('/content/enforced/1-A/as-started.html', site.origin), whole: true });
+      expect(asStarted.schedulingNice).toBeUndefined();
+      if (existsSync('/proc/self/autogroup')) expect(readFileSync(`/proc/${asStarted.pid}/autogroup`, 'utf8')).toMatch(/nice 0\s*$/);
+    } finally {
+      await asStarted.close();
+    }
+  }, 120_000);
+
+  it('reads its steps from the environment: 0 to 19, off, and the default for anything else', () => {
+    expect(browserNicenessFromEnv({})).toBe(BROWSER_NICENESS);
+    expect(browserNicenessFromEnv({ CTPO_BROWSER_NICENESS: '5' })).toBe(5);
+    expect(browserNicenessFromEnv({ CTPO_BROWSER_NICENESS: ' 19 ' })).toBe(19);
+    expect(browserNicenessFromEnv({ CTPO_BROWSER_NICENESS: '0' })).toBe(0);
+    expect(browserNicenessFromEnv({ CTPO_BROWSER_NICENESS: 'off' })).toBeNull();
+    for (const bad of ['20', '-5', '2.5', 'high', '']) expect(browserNicenessFromEnv({ CTPO_BROWSER_NICENESS: bad })).toBe(BROWSER_NICENESS);
+  });
 });
 
 describe('a topic that hangs its page', () => {
