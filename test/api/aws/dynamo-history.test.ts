@@ -1,70 +1,28 @@
 // The DynamoDB side of the history against a real DynamoDB-compatible server (dynalite on
 // loopback): the shared history contract (the jobs table's owner index sorted by creation, the
 // dismissals table), then what is DynamoDB's own (the index's paging keys, no expiry on dismissals).
-import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDynamoDismissalStore, dismissalPartition } from '../../../api/aws/dynamo-dismissal-store.ts';
-import { OWNER_CREATED_INDEX, createDynamoJobHistory } from '../../../api/aws/dynamo-job-history.ts';
-import { OWNER_INDEX, createDynamoJobStore } from '../../../api/aws/dynamo-job-store.ts';
+import { createDynamoJobHistory } from '../../../api/aws/dynamo-job-history.ts';
+import { createDynamoJobStore } from '../../../api/aws/dynamo-job-store.ts';
 import { aJob } from '../support/job-record.ts';
 import { describeHistoryStoreContract } from '../support/history-store-contract.ts';
 import { startDynalite } from '../support/dynalite.ts';
 import type { Dynalite } from '../support/dynalite.ts';
 
 let dynamo: Dynalite;
-let raw: DynamoDBClient;
-let tables = 0;
 
 beforeAll(async () => {
   dynamo = await startDynalite();
-  raw = new DynamoDBClient({ endpoint: dynamo.endpoint, region: 'ca-central-1', credentials: { accessKeyId: 'test', secretAccessKey: 'test' } });
 });
 afterAll(async () => {
-  raw?.destroy();
   await dynamo?.close();
 });
 
-/** The two tables as the stack makes them (infra/lib/qa-api.ts). */
-async function createTables(): Promise<{ jobsTable: string; dismissalsTable: string }> {
-  const jobsTable = `history-jobs-${process.pid}-${++tables}`;
-  const dismissalsTable = `history-dismissals-${process.pid}-${tables}`;
-  await raw.send(
-    new CreateTableCommand({
-      TableName: jobsTable,
-      BillingMode: 'PAY_PER_REQUEST',
-      AttributeDefinitions: [
-        { AttributeName: 'id', AttributeType: 'S' },
-        { AttributeName: 'owner', AttributeType: 'S' },
-        { AttributeName: 'statusRank', AttributeType: 'N' },
-        { AttributeName: 'createdAt', AttributeType: 'S' },
-      ],
-      KeySchema: [{ AttributeName: 'id', KeyType: 'HASH' }],
-      GlobalSecondaryIndexes: [
-        { IndexName: OWNER_INDEX, KeySchema: [{ AttributeName: 'owner', KeyType: 'HASH' }, { AttributeName: 'statusRank', KeyType: 'RANGE' }], Projection: { ProjectionType: 'KEYS_ONLY' } },
-        { IndexName: OWNER_CREATED_INDEX, KeySchema: [{ AttributeName: 'owner', KeyType: 'HASH' }, { AttributeName: 'createdAt', KeyType: 'RANGE' }], Projection: { ProjectionType: 'ALL' } },
-      ],
-    }),
-  );
-  await raw.send(
-    new CreateTableCommand({
-      TableName: dismissalsTable,
-      BillingMode: 'PAY_PER_REQUEST',
-      AttributeDefinitions: [
-        { AttributeName: 'course', AttributeType: 'S' },
-        { AttributeName: 'fingerprint', AttributeType: 'S' },
-      ],
-      KeySchema: [
-        { AttributeName: 'course', KeyType: 'HASH' },
-        { AttributeName: 'fingerprint', KeyType: 'RANGE' },
-      ],
-    }),
-  );
-  return { jobsTable, dismissalsTable };
-}
-
 async function openHistory() {
-  const { jobsTable, dismissalsTable } = await createTables();
+  const jobsTable = await dynamo.createJobsTable();
+  const dismissalsTable = await dynamo.createDismissalsTable();
   const store = createDynamoJobStore({ client: dynamo.client, tableName: jobsTable, retentionDays: 30 });
   const history = createDynamoJobHistory({ client: dynamo.client, tableName: jobsTable });
   return { jobsTable, dismissalsTable, jobs: { ...store, ...history }, dismissals: createDynamoDismissalStore({ client: dynamo.client, tableName: dismissalsTable }) };

@@ -1,10 +1,12 @@
 // A real DynamoDB-compatible server for the tests: dynalite, in memory, on a free loopback port,
-// started once per test file. Each test makes its own table, shaped as the stack makes the jobs table
-// (infra/lib/qa-api.ts): key `id`, and the owner index on (`owner`, `statusRank`).
+// started once per test file. Each test makes its own tables, shaped as the stack makes them
+// (infra/lib/qa-api.ts): the jobs table with key `id`, the owner index on (`owner`, `statusRank`)
+// and the history's index on (`owner`, `createdAt`); the dismissals table keyed (`course`, `fingerprint`).
 import type { AddressInfo } from 'node:net';
 import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import dynalite from 'dynalite';
+import { OWNER_CREATED_INDEX } from '../../../api/aws/dynamo-job-history.ts';
 import { OWNER_INDEX } from '../../../api/aws/dynamo-job-store.ts';
 
 export interface Dynalite {
@@ -12,6 +14,8 @@ export interface Dynalite {
   client: DynamoDBDocumentClient;
   /** Creates an empty jobs table with a fresh name and returns the name. */
   createJobsTable(): Promise<string>;
+  /** Creates an empty dismissals table with a fresh name and returns the name. */
+  createDismissalsTable(): Promise<string>;
   /** Every item of a table as stored, slot items included. */
   items(tableName: string): Promise<Record<string, unknown>[]>;
   close(): Promise<void>;
@@ -42,6 +46,7 @@ export async function startDynalite(): Promise<Dynalite> {
             { AttributeName: 'id', AttributeType: 'S' },
             { AttributeName: 'owner', AttributeType: 'S' },
             { AttributeName: 'statusRank', AttributeType: 'N' },
+            { AttributeName: 'createdAt', AttributeType: 'S' },
           ],
           KeySchema: [{ AttributeName: 'id', KeyType: 'HASH' }],
           GlobalSecondaryIndexes: [
@@ -53,6 +58,32 @@ export async function startDynalite(): Promise<Dynalite> {
               ],
               Projection: { ProjectionType: 'KEYS_ONLY' },
             },
+            {
+              IndexName: OWNER_CREATED_INDEX,
+              KeySchema: [
+                { AttributeName: 'owner', KeyType: 'HASH' },
+                { AttributeName: 'createdAt', KeyType: 'RANGE' },
+              ],
+              Projection: { ProjectionType: 'ALL' },
+            },
+          ],
+        }),
+      );
+      return name;
+    },
+    async createDismissalsTable() {
+      const name = `dismissals-${process.pid}-${++tables}`;
+      await raw.send(
+        new CreateTableCommand({
+          TableName: name,
+          BillingMode: 'PAY_PER_REQUEST',
+          AttributeDefinitions: [
+            { AttributeName: 'course', AttributeType: 'S' },
+            { AttributeName: 'fingerprint', AttributeType: 'S' },
+          ],
+          KeySchema: [
+            { AttributeName: 'course', KeyType: 'HASH' },
+            { AttributeName: 'fingerprint', KeyType: 'RANGE' },
           ],
         }),
       );
