@@ -14,7 +14,7 @@
 // other machines (link checks, the site's API) and the API server answers users; the browser comes
 // last. See lowerBrowserPriority.
 import { randomUUID } from 'node:crypto';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { getPriority } from 'node:os';
 import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import { chromium } from 'playwright-core';
@@ -181,10 +181,21 @@ export class BrowserRunner implements AccessibilityRunner {
   }
 
   #launch(): Promise<Browser> {
+    if (this.#browser !== null) return this.#browser;
     // A switch Chromium ignores, unique to this browser, by which its process is found, to kill its
     // process group if it will not close (Playwright does not tell a launched browser's pid).
     const marker = `--ctpo-browser=${randomUUID()}`;
-    this.#browser ??= chromium
+    const niceness = this.#options.niceness === undefined ? BROWSER_NICENESS : this.#options.niceness;
+    // The browser is put behind this process as soon as it has a process of its own, not once it
+    // answers: starting its zygotes and GPU process is heavy, and in a group of its own at the
+    // default priority it would take half of the machine from the API server meanwhile.
+    let lowering: Promise<void> | undefined;
+    const lower = (pid: number): Promise<void> => {
+      lowering ??= niceness === null ? Promise.resolve() : lowerBrowserPriority(pid, niceness).then((nice) => void (this.#schedulingNice = nice));
+      return lowering;
+    };
+    const watch = niceness === null ? undefined : watchForChild(marker, (pid) => void lower(pid));
+    this.#browser = chromium
       .launch({
         executablePath: this.#options.executablePath,
         headless: true,
@@ -198,12 +209,13 @@ export class BrowserRunner implements AccessibilityRunner {
         timeout: 60_000,
       })
       .then(async (browser) => {
+        watch?.stop();
         this.#pid = childWithArgument(marker);
-        const niceness = this.#options.niceness === undefined ? BROWSER_NICENESS : this.#options.niceness;
-        if (this.#pid !== undefined && niceness !== null) this.#schedulingNice = await lowerBrowserPriority(this.#pid, niceness);
+        if (this.#pid !== undefined) await lower(this.#pid);
         return browser;
       })
       .catch((error: unknown) => {
+        watch?.stop();
         throw new AppError('internal', msg('reason.a11y.browser-failed', { problem: error instanceof Error ? error.message.split('\n')[0]! : String(error) }));
       });
     return this.#browser;
@@ -394,6 +406,47 @@ export async function lowerBrowserPriority(pid: number, niceness: number): Promi
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') return undefined;
       await sleep(120);
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Calls `found` once with the pid of this process's child started with `argument`, as soon as it
+ * has run its program (it is then in its own session, so lowering its group leaves this process's
+ * alone), looking every few milliseconds until stopped. Only where Linux keeps a process's list of
+ * children (/proc/<pid>/task/<tid>/children); elsewhere it stops at once and never calls.
+ */
+export function watchForChild(argument: string, found: (pid: number) => void): { stop(): void } {
+  const timer = setInterval(() => {
+    const pid = startedChildWithArgument(argument);
+    if (pid === null || pid !== undefined) clearInterval(timer);
+    if (pid !== null && pid !== undefined) found(pid);
+  }, 5);
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
+}
+
+/**
+ * Like childWithArgument, from the lists of children Linux keeps for each thread of this process
+ * (the one that started the browser may be a worker's): cheap enough to read every few
+ * milliseconds. Null where there are no such lists.
+ */
+function startedChildWithArgument(argument: string): number | undefined | null {
+  let threads: string[];
+  try {
+    threads = readdirSync('/proc/self/task');
+    if (!existsSync(`/proc/self/task/${threads[0]}/children`)) return null;
+  } catch {
+    return null;
+  }
+  for (const thread of threads) {
+    try {
+      for (const entry of readFileSync(`/proc/self/task/${thread}/children`, 'utf8').split(' ')) {
+        if (entry !== '' && readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').includes(argument)) return Number(entry);
+      }
+    } catch {
+      // the thread or the process ended meanwhile
     }
   }
   return undefined;

@@ -3,11 +3,12 @@
 // through the guard, the session for the site's own files only, never in the browser), a topic
 // that hangs its page, and the browser's place behind the engine in the CPU's queue. Needs Chromium
 // (Debian's chromium, or CTPO_CHROMIUM), as CI installs it.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createTcpServer, type AddressInfo } from 'node:net';
-import { getPriority } from 'node:os';
+import { getPriority, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BROWSER_NICENESS, browserNicenessFromEnv, findChromium } from '../../../api/checks/a11y-runner.ts';
 import type { AxeOutcome } from '../../../api/checks/axe-rules.ts';
 import { BrowserRunner } from '../../../api/checks/browser-runner.ts';
@@ -208,6 +209,19 @@ describe('the network of a page', () => {
   }, 120_000);
 });
 
+/** The pid of a process whose command line names `program` (a script's interpreter lists it first). */
+function chromiumLike(program: string): number | undefined {
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').includes(program)) return Number(entry);
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return undefined;
+}
+
 describe('the browser\'s share of the CPU', () => {
   it('puts the browser\'s scheduling group ten nice steps behind the engine, where Linux has autogroups', async () => {
     await check(page('<p>x</p>'));
@@ -221,6 +235,35 @@ describe('the browser\'s share of the CPU', () => {
     const browserGroup = readFileSync(`/proc/${runner.pid}/autogroup`, 'utf8');
     expect(browserGroup).toMatch(new RegExp(`nice ${expected}\\s*$`));
     expect(browserGroup.split(' ')[0]).not.toBe(readFileSync('/proc/self/autogroup', 'utf8').split(' ')[0]);
+  }, 120_000);
+
+  it('puts the browser behind while it is still starting, before it answers', async () => {
+    if (!existsSync('/proc/self/autogroup')) return;
+    // A stand-in that starts like a browser (in a session of its own, from Playwright) and never
+    // answers: only a group lowered before the launch ends can be seen lowered here.
+    const dir = mkdtempSync(join(tmpdir(), 'ctpo-slow-browser-'));
+    const executablePath = join(dir, 'never-answers');
+    writeFileSync(executablePath, '#!/bin/sh\nsleep 600\n', { mode: 0o755 });
+    const starting = new BrowserRunner({ executablePath, resources, enhancedContrast: false, niceness: 10 });
+    const launched = starting.version().then(() => 'answered', () => 'failed');
+    const expected = Math.min(19, getPriority() + 10);
+    let pid: number | undefined;
+    try {
+      await vi.waitFor(
+        () => {
+          pid ??= chromiumLike(executablePath);
+          expect(pid).toBeDefined();
+          expect(readFileSync(`/proc/${pid}/autogroup`, 'utf8')).toMatch(new RegExp(`nice ${expected}\\s*$`));
+        },
+        { timeout: 60_000, interval: 20 },
+      );
+      expect(starting.schedulingNice).toBe(expected);
+    } finally {
+      if (pid !== undefined) process.kill(-pid, 'SIGKILL');
+      expect(await launched).toBe('failed');
+      await starting.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   }, 120_000);
 
   it('leaves the browser as it starts when told to (CTPO_BROWSER_NICENESS=off)', async () => {
