@@ -414,60 +414,67 @@ export async function lowerBrowserPriority(pid: number, niceness: number): Promi
 /**
  * Calls `found` once with the pid of this process's child started with `argument`, as soon as it
  * has run its program (it is then in its own session, so lowering its group leaves this process's
- * alone), looking every few milliseconds until stopped. Only where Linux keeps a process's list of
- * children (/proc/<pid>/task/<tid>/children); elsewhere it stops at once and never calls.
+ * alone), looking every few milliseconds until stopped. Only where Linux keeps lists of children
+ * (see childrenOfThisProcess); elsewhere it does nothing.
  */
-export function watchForChild(argument: string, found: (pid: number) => void): { stop(): void } {
+function watchForChild(argument: string, found: (pid: number) => void): { stop(): void } {
+  if (!hasChildLists()) return { stop: () => undefined };
   const timer = setInterval(() => {
-    const pid = startedChildWithArgument(argument);
-    if (pid === null || pid !== undefined) clearInterval(timer);
-    if (pid !== null && pid !== undefined) found(pid);
+    const pid = childWithArgument(argument);
+    if (pid === undefined) return;
+    clearInterval(timer);
+    found(pid);
   }, 5);
   timer.unref();
   return { stop: () => clearInterval(timer) };
 }
 
-/**
- * Like childWithArgument, from the lists of children Linux keeps for each thread of this process
- * (the one that started the browser may be a worker's): cheap enough to read every few
- * milliseconds. Null where there are no such lists.
- */
-function startedChildWithArgument(argument: string): number | undefined | null {
-  let threads: string[];
-  try {
-    threads = readdirSync('/proc/self/task');
-    if (!existsSync(`/proc/self/task/${threads[0]}/children`)) return null;
-  } catch {
-    return null;
-  }
-  for (const thread of threads) {
+/** The child of this process started with `argument` on its command line (Linux's /proc; elsewhere none). */
+function childWithArgument(argument: string): number | undefined {
+  for (const pid of childrenOfThisProcess()) {
     try {
-      for (const entry of readFileSync(`/proc/self/task/${thread}/children`, 'utf8').split(' ')) {
-        if (entry !== '' && readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').includes(argument)) return Number(entry);
-      }
+      if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes(argument)) return Number(pid);
     } catch {
-      // the thread or the process ended meanwhile
+      // the process ended meanwhile
     }
   }
   return undefined;
 }
 
-/** The child of this process started with `argument` on its command line (Linux's /proc; elsewhere none). */
-function childWithArgument(argument: string): number | undefined {
-  let entries: string[];
+let childLists: boolean | undefined;
+function hasChildLists(): boolean {
+  childLists ??= existsSync(`/proc/self/task/${process.pid}/children`);
+  return childLists;
+}
+
+/**
+ * This process's children: from the lists Linux keeps for each of its threads (the one that started
+ * a child may be a worker's), cheap enough to read every few milliseconds; where there are none,
+ * from every process's parent. Empty where there is no /proc.
+ */
+function childrenOfThisProcess(): string[] {
+  const children: string[] = [];
   try {
-    entries = readdirSync('/proc');
-  } catch {
-    return undefined;
-  }
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const parent = /^PPid:\s+(\d+)/m.exec(readFileSync(`/proc/${entry}/status`, 'utf8'))?.[1];
-      if (Number(parent) === process.pid && readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').includes(argument)) return Number(entry);
-    } catch {
-      // the process ended while the list was read
+    if (hasChildLists()) {
+      for (const thread of readdirSync('/proc/self/task')) {
+        try {
+          children.push(...readFileSync(`/proc/self/task/${thread}/children`, 'utf8').split(' ').filter((entry) => entry !== ''));
+        } catch {
+          // the thread ended meanwhile
+        }
+      }
+      return children;
     }
+    for (const entry of readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      try {
+        if (Number(/^PPid:\s+(\d+)/m.exec(readFileSync(`/proc/${entry}/status`, 'utf8'))?.[1]) === process.pid) children.push(entry);
+      } catch {
+        // the process ended while the list was read
+      }
+    }
+  } catch {
+    // no /proc
   }
-  return undefined;
+  return children;
 }

@@ -210,7 +210,7 @@ describe('the network of a page', () => {
 });
 
 /** The pid of a process whose command line names `program` (a script's interpreter lists it first). */
-function chromiumLike(program: string): number | undefined {
+function processRunning(program: string): number | undefined {
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
@@ -251,7 +251,7 @@ describe('the browser\'s share of the CPU', () => {
     try {
       await vi.waitFor(
         () => {
-          pid ??= chromiumLike(executablePath);
+          pid ??= processRunning(executablePath);
           expect(pid).toBeDefined();
           expect(readFileSync(`/proc/${pid}/autogroup`, 'utf8')).toMatch(new RegExp(`nice ${expected}\\s*$`));
         },

@@ -1,4 +1,4 @@
-import { X509Certificate } from 'node:crypto';
+import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,7 +27,7 @@ describe('the local TLS certificate', () => {
     expect(certificate.checkIP('127.0.0.1')).toBe('127.0.0.1');
     expect(certificate.checkIP('::1')).toBe('::1');
     expect(CERTIFICATE_HOSTS).toHaveLength(3);
-    expect(certificate.checkPrivateKey((await import('node:crypto')).createPrivateKey(first.key))).toBe(true);
+    expect(certificate.checkPrivateKey(createPrivateKey(first.key))).toBe(true);
 
     const again = await ensureTlsCertificate(dir, { useMkcert: false });
     expect(again.cert).toBe(first.cert);

@@ -3,7 +3,7 @@
 // (infra/lib/qa-api.ts): the jobs table with key `id`, the owner index on (`owner`, `statusRank`)
 // and the history's index on (`owner`, `createdAt`); the dismissals table keyed (`course`, `fingerprint`).
 import type { AddressInfo } from 'node:net';
-import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { CreateTableCommand, DynamoDBClient, type CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import dynalite from 'dynalite';
 import { OWNER_CREATED_INDEX } from '../../../api/aws/dynamo-job-history.ts';
@@ -33,62 +33,54 @@ export async function startDynalite(): Promise<Dynalite> {
   const endpoint = `http://127.0.0.1:${port}`;
   const raw = new DynamoDBClient({ endpoint, region: 'ca-central-1', credentials: { accessKeyId: 'test', secretAccessKey: 'test' } });
   const client = DynamoDBDocumentClient.from(raw);
+  /** An empty on-demand table with a fresh name starting with `prefix`; returns the name. */
+  const createTable = async (prefix: string, shape: Omit<CreateTableCommandInput, 'TableName' | 'BillingMode'>): Promise<string> => {
+    const name = `${prefix}-${process.pid}-${++tables}`;
+    await raw.send(new CreateTableCommand({ TableName: name, BillingMode: 'PAY_PER_REQUEST', ...shape }));
+    return name;
+  };
   return {
     endpoint,
     client,
-    async createJobsTable() {
-      const name = `jobs-${process.pid}-${++tables}`;
-      await raw.send(
-        new CreateTableCommand({
-          TableName: name,
-          BillingMode: 'PAY_PER_REQUEST',
-          AttributeDefinitions: [
-            { AttributeName: 'id', AttributeType: 'S' },
-            { AttributeName: 'owner', AttributeType: 'S' },
-            { AttributeName: 'statusRank', AttributeType: 'N' },
-            { AttributeName: 'createdAt', AttributeType: 'S' },
-          ],
-          KeySchema: [{ AttributeName: 'id', KeyType: 'HASH' }],
-          GlobalSecondaryIndexes: [
-            {
-              IndexName: OWNER_INDEX,
-              KeySchema: [
-                { AttributeName: 'owner', KeyType: 'HASH' },
-                { AttributeName: 'statusRank', KeyType: 'RANGE' },
-              ],
-              Projection: { ProjectionType: 'KEYS_ONLY' },
-            },
-            {
-              IndexName: OWNER_CREATED_INDEX,
-              KeySchema: [
-                { AttributeName: 'owner', KeyType: 'HASH' },
-                { AttributeName: 'createdAt', KeyType: 'RANGE' },
-              ],
-              Projection: { ProjectionType: 'ALL' },
-            },
-          ],
-        }),
-      );
-      return name;
-    },
-    async createDismissalsTable() {
-      const name = `dismissals-${process.pid}-${++tables}`;
-      await raw.send(
-        new CreateTableCommand({
-          TableName: name,
-          BillingMode: 'PAY_PER_REQUEST',
-          AttributeDefinitions: [
-            { AttributeName: 'course', AttributeType: 'S' },
-            { AttributeName: 'fingerprint', AttributeType: 'S' },
-          ],
-          KeySchema: [
-            { AttributeName: 'course', KeyType: 'HASH' },
-            { AttributeName: 'fingerprint', KeyType: 'RANGE' },
-          ],
-        }),
-      );
-      return name;
-    },
+    createJobsTable: () =>
+      createTable('jobs', {
+        AttributeDefinitions: [
+          { AttributeName: 'id', AttributeType: 'S' },
+          { AttributeName: 'owner', AttributeType: 'S' },
+          { AttributeName: 'statusRank', AttributeType: 'N' },
+          { AttributeName: 'createdAt', AttributeType: 'S' },
+        ],
+        KeySchema: [{ AttributeName: 'id', KeyType: 'HASH' }],
+        GlobalSecondaryIndexes: [
+          {
+            IndexName: OWNER_INDEX,
+            KeySchema: [
+              { AttributeName: 'owner', KeyType: 'HASH' },
+              { AttributeName: 'statusRank', KeyType: 'RANGE' },
+            ],
+            Projection: { ProjectionType: 'KEYS_ONLY' },
+          },
+          {
+            IndexName: OWNER_CREATED_INDEX,
+            KeySchema: [
+              { AttributeName: 'owner', KeyType: 'HASH' },
+              { AttributeName: 'createdAt', KeyType: 'RANGE' },
+            ],
+            Projection: { ProjectionType: 'ALL' },
+          },
+        ],
+      }),
+    createDismissalsTable: () =>
+      createTable('dismissals', {
+        AttributeDefinitions: [
+          { AttributeName: 'course', AttributeType: 'S' },
+          { AttributeName: 'fingerprint', AttributeType: 'S' },
+        ],
+        KeySchema: [
+          { AttributeName: 'course', KeyType: 'HASH' },
+          { AttributeName: 'fingerprint', KeyType: 'RANGE' },
+        ],
+      }),
     async items(tableName) {
       const items: Record<string, unknown>[] = [];
       let startKey: Record<string, unknown> | undefined;
