@@ -41,6 +41,27 @@ export interface BrowserRunnerOptions {
 }
 
 /**
+ * Chromium keeps only the last --enable-features and the last --disable-features it is given, so
+ * ours would drop the lists playwright-core passes first (chromiumSwitches in its Chromium
+ * launcher): these repeat them, and a test checks that they still hold all of playwright-core's.
+ */
+const PLAYWRIGHT_ENABLED_FEATURES = ['CDPScreenshotNewSurface', 'SkipListAccountsWithoutGaiaCookies'];
+const PLAYWRIGHT_DISABLED_FEATURES = [
+  'AvoidUnnecessaryBeforeUnloadCheckSync', 'DestroyProfileOnBrowserClose', 'HttpsUpgrades', 'HttpsFirstBalancedModeAutoEnable',
+  'LensOverlay', 'MediaRouter', 'PaintHolding', 'ThirdPartyStoragePartitioning', 'AvoidCorsURLLoaderRestartOnRedirect',
+  'TcpPortRandomizationWin', 'OptimizationHints', 'NetworkTimeServiceQuerying', 'AimEnabled', 'PreconnectToSearch',
+  'msForceBrowserSignIn', 'msEdgeUpdateLaunchServicesPreferredVersion',
+];
+
+/**
+ * Headless Chromium still builds a browser window for each context, and its address bar preloads
+ * its two pop-ups (suggestions, AI mode) as web pages, each in a renderer of its own: 30-70 MB
+ * apiece, two per page of the pool, that nobody ever sees. And Chromium keeps a spare renderer
+ * ready for the next site opened, which our pages never open (each stays on its course's site).
+ */
+const DISABLED_FEATURES = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup', 'SpareRendererForSitePerProcess'];
+
+/**
  * Headless, no network of its own: host names resolve to nothing (a preconnect or a WebSocket cannot
  * reach any address), WebRTC gets no UDP, and no background traffic. `--no-sandbox` because Chromium
  * will not start its sandbox as root and a container may not grant what the sandbox needs (the page
@@ -63,9 +84,10 @@ export const CHROMIUM_ARGS = [
   // process, no crash reporter, a renderer per page at most.
   '--disable-software-rasterizer',
   '--in-process-gpu',
-  '--enable-features=NetworkServiceInProcess2',
   '--disable-crash-reporter',
   '--renderer-process-limit=4',
+  `--enable-features=${[...PLAYWRIGHT_ENABLED_FEATURES, 'NetworkServiceInProcess2'].join(',')}`,
+  `--disable-features=${[...PLAYWRIGHT_DISABLED_FEATURES, ...DISABLED_FEATURES].join(',')}`,
 ];
 
 /** Content that runs code or navigates: such an item gets a fresh document of its own. */

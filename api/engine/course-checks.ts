@@ -63,6 +63,19 @@ export class CourseChecks {
   #readingDone = false;
   #backlogBytes = 0;
   #backlogWaiters: (() => void)[] = [];
+  #lastTurn: Promise<void> = Promise.resolve();
+
+  /**
+   * Items are checked one per turn of the event loop, in the order they arrive. Items read at once
+   * often arrive together, and checking them all in one go (each starts a dozen link probes) would
+   * keep the answers of earlier probes waiting: a host's next probe starts only once an answer
+   * frees its place, so the links of a course would finish later.
+   */
+  #turn(): Promise<void> {
+    const turn = this.#lastTurn.then(() => new Promise<void>((resolve) => setImmediate(resolve)));
+    this.#lastTurn = turn;
+    return turn;
+  }
 
   constructor(options: CourseChecksOptions) {
     this.#options = options;
@@ -74,6 +87,7 @@ export class CourseChecks {
 
   /** Checks an item; resolves once the next may be read. `done` follows when all its checks have run. */
   async check(item: CourseItem, done?: () => void): Promise<void> {
+    await this.#turn();
     const { orgUnitId, onLink } = this.#options;
     if (item.links !== undefined) {
       for (const link of item.links) onLink?.(link, item);

@@ -11,6 +11,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BROWSER_NICENESS, browserNicenessFromEnv, findChromium } from '../../../api/checks/a11y-runner.ts';
 import type { AxeOutcome } from '../../../api/checks/axe-rules.ts';
+import { chromium } from 'playwright-core';
 import { BrowserRunner } from '../../../api/checks/browser-runner.ts';
 import { PageResources } from '../../../api/checks/page-resources.ts';
 import { GuardedHttpClient } from '../../../api/net/guarded-http.ts';
@@ -285,6 +286,55 @@ describe('the browser\'s share of the CPU', () => {
     expect(browserNicenessFromEnv({ CTPO_BROWSER_NICENESS: 'off' })).toBeNull();
     for (const bad of ['20', '-5', '2.5', 'high', '']) expect(browserNicenessFromEnv({ CTPO_BROWSER_NICENESS: bad })).toBe(BROWSER_NICENESS);
   });
+});
+
+/** The value of the last `--<name>=` switch on a process's command line (the one Chromium keeps). */
+function lastSwitch(pid: number, name: string): string[] {
+  const values = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter((arg) => arg.startsWith(`--${name}=`));
+  return values.at(-1)?.slice(name.length + 3).split(',') ?? [];
+}
+
+/** The renderer processes of a browser (its process group). */
+function renderersOf(browserPid: number): number[] {
+  return readdirSync('/proc').filter((entry) => /^\d+$/.test(entry)).map(Number).filter((pid) => {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const group = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
+      return group === browserPid && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--type=renderer');
+    } catch {
+      return false;
+    }
+  });
+}
+
+describe('the browser\'s processes', () => {
+  it('keeps every feature switch playwright-core passes, with its own added (Chromium keeps only the last of each)', async () => {
+    const marker = `--ctpo-test-${process.pid}-${Date.now()}`;
+    const plain = await chromium.launch({ executablePath: CHROMIUM!, args: ['--no-sandbox', marker] });
+    try {
+      const pid = processRunning(marker);
+      expect(pid).toBeDefined();
+      const theirs = { enable: lastSwitch(pid!, 'enable-features'), disable: lastSwitch(pid!, 'disable-features') };
+      expect(theirs.disable.length).toBeGreaterThan(0);
+      await check(page('<p>Warm</p>'));
+      const ours = { enable: lastSwitch(runner.pid!, 'enable-features'), disable: lastSwitch(runner.pid!, 'disable-features') };
+      expect(ours.enable).toEqual(expect.arrayContaining(theirs.enable));
+      expect(ours.disable).toEqual(expect.arrayContaining([...theirs.disable, 'WebUIOmniboxPopup', 'WebUIOmniboxAimPopup']));
+    } finally {
+      await plain.close();
+    }
+  }, 120_000);
+
+  it('has one renderer per page: no hidden address-bar pop-ups, no spare', async () => {
+    const two = new BrowserRunner({ executablePath: CHROMIUM!, resources, enhancedContrast: false, pages: 2 });
+    try {
+      const item = (n: number) => ({ html: page(`<p>Item ${n}</p>`), url: new URL(`/content/enforced/1-A/pair-${n}.html`, site.origin), whole: true });
+      await Promise.all([1, 2, 3, 4].map((n) => two.run(item(n))));
+      expect(renderersOf(two.pid!)).toHaveLength(2);
+    } finally {
+      await two.close();
+    }
+  }, 120_000);
 });
 
 describe('a topic that hangs its page', () => {

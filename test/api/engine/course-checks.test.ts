@@ -1,5 +1,6 @@
 // Links to activities wait for the activity readers: decided from what they add to the course
 // index once every source has read the course, and checked over HTTP when no reader knew the tool.
+// Items that arrive together are checked one per turn of the event loop.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { normalizeToc } from '../../../api/brightspace/toc.ts';
 import { JsdomRunner } from '../../../api/checks/jsdom-runner.ts';
@@ -47,6 +48,31 @@ describe('CourseChecks and the course index', () => {
         ['link.internal-missing', 'Old quiz'],
       ]);
       expect(web.requests.map((r) => r.path)).toEqual(['/d2l/lms/dropbox/user/folder_submit_files.d2l?db=7&ou=6606', '/d2l/lms/dropbox/user/folder_submit_files.d2l?db=7&ou=6606']);
+    } finally {
+      await a11y.close();
+      await http.close();
+    }
+  });
+});
+
+describe('CourseChecks and the event loop', () => {
+  it('checks items that arrive together one per turn, so that what is waiting meanwhile (link answers) runs between them', async () => {
+    const origin = new URL(web.origin);
+    const http = new GuardedHttpClient({ policy: { allowPrivateTargets: true, allowHttp: true } });
+    const a11y = new JsdomRunner();
+    const order: string[] = [];
+    try {
+      // What the first item's checks set going (an answer on its way) must run before the second item's.
+      const onLink = (link: { text?: string }) => {
+        order.push(link.text ?? '');
+        if (link.text === 'first') setImmediate(() => order.push('in between'));
+      };
+      const checks = new CourseChecks({ origin, orgUnitId: 6606, links: new LinkChecker({ http }), a11y, onLink });
+      const place = topicPlace({ ModuleId: 1, Title: 'Week 1' }, { TopicId: 11, Title: 'Intro' });
+      const item = (text: string) => ({ place, url: null, links: [{ raw: `/ok/${text}`, url: new URL(`/ok/${text}`, origin).href, element: 'a href', embedded: false, text }] });
+      await Promise.all([checks.check(item('first')), checks.check(item('second'))]);
+      await checks.linksDone();
+      expect(order).toEqual(['first', 'in between', 'second']);
     } finally {
       await a11y.close();
       await http.close();
