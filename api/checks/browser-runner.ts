@@ -16,7 +16,7 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { getPriority } from 'node:os';
-import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
+import type { Browser, BrowserContext, CDPSession, Page, Route } from 'playwright-core';
 import { chromium } from 'playwright-core';
 import { AppError } from '../errors.ts';
 import { bcp47Of, type Language } from '../i18n/languages.ts';
@@ -93,6 +93,13 @@ export const CHROMIUM_ARGS = [
 /** Content that runs code or navigates: such an item gets a fresh document of its own. */
 const ACTIVE_CONTENT = /<script\b|\son[a-z]+\s*=|http-equiv\s*=\s*["']?refresh/i;
 const SETTLE_QUIET_MS = 150;
+/**
+ * Items a page checks between two collections of its renderer's garbage. Each item written into a
+ * kept document leaves the last one's DOM behind for a garbage collector that is in no hurry: a
+ * renderer grew from about 100 MB to 225 MB over 200 topics, and stays near 105 MB when collected
+ * every 25 items, at 40-70 ms a collection (2-3 ms an item).
+ */
+const COLLECT_EVERY = 25;
 const SETTLE_MAX_MS = 2_000;
 const CLOSE_GRACE_MS = 5_000;
 
@@ -105,6 +112,9 @@ interface Slot {
   pending: { url: string; html: string } | null;
   inflight: number;
   lastRequestAt: number;
+  /** The DevTools session of the page, to collect its garbage; items checked since the last collection. */
+  devtools: CDPSession;
+  sinceCollected: number;
 }
 
 interface Job {
@@ -146,7 +156,7 @@ export class BrowserRunner implements AccessibilityRunner {
   #queue: Job[] = [];
   #closed = false;
   /** Items written into a kept document, and items given a fresh one (figures, tests). */
-  readonly stats = { reused: 0, fresh: 0 };
+  readonly stats = { reused: 0, fresh: 0, collected: 0 };
 
   constructor(options: BrowserRunnerOptions) {
     this.#options = options;
@@ -270,10 +280,11 @@ export class BrowserRunner implements AccessibilityRunner {
       });
       const checking = this.#check(current, job.item);
       checking.catch(() => undefined);
-      const outcome = await Promise.race([checking, failure]);
+      job.resolve(await Promise.race([checking, failure]));
+      // The page's garbage is collected before it takes the next item (the item is answered first).
+      if (++slot.sinceCollected >= COLLECT_EVERY) await Promise.race([this.#collect(slot), failure]);
       slot.page.off('crash', onCrash!);
       this.#idle.push(slot);
-      job.resolve(outcome);
     } catch (error) {
       // A page that hung, crashed or failed is not used again.
       if (slot !== undefined) this.#dispose(slot);
@@ -281,6 +292,12 @@ export class BrowserRunner implements AccessibilityRunner {
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  async #collect(slot: Slot): Promise<void> {
+    slot.sinceCollected = 0;
+    await slot.devtools.send('HeapProfiler.collectGarbage');
+    this.stats.collected++;
   }
 
   #dispose(slot: Slot): void {
@@ -298,7 +315,8 @@ export class BrowserRunner implements AccessibilityRunner {
       acceptDownloads: false,
     });
     const page = await context.newPage();
-    const slot: Slot = { context, page, warmOrigin: null, pending: null, inflight: 0, lastRequestAt: 0 };
+    const devtools = await context.newCDPSession(page);
+    const slot: Slot = { context, page, warmOrigin: null, pending: null, inflight: 0, lastRequestAt: 0, devtools, sinceCollected: 0 };
     this.#slots.add(slot);
     // Pop-ups are not part of the page.
     context.on('page', (other) => void (other !== page && other.close().catch(() => undefined)));

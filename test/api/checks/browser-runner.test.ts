@@ -1,7 +1,8 @@
 // The accessibility runner in headless Chromium: verdicts that need a real browser (contrast and its
 // look-alikes, the rules that used to throw in jsdom), the network rules of its pages (every request
 // through the guard, the session for the site's own files only, never in the browser), a topic
-// that hangs its page, and the browser's place behind the engine in the CPU's queue. Needs Chromium
+// that hangs its page, the browser's place behind the engine in the CPU's queue, and its processes
+// and their memory (one renderer per page, its garbage collected). Needs Chromium
 // (Debian's chromium, or CTPO_CHROMIUM), as CI installs it.
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createTcpServer, type AddressInfo } from 'node:net';
@@ -151,7 +152,7 @@ describe('rules that threw in jsdom decide in the browser', () => {
       // A plain item after a plain one is written into the same document, at its own address.
       const plain = await single.run({ html: page('<p>More text, <a href="other.html">a relative link</a>.</p>'), url: at('plain'), whole: true });
       expect(ids(plain.violations)).toEqual([]);
-      expect(single.stats).toEqual({ fresh: 3, reused: 1 });
+      expect(single.stats).toEqual({ fresh: 3, reused: 1, collected: 0 });
     } finally {
       await single.close();
     }
@@ -335,6 +336,31 @@ describe('the browser\'s processes', () => {
       await two.close();
     }
   }, 120_000);
+});
+
+/** The proportional set size of a process, in MB. */
+function pssOf(pid: number): number {
+  return Number(/^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))?.[1]) / 1024;
+}
+
+describe('a page\'s memory', () => {
+  it('stays near where it started over many items: the page\'s garbage is collected every 25 items', async () => {
+    const one = new BrowserRunner({ executablePath: CHROMIUM!, resources, enhancedContrast: false, pages: 1 });
+    const links = (n: number) => Array.from({ length: 60 }, (_, k) => `<li><a href="/content/enforced/1-A/reading-${n}-${k}.html">Reading ${k} of week ${n}</a></li>`).join('');
+    const item = (n: number) => ({ html: page(`<h1>Week ${n}</h1><ul>${links(n)}</ul>`), url: new URL(`/content/enforced/1-A/week-${n}.html`, site.origin), whole: true });
+    try {
+      await one.run(item(0));
+      const first = pssOf(renderersOf(one.pid!)[0]!);
+      // The 51st item is checked after the second collection.
+      for (let n = 1; n <= 51; n++) await one.run(item(n));
+      const last = pssOf(renderersOf(one.pid!)[0]!);
+      expect(one.stats.collected).toBe(2);
+      // Left to itself, the renderer grew by 120-160 MB over these items.
+      expect(last - first).toBeLessThan(40);
+    } finally {
+      await one.close();
+    }
+  }, 300_000);
 });
 
 describe('a topic that hangs its page', () => {
