@@ -93,6 +93,8 @@ export const CHROMIUM_ARGS = [
 /** Content that runs code or navigates: such an item gets a fresh document of its own. */
 const ACTIVE_CONTENT = /<script\b|\son[a-z]+\s*=|http-equiv\s*=\s*["']?refresh/i;
 const SETTLE_QUIET_MS = 150;
+const SETTLE_MAX_MS = 2_000;
+const CLOSE_GRACE_MS = 5_000;
 /**
  * Items a page checks between two collections of its renderer's garbage. Each item written into a
  * kept document leaves the last one's DOM behind for a garbage collector that is in no hurry: a
@@ -100,8 +102,6 @@ const SETTLE_QUIET_MS = 150;
  * every 25 items, at 40-70 ms a collection (2-3 ms an item).
  */
 const COLLECT_EVERY = 25;
-const SETTLE_MAX_MS = 2_000;
-const CLOSE_GRACE_MS = 5_000;
 
 interface Slot {
   context: BrowserContext;
@@ -112,8 +112,9 @@ interface Slot {
   pending: { url: string; html: string } | null;
   inflight: number;
   lastRequestAt: number;
-  /** The DevTools session of the page, to collect its garbage; items checked since the last collection. */
+  /** The page's DevTools session, by which its renderer is asked to collect its garbage. */
   devtools: CDPSession;
+  /** Items checked since the last collection. */
   sinceCollected: number;
 }
 
@@ -155,7 +156,7 @@ export class BrowserRunner implements AccessibilityRunner {
   #busy = 0;
   #queue: Job[] = [];
   #closed = false;
-  /** Items written into a kept document, and items given a fresh one (figures, tests). */
+  /** Items written into a kept document, items given a fresh one, and garbage collections (figures, tests). */
   readonly stats = { reused: 0, fresh: 0, collected: 0 };
 
   constructor(options: BrowserRunnerOptions) {
