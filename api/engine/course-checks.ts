@@ -117,6 +117,7 @@ export class CourseChecks {
     this.#push(fragmentFindings(page.href, parsed.ownFragments, parsed.anchorNames, item.place, true), item);
     // Told now, while the item is being read, rather than once its stylesheets are.
     for (const link of parsed.links) onLink?.(link, item);
+    this.#startProbes(parsed.links);
     this.#track(this.#withStylesheets(parsed.links).then((links) => this.#addLinks(links, item)));
 
     // The accessibility checker runs in its own thread; reading the next items does not wait for it
@@ -213,6 +214,19 @@ export class CourseChecks {
       }
     }
     return [...merged.values()];
+  }
+
+  /**
+   * Starts the requests for a page's own addresses at once. Its findings wait until the course
+   * stylesheets it uses are read (an address in both is one finding), but the requests need not:
+   * the link checker asks once per address, and the answer is there when the findings are made.
+   */
+  #startProbes(links: LinkOccurrence[]): void {
+    const { origin, orgUnitId, index } = this.#options;
+    for (const { url } of links) {
+      if (url === null || (index !== undefined && internalTargetOf(new URL(url), origin, orgUnitId) !== null)) continue;
+      this.#track(this.#options.links.check(url).then(() => undefined));
+    }
   }
 
   #addLinks(occurrences: LinkOccurrence[], item: CourseItem): void {

@@ -1,12 +1,14 @@
 // Links to activities wait for the activity readers: decided from what they add to the course
 // index once every source has read the course, and checked over HTTP when no reader knew the tool.
-// Items that arrive together are checked one per turn of the event loop.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// Items that arrive together are checked one per turn of the event loop, and a page's requests
+// start before the course stylesheets it uses are read.
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { normalizeToc } from '../../../api/brightspace/toc.ts';
 import { JsdomRunner } from '../../../api/checks/jsdom-runner.ts';
 import { topicPlace } from '../../../api/checks/finding.ts';
 import { CourseIndex } from '../../../api/checks/internal-links.ts';
 import { LinkChecker } from '../../../api/checks/link-checker.ts';
+import { CourseStylesheets } from '../../../api/checks/stylesheets.ts';
 import { CourseChecks } from '../../../api/engine/course-checks.ts';
 import { GuardedHttpClient } from '../../../api/net/guarded-http.ts';
 import { startLinkHost, type LinkHost } from '../../fixtures/link-host.ts';
@@ -73,6 +75,36 @@ describe('CourseChecks and the event loop', () => {
       await Promise.all([checks.check(item('first')), checks.check(item('second'))]);
       await checks.linksDone();
       expect(order).toEqual(['first', 'in between', 'second']);
+    } finally {
+      await a11y.close();
+      await http.close();
+    }
+  });
+});
+
+describe('CourseChecks and course stylesheets', () => {
+  it("starts a page's requests while its stylesheet is still being read, and still makes one finding of an address in both", async () => {
+    const origin = new URL(web.origin);
+    const http = new GuardedHttpClient({ policy: { allowPrivateTargets: true, allowHttp: true } });
+    const a11y = new JsdomRunner();
+    let release!: (css: string) => void;
+    const css = new Promise<string>((resolve) => (release = resolve));
+    try {
+      const stylesheets = new CourseStylesheets({ read: () => css, isOwn: (url) => url.origin === origin.origin, orgUnitId: 6606 });
+      const checks = new CourseChecks({ origin, orgUnitId: 6606, links: new LinkChecker({ http }), a11y, stylesheets });
+      const place = topicPlace({ ModuleId: 1, Title: 'Week 1' }, { TopicId: 11, Title: 'Intro' });
+      const content = '<!doctype html><html lang="en"><head><title>Intro</title><link rel="stylesheet" href="/styles/early.css"></head>' +
+        '<body><h1>Intro</h1><p><a href="/missing/early-page">The reading</a></p></body></html>';
+      await checks.check({ place, url: null, html: { content, baseUrl: new URL('/topics/intro.html', origin), whole: true } });
+      // The stylesheet is not read yet, and the page's own address is already asked for.
+      await vi.waitFor(() => expect(web.requests.map((r) => r.path)).toContain('/missing/early-page'), { timeout: 10_000 });
+      release('.banner { background: url("/missing/early-page"); }');
+      await checks.linksDone();
+      const broken = checks.findings.filter((f) => f.url === new URL('/missing/early-page', origin).href);
+      expect(broken).toHaveLength(1);
+      expect(broken[0]).toMatchObject({ check: 'link.broken', count: 2 });
+      // HEAD, then the GET that confirms a broken link: the address was asked for once.
+      expect(web.requests.filter((r) => r.path === '/missing/early-page').map((r) => r.method)).toEqual(['HEAD', 'GET']);
     } finally {
       await a11y.close();
       await http.close();
