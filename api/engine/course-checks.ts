@@ -117,7 +117,6 @@ export class CourseChecks {
     this.#push(fragmentFindings(page.href, parsed.ownFragments, parsed.anchorNames, item.place, true), item);
     // Told now, while the item is being read, rather than once its stylesheets are.
     for (const link of parsed.links) onLink?.(link, item);
-    this.#startProbes(parsed.links);
     this.#track(this.#withStylesheets(parsed.links).then((links) => this.#addLinks(links, item)));
 
     // The accessibility checker runs in its own thread; reading the next items does not wait for it
@@ -204,6 +203,9 @@ export class CourseChecks {
     const { stylesheets } = this.#options;
     const sheets = stylesheets === undefined ? [] : links.filter((link) => link.stylesheet && link.url !== null);
     if (sheets.length === 0) return links;
+    // The findings wait for the stylesheets (an address in both is one finding); the requests need
+    // not: the link checker asks once per address, and the answer is there when the findings are made.
+    this.#startProbes(links);
     const merged = new Map(links.map((link) => [link.url ?? `invalid:${link.raw}`, link]));
     for (const sheetLinks of await Promise.all(sheets.map((sheet) => stylesheets!.linksOf(sheet.url!)))) {
       for (const link of sheetLinks) {
@@ -216,27 +218,27 @@ export class CourseChecks {
     return [...merged.values()];
   }
 
-  /**
-   * Starts the requests for a page's own addresses at once. Its findings wait until the course
-   * stylesheets it uses are read (an address in both is one finding), but the requests need not:
-   * the link checker asks once per address, and the answer is there when the findings are made.
-   */
+  /** Starts the requests for addresses that are checked over HTTP, before their findings are made. */
   #startProbes(links: LinkOccurrence[]): void {
-    const { origin, orgUnitId, index } = this.#options;
     for (const { url } of links) {
-      if (url === null || (index !== undefined && internalTargetOf(new URL(url), origin, orgUnitId) !== null)) continue;
-      this.#track(this.#options.links.check(url).then(() => undefined));
+      if (url !== null && this.#internalTarget(url) === null) this.#track(this.#options.links.check(url).then(() => undefined));
     }
   }
 
-  #addLinks(occurrences: LinkOccurrence[], item: CourseItem): void {
+  /** What a link points to in the course, or null for an address checked over HTTP. */
+  #internalTarget(url: string): InternalTarget | null {
     const { origin, orgUnitId, index } = this.#options;
+    return index === undefined ? null : internalTargetOf(new URL(url), origin, orgUnitId);
+  }
+
+  #addLinks(occurrences: LinkOccurrence[], item: CourseItem): void {
+    const { origin, orgUnitId } = this.#options;
     for (const link of occurrences) {
       this.links++;
       this.#push(staticLinkFindings(link, item.place, origin, orgUnitId), item);
       const url = link.url;
       if (url === null) continue;
-      const target = index === undefined ? null : internalTargetOf(new URL(url), origin, orgUnitId);
+      const target = this.#internalTarget(url);
       if (target === null) this.#probe({ ...link, url }, item);
       else if (target.kind === 'activity' && !this.#readingDone) this.#pending.push({ link: { ...link, url }, item, target });
       else this.#decide({ link: { ...link, url }, item, target });
