@@ -9,7 +9,7 @@
 // English is bundled and is the base of every catalogue (a missing message shows in English,
 // never as its id). Another catalogue is fetched when first shown: at start nothing renders until
 // it has arrived; on a switch the current language stays until the new one is ready.
-import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useState, type ReactNode } from 'react';
 import { IntlProvider } from 'react-intl';
 import { setRequestLanguage } from '@/lib/api-client';
 import { AVAILABLE_LOCALES, ENGLISH_MESSAGES, loadCatalogue, type Messages } from '@/lib/i18n/catalogues';
@@ -33,9 +33,13 @@ function browserLanguages(): string[] {
   return navigator.languages?.length ? [...navigator.languages] : [navigator.language];
 }
 
-/** Sets the document's lang and dir while mounted, and puts back what was there before. */
+/**
+ * Sets the document's lang and dir while mounted, and puts back what was there before. In the same
+ * commit as the text (a layout effect): a screen reader never meets the new language's words under
+ * the old language's lang.
+ */
 function useDocumentLanguage(locale: LocaleTag | null): void {
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (!locale) return;
     const root = document.documentElement;
     const before = { lang: root.getAttribute('lang'), dir: root.getAttribute('dir') };
