@@ -154,11 +154,13 @@ export class GuardedHttpClient {
   readonly #userAgent: string;
   readonly #httpAgent: http.Agent;
   readonly #httpsAgent: https.Agent;
+  readonly #keptPerHost: number;
 
   constructor(options: GuardedHttpOptions) {
     this.policy = options.policy;
     this.#timeoutMs = options.timeoutMs ?? 15_000;
     this.#userAgent = options.userAgent ?? DEFAULT_USER_AGENT;
+    this.#keptPerHost = options.connectionsPerHost ?? 10;
     const policy = this.policy;
     const resolve = options.resolve ?? systemResolver;
 
@@ -191,8 +193,8 @@ export class GuardedHttpClient {
     const agentOptions = {
       keepAlive: true,
       keepAliveMsecs: 10_000,
-      maxSockets: options.connectionsPerHost ?? 10,
-      maxFreeSockets: options.connectionsPerHost ?? 10,
+      maxSockets: this.#keptPerHost,
+      maxFreeSockets: this.#keptPerHost,
       scheduling: 'lifo' as const,
       lookup,
     };
@@ -215,20 +217,32 @@ export class GuardedHttpClient {
   }
 
   /** One request, no redirect followed. Throws AppError (guard), NetworkFailure, or the caller's abort reason. */
-  send(request: HttpRequest): Promise<HttpResponse> {
-    let url: URL;
-    try {
-      url = assertAllowedUrl(request.url instanceof URL ? request.url.href : request.url, this.policy);
-    } catch (error) {
-      return Promise.reject(error);
+  async send(request: HttpRequest): Promise<HttpResponse> {
+    const url = assertAllowedUrl(request.url instanceof URL ? request.url.href : request.url, this.policy);
+    // A kept connection can turn out dead only once used: the server closed it while it sat idle,
+    // or broke it (a body after a HEAD answer). A GET or HEAD that failed that way before any
+    // answer is sent again; each try closes one such connection, so one more than can be kept
+    // always ends on a new one.
+    for (let tries = 1; ; tries++) {
+      try {
+        return await this.#sendOnce(url, request);
+      } catch (error) {
+        if (!(error instanceof DeadConnection)) throw error;
+        if (tries > this.#keptPerHost) throw classifyFailure(error.cause, url.host);
+      }
     }
+  }
+
+  #sendOnce(url: URL, request: HttpRequest): Promise<HttpResponse> {
     const timeoutMs = request.timeoutMs ?? this.#timeoutMs;
     const signal = request.signal;
     if (signal?.aborted) return Promise.reject(signal.reason);
     const client = url.protocol === 'https:' ? https : http;
+    const method = request.method ?? 'GET';
 
     return new Promise<HttpResponse>((resolve, reject) => {
       let settled = false;
+      let answered = false;
       const finish = (error: unknown, response?: HttpResponse) => {
         if (settled) return;
         settled = true;
@@ -239,10 +253,11 @@ export class GuardedHttpClient {
         const refusal = findAddressRefusal(error);
         if (refusal) return reject(refusal);
         if (isAppError(error) || error instanceof NetworkFailure) return reject(error);
+        if (!answered && req.reusedSocket && method !== 'POST' && diedUnused(error)) return reject(new DeadConnection(error));
         reject(classifyFailure(error, url.host));
       };
       const req = client.request(url, {
-        method: request.method ?? 'GET',
+        method,
         headers: { 'user-agent': this.#userAgent, ...request.headers },
         agent: url.protocol === 'https:' ? this.#httpsAgent : this.#httpAgent,
       });
@@ -253,6 +268,8 @@ export class GuardedHttpClient {
       signal?.addEventListener('abort', onAbort, { once: true });
       req.on('error', (error) => finish(error));
       req.on('response', (res: IncomingMessage) => {
+        answered = true;
+        keepAfterHead(req, res);
         const answer = (body: string | null, bytes?: Buffer) => finish(null, { url, status: res.statusCode ?? 0, headers: res.headers, body, ...(bytes === undefined ? {} : { bytes }) });
         res.on('error', (error) => finish(error));
         if (request.readBodyLimit !== undefined && request.method !== 'HEAD') {
@@ -267,6 +284,13 @@ export class GuardedHttpClient {
             (bytes) => (request.readBodyAs === 'bytes' ? answer(null, bytes) : answer(decode(bytes, headerValue(res.headers, 'content-type')))),
             (error) => finish(error),
           );
+          return;
+        }
+        // A HEAD answer is whole with its headers: bytes a broken server sends after them can only
+        // break the connection, not this answer.
+        if (method === 'HEAD') {
+          res.resume();
+          answer(null);
           return;
         }
         // A small body is read so the connection can be reused; a big one is cut off instead.
@@ -323,6 +347,32 @@ export class GuardedHttpClient {
     this.#httpAgent.destroy();
     this.#httpsAgent.destroy();
   }
+}
+
+/** A request that failed on a kept connection before any answer: it may be sent again. */
+class DeadConnection extends Error {
+  constructor(cause: unknown) {
+    super('kept connection died before an answer', { cause });
+  }
+}
+
+/** How a kept connection fails when it was dead before it was used. */
+function diedUnused(error: unknown): boolean {
+  const code = errorCode(error);
+  return code === 'ECONNRESET' || code === 'EPIPE' || code.startsWith('HPE_');
+}
+
+/**
+ * A HEAD answer ends with its headers whatever they say (RFC 9112, section 6.3), so its connection
+ * can carry the next request. Node's client decides before it knows the answer is a HEAD's, and
+ * closes the connection when the headers give no length, as Node's own servers send them: every
+ * HEAD to such a site cost a new TCP (and TLS) handshake. It is kept unless the server asked to
+ * close, as undici and hyper do.
+ */
+function keepAfterHead(req: http.ClientRequest, res: IncomingMessage): void {
+  if (req.method !== 'HEAD' || req.shouldKeepAlive) return;
+  const connection = (headerValue(res.headers, 'connection') ?? '').toLowerCase();
+  if (res.httpVersion === '1.1' ? !/\bclose\b/.test(connection) : /\bkeep-alive\b/.test(connection)) req.shouldKeepAlive = true;
 }
 
 function tooLarge(host: string, limit: number): NetworkFailure {

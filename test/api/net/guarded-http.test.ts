@@ -1,5 +1,5 @@
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Resolver } from '../../../api/net/address-guard.ts';
 import { GuardedHttpClient, NetworkFailure } from '../../../api/net/guarded-http.ts';
@@ -133,6 +133,125 @@ describe('GuardedHttpClient', () => {
       expect(Date.now() - started).toBeGreaterThanOrEqual(440);
     } finally {
       await client.close();
+    }
+  });
+});
+
+describe('kept connections', () => {
+  /** A raw HTTP/1.1 server: `answer` gets each request's method and its number on its connection. */
+  async function rawServer(answer: (socket: Socket, method: string, nth: number) => void) {
+    let connections = 0;
+    const server = createTcpServer((socket) => {
+      connections++;
+      let nth = 0;
+      let buffered = '';
+      socket.on('data', (chunk) => {
+        buffered += chunk.toString('latin1');
+        let end: number;
+        while ((end = buffered.indexOf('\r\n\r\n')) !== -1) {
+          const method = buffered.slice(0, buffered.indexOf(' '));
+          buffered = buffered.slice(end + 4);
+          answer(socket, method, ++nth);
+        }
+      });
+      socket.on('error', () => undefined);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return {
+      origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      connections: () => connections,
+      close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    };
+  }
+  const ok = (socket: Socket, method: string) => socket.write(method === 'HEAD'
+    ? 'HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n'
+    : 'HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 9\r\n\r\n<p>ok</p>');
+
+  it('keeps the connection after a HEAD answer that gives no length, as Node servers send it', async () => {
+    let connections = 0;
+    const server = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end();
+    });
+    server.on('connection', () => connections++);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const client = new GuardedHttpClient({ policy: local });
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/page`;
+      for (let i = 0; i < 5; i++) expect((await client.send({ url, method: 'HEAD' })).status).toBe(200);
+      expect((await client.send({ url, readBodyLimit: 100 })).status).toBe(200);
+      expect(connections).toBe(1);
+    } finally {
+      await client.close();
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+
+  it('closes it when the HEAD answer says so', async () => {
+    const server = await rawServer((socket) => socket.end('HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n'));
+    const client = new GuardedHttpClient({ policy: local });
+    try {
+      for (let i = 0; i < 3; i++) expect((await client.send({ url: `${server.origin}/page`, method: 'HEAD' })).status).toBe(200);
+      expect(server.connections()).toBe(3);
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  });
+
+  it('sends a GET or HEAD again on a new connection when the kept one was dead', async () => {
+    // The server drops every connection when its second request arrives, as a server that closed
+    // an idle connection at that very moment does.
+    const server = await rawServer((socket, method, nth) => (nth === 1 ? ok(socket, method) : socket.destroy()));
+    const client = new GuardedHttpClient({ policy: local });
+    try {
+      expect((await client.send({ url: `${server.origin}/a`, readBodyLimit: 100 })).body).toBe('<p>ok</p>');
+      expect((await client.send({ url: `${server.origin}/b`, method: 'HEAD' })).status).toBe(200);
+      expect((await client.send({ url: `${server.origin}/c`, readBodyLimit: 100 })).body).toBe('<p>ok</p>');
+      // /b and /c each found a dead connection and went on a new one.
+      expect(server.connections()).toBe(3);
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  });
+
+  it('never sends a POST again', async () => {
+    const server = await rawServer((socket, method, nth) => (nth === 1 ? ok(socket, method) : socket.destroy()));
+    const client = new GuardedHttpClient({ policy: local });
+    try {
+      expect((await client.send({ url: `${server.origin}/a`, readBodyLimit: 100 })).body).toBe('<p>ok</p>');
+      await expect(client.send({ url: `${server.origin}/form`, method: 'POST', body: 'a=1' }).catch(failureOf)).resolves.toBe('reset');
+      expect(server.connections()).toBe(1);
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  });
+
+  it('still gets every answer right when a server sends a body after a HEAD answer', async () => {
+    const stray = '<p>a body where none belongs</p>';
+    const server = await rawServer((socket, method) => {
+      if (method !== 'HEAD') return void socket.write('HTTP/1.1 404 Not Found\r\nContent-Type: text/html\r\nContent-Length: 9\r\n\r\n<p>no</p>');
+      // Straight after the headers (/now) or once the connection sits idle (/later).
+      socket.write(`HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n${nextIsLater ? '' : stray}`);
+      if (nextIsLater) setTimeout(() => socket.write(stray), 30);
+    });
+    let nextIsLater = false;
+    const client = new GuardedHttpClient({ policy: local });
+    try {
+      for (const later of [false, true]) {
+        nextIsLater = later;
+        expect((await client.send({ url: `${server.origin}/a`, method: 'HEAD' })).status).toBe(200);
+        await new Promise((resolve) => setTimeout(resolve, 60));
+        const next = await client.send({ url: `${server.origin}/b`, readBodyLimit: 100 });
+        expect(next.status).toBe(404);
+        expect(next.body).toBe('<p>no</p>');
+      }
+    } finally {
+      await client.close();
+      await server.close();
     }
   });
 });
