@@ -367,7 +367,7 @@ function diedUnused(error: unknown): boolean {
  * can carry the next request. Node's client decides before it knows the answer is a HEAD's, and
  * closes the connection when the headers give no length, as Node's own servers send them: every
  * HEAD to such a site cost a new TCP (and TLS) handshake. It is kept unless the server asked to
- * close, as undici and hyper do.
+ * close, as curl does.
  */
 function keepAfterHead(req: http.ClientRequest, res: IncomingMessage): void {
   if (req.method !== 'HEAD' || req.shouldKeepAlive) return;
