@@ -269,10 +269,17 @@ export class GuardedHttpClient {
       req.on('error', (error) => finish(error));
       req.on('response', (res: IncomingMessage) => {
         answered = true;
-        keepAfterHead(req, res);
         const answer = (body: string | null, bytes?: Buffer) => finish(null, { url, status: res.statusCode ?? 0, headers: res.headers, body, ...(bytes === undefined ? {} : { bytes }) });
         res.on('error', (error) => finish(error));
-        if (request.readBodyLimit !== undefined && request.method !== 'HEAD') {
+        // A HEAD answer is whole with its headers: bytes a broken server sends after them can only
+        // break the connection, not this answer.
+        if (method === 'HEAD') {
+          keepAfterHead(req, res);
+          res.resume();
+          answer(null);
+          return;
+        }
+        if (request.readBodyLimit !== undefined) {
           const limit = request.readBodyLimit;
           // A body announced as too big is refused before a byte of it is read.
           if (Number(headerValue(res.headers, 'content-length') ?? 0) > limit) {
@@ -284,13 +291,6 @@ export class GuardedHttpClient {
             (bytes) => (request.readBodyAs === 'bytes' ? answer(null, bytes) : answer(decode(bytes, headerValue(res.headers, 'content-type')))),
             (error) => finish(error),
           );
-          return;
-        }
-        // A HEAD answer is whole with its headers: bytes a broken server sends after them can only
-        // break the connection, not this answer.
-        if (method === 'HEAD') {
-          res.resume();
-          answer(null);
           return;
         }
         // A small body is read so the connection can be reused; a big one is cut off instead.
@@ -370,7 +370,7 @@ function diedUnused(error: unknown): boolean {
  * close, as curl does.
  */
 function keepAfterHead(req: http.ClientRequest, res: IncomingMessage): void {
-  if (req.method !== 'HEAD' || req.shouldKeepAlive) return;
+  if (req.shouldKeepAlive) return;
   const connection = (headerValue(res.headers, 'connection') ?? '').toLowerCase();
   if (res.httpVersion === '1.1' ? !/\bclose\b/.test(connection) : /\bkeep-alive\b/.test(connection)) req.shouldKeepAlive = true;
 }

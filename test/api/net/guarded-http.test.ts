@@ -166,6 +166,9 @@ describe('kept connections', () => {
   const ok = (socket: Socket, method: string) => socket.write(method === 'HEAD'
     ? 'HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n'
     : 'HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 9\r\n\r\n<p>ok</p>');
+  // Drops every connection when its second request arrives, as a server that closed an idle
+  // connection at that very moment does.
+  const diesOnSecond = (socket: Socket, method: string, nth: number) => (nth === 1 ? ok(socket, method) : socket.destroy());
 
   it('keeps the connection after a HEAD answer that gives no length, as Node servers send it', async () => {
     let connections = 0;
@@ -201,9 +204,7 @@ describe('kept connections', () => {
   });
 
   it('sends a GET or HEAD again on a new connection when the kept one was dead', async () => {
-    // The server drops every connection when its second request arrives, as a server that closed
-    // an idle connection at that very moment does.
-    const server = await rawServer((socket, method, nth) => (nth === 1 ? ok(socket, method) : socket.destroy()));
+    const server = await rawServer(diesOnSecond);
     const client = new GuardedHttpClient({ policy: local });
     try {
       expect((await client.send({ url: `${server.origin}/a`, readBodyLimit: 100 })).body).toBe('<p>ok</p>');
@@ -218,7 +219,7 @@ describe('kept connections', () => {
   });
 
   it('never sends a POST again', async () => {
-    const server = await rawServer((socket, method, nth) => (nth === 1 ? ok(socket, method) : socket.destroy()));
+    const server = await rawServer(diesOnSecond);
     const client = new GuardedHttpClient({ policy: local });
     try {
       expect((await client.send({ url: `${server.origin}/a`, readBodyLimit: 100 })).body).toBe('<p>ok</p>');
