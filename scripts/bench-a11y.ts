@@ -8,9 +8,9 @@
 // does not count); a passed case flagged that way is a false flag. AAA enhanced contrast is on for
 // all three, so its cases count.
 import { chromium } from 'playwright-core';
-import { findChromium } from '../api/checks/a11y-runner.ts';
-import { AXE_SOURCE } from '../api/checks/axe-rules.ts';
-import { CHROMIUM_ARGS } from '../api/checks/browser-runner.ts';
+import { findChromium } from '../api/a11y/a11y-runner.ts';
+import { AXE_SOURCE } from '../api/a11y/axe-rules.ts';
+import { CHROMIUM_ARGS } from '../api/a11y/browser-runner.ts';
 import { runCourseTest } from '../api/engine/run-course-test.ts';
 import { startBrightspaceSite, type ModuleModel } from '../api/local/demo-course/brightspace-site.ts';
 import type { Report } from '../api/report/model.ts';

@@ -15,19 +15,18 @@
 // line is then the engine's speed-up over it.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { tmpdir, availableParallelism, cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { availableParallelism, cpus, totalmem } from 'node:os';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { startBrightspaceSite, type CourseModel, type ModuleModel, type SiteModel, type TopicModel } from '../api/local/demo-course/brightspace-site.ts';
-import type { CourseScope } from '../api/http/contract.ts';
+import type { CourseScope } from '../api/brightspace/course-scopes.ts';
 import { startLinkHost, type LinkHost } from '../api/local/demo-course/link-host.ts';
 import { readdir, readFile } from 'node:fs/promises';
-import { RENDERING_USER_AGENT } from '../api/checks/page-resources.ts';
+import { RENDERING_USER_AGENT } from '../api/a11y/page-resources.ts';
 
 const SCRIPT = fileURLToPath(import.meta.url);
 const ORG_UNIT = 4242;
@@ -510,9 +509,9 @@ async function runLinkinator(config: ServeConfig): Promise<ToolResult> {
  */
 async function runBareLoop(config: ServeConfig): Promise<ToolResult> {
   const { chromium } = await import('playwright-core');
-  const { findChromium } = await import('../api/checks/a11y-runner.ts');
-  const { AXE_SOURCE } = await import('../api/checks/axe-rules.ts');
-  const { CHROMIUM_ARGS } = await import('../api/checks/browser-runner.ts');
+  const { findChromium } = await import('../api/a11y/a11y-runner.ts');
+  const { AXE_SOURCE } = await import('../api/a11y/axe-rules.ts');
+  const { CHROMIUM_ARGS } = await import('../api/a11y/browser-runner.ts');
   const pages = await Promise.all(config.pageUrls.map(async (url) => (await fetch(url, { headers: { cookie: config.cookie } })).text()));
   const started = performance.now();
   const browser = await chromium.launch({ executablePath: findChromium()!, args: CHROMIUM_ARGS });
@@ -529,8 +528,8 @@ async function runBareLoop(config: ServeConfig): Promise<ToolResult> {
 
 /** The course's documents read one after another by the document reader alone, as the engine reads them. */
 async function runDocuments(config: ServeConfig): Promise<DocumentsResult> {
-  const { DocumentRunner } = await import('../api/checks/document-runner.ts');
-  const { documentTypeOf } = await import('../api/checks/document-facts.ts');
+  const { DocumentRunner } = await import('../api/extract/document-runner.ts');
+  const { documentTypeOf } = await import('../api/extract/document-facts.ts');
   const runner = new DocumentRunner();
   const sampler = peakSampler();
   const started = performance.now();
@@ -615,7 +614,7 @@ async function conduct(rounds: number, instant: boolean, withDocuments: boolean)
     : 'documents: none (--no-documents)');
   console.log('link window: from the first page request to the last link answer, as the servers saw them\n');
 
-  const { findChromium } = await import('../api/checks/a11y-runner.ts');
+  const { findChromium } = await import('../api/a11y/a11y-runner.ts');
   const browser = findChromium();
   console.log(browser === undefined
     ? 'browser: no Chromium found (CTPO_CHROMIUM), so the engine checks accessibility in jsdom and the bare loop is not run'

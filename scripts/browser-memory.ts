@@ -6,7 +6,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
-import { CHROMIUM_ARGS } from '../api/checks/browser-runner.ts';
+import { CHROMIUM_ARGS } from '../api/a11y/browser-runner.ts';
 
 const { values } = parseArgs({ options: { sections: { type: 'string', default: '20' }, loads: { type: 'string', default: '20' } } });
 const sections = Number(values.sections);

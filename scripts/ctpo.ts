@@ -8,16 +8,16 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { isAppError } from '../api/errors.ts';
 import { runCourseTest } from '../api/engine/run-course-test.ts';
-import type { CourseTestProgress } from '../api/engine/types.ts';
-import { COURSE_SCOPES, type CourseScope } from '../api/http/contract.ts';
+import type { RunProgress } from '../api/engine/progress.ts';
+import { COURSE_SCOPES, type CourseScope } from '../api/brightspace/course-scopes.ts';
 import { DEFAULT_LANGUAGE, LANGUAGES, languageOf, type Language } from '../api/i18n/languages.ts';
 import { translator } from '../api/i18n/messages.ts';
 import { presenterFor, summarySentences } from '../api/report/present.ts';
 import { renderCsvReport } from '../api/report/render-csv.ts';
 import { renderHtmlReport } from '../api/report/render-html.ts';
 import { renderJsonReport } from '../api/report/render-json.ts';
-import { accessibilityModeLine } from '../api/checks/a11y-mode.ts';
-import { enhancedContrastFromEnv } from '../api/checks/a11y-runner.ts';
+import { accessibilityModeLine } from '../api/a11y/a11y-mode.ts';
+import { enhancedContrastFromEnv } from '../api/a11y/a11y-runner.ts';
 
 const USAGE = `Usage: npm run ctpo -- --site URL --org-unit N --modules 1,2|all --client NAME --out DIR [--scopes all|a,b] [--language TAG] [--allow-private-targets] [--enhanced-contrast]
 
@@ -156,7 +156,7 @@ function reportName(client: string, orgUnitId: number, when: Date): string {
 function progressPrinter(t: ReturnType<typeof translator>) {
   const live = process.stderr.isTTY === true;
   let lastPhase = '';
-  return (p: CourseTestProgress) => {
+  return (p: RunProgress) => {
     const line = t('cli.progress', { phase: t(`cli.phase.${p.phase}`), done: p.done, total: p.total });
     if (live) {
       process.stderr.write(`\r\u001b[2K${line}`);

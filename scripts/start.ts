@@ -8,7 +8,7 @@ import { DEMO_ORG_UNIT, DEMO_PASSWORD, DEMO_PORT, DEMO_USER, startDemoCourse } f
 import type { DemoCourse } from '../api/local/demo-course/demo-course.ts';
 import { DEFAULT_USER, startLocalStack } from '../api/local/local-stack.ts';
 import type { LocalStack } from '../api/local/local-stack.ts';
-import { accessibilityModeLine } from '../api/checks/a11y-mode.ts';
+import { accessibilityModeLine } from '../api/a11y/a11y-mode.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 

@@ -14,8 +14,8 @@
 import { randomInt } from 'node:crypto';
 import type { BatchGetCommandOutput, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { JOB_STATUSES, TERMINAL_STATUSES, isTerminal } from '../http/contract.ts';
-import type { JobStatus } from '../http/contract.ts';
+import { JOB_STATUSES, TERMINAL_STATUSES, isTerminal } from '../jobs/job-status.ts';
+import type { JobStatus } from '../jobs/job-status.ts';
 import type { AdmitOutcome, JobPatch, JobRecord, JobStore, RunLimits } from '../jobs/types.ts';
 
 /** Global secondary index: partition `owner`, sort `statusRank`; the active runs of one user. */

@@ -1,7 +1,7 @@
 // From what ECS says about a run's Fargate task to the job's status. ECS's own lifecycle is finer
 // than the job's, and a stopped task says how it ended only through the exit code of our container
 // (sidecars and ECS's own agents end with other codes) or, when it never started, its stop code.
-import type { JobStatus } from '../http/contract.ts';
+import type { JobStatus } from '../jobs/job-status.ts';
 import { msg, type Message } from '../i18n/messages.ts';
 
 /** What both DescribeTasks and an "ECS Task State Change" event say about a task. */

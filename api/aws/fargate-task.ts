@@ -4,7 +4,7 @@
 import type { KMSClient } from '@aws-sdk/client-kms';
 import { AppError } from '../errors.ts';
 import { formatMessage, msg } from '../i18n/messages.ts';
-import { isTerminal } from '../http/contract.ts';
+import { isTerminal } from '../jobs/job-status.ts';
 import { executeJob, runTimeoutReason } from '../jobs/execute-job.ts';
 import type { BaselineSource, BrightspaceCredentials, JobStore, ReportStore } from '../jobs/types.ts';
 import { decryptCredentials } from './credentials-cipher.ts';

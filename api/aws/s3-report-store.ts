@@ -2,7 +2,7 @@
 // CloudFront serves under /reports/. The bucket's lifecycle rule deletes them after the expiry.
 import type { S3Client } from '@aws-sdk/client-s3';
 import { GetObjectCommand, NoSuchKey, PutObjectCommand } from '@aws-sdk/client-s3';
-import { REPORT_FILENAME } from '../http/report-filename.ts';
+import { REPORT_FILENAME } from '../jobs/report-filename.ts';
 import type { ReportStore } from '../jobs/types.ts';
 
 export interface S3ReportStoreOptions {

@@ -4,7 +4,7 @@
 // finished job final, so events arriving late or twice do no harm.
 import type { ECSClient } from '@aws-sdk/client-ecs';
 import { DescribeTasksCommand } from '@aws-sdk/client-ecs';
-import { isTerminal } from '../http/contract.ts';
+import { isTerminal } from '../jobs/job-status.ts';
 import { formatMessage } from '../i18n/messages.ts';
 import type { JobPatch, JobRecord, JobStore } from '../jobs/types.ts';
 import type { EcsTaskView, TaskOutcome } from './ecs-task-status.ts';

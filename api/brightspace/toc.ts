@@ -2,7 +2,7 @@
 // version and role, so every field is checked before use and unknown fields are kept.
 import { AppError } from '../errors.ts';
 import { msg, type Message } from '../i18n/messages.ts';
-import { documentTypeOf, type DocumentType } from '../checks/document-facts.ts';
+import { documentTypeOf, type DocumentType } from '../extract/document-facts.ts';
 import type { TocModule, TocResponse, TocTopic } from './types.ts';
 
 function toId(value: unknown): number | null {

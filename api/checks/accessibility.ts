@@ -5,8 +5,8 @@
 import { msg } from '../i18n/messages.ts';
 import { finding } from './catalogue.ts';
 import type { Finding, FindingPlace, Severity } from './finding.ts';
-import type { AxeOutcome, AxeRuleResult } from './axe-rules.ts';
-import { accessibleText, isElement, resolveAddress, type HtmlElement, type ParsedTopic } from './html.ts';
+import type { AxeOutcome, AxeRuleResult } from '../a11y/axe-rules.ts';
+import { accessibleText, isElement, resolveAddress, type HtmlElement, type ParsedTopic } from '../extract/html.ts';
 
 export function severityOfImpact(impact: string | null): Severity {
   if (impact === 'critical' || impact === 'serious') return 'error';

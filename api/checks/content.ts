@@ -2,7 +2,7 @@
 import { msg } from '../i18n/messages.ts';
 import { finding } from './catalogue.ts';
 import type { Finding, FindingPlace } from './finding.ts';
-import type { ParsedTopic } from './html.ts';
+import type { ParsedTopic } from '../extract/html.ts';
 
 // Upper-case markers only: "todo" is a Spanish word and "tbd" can be part of prose in lower case.
 const PLACEHOLDERS: RegExp[] = [

@@ -5,9 +5,9 @@ import { msg } from '../i18n/messages.ts';
 import { isFileNameText } from './accessibility.ts';
 import { finding } from './catalogue.ts';
 import { placeholderFinding, placeholdersIn } from './content.ts';
-import type { DocumentFacts, DocumentImage, DocumentType } from './document-facts.ts';
+import type { DocumentFacts, DocumentImage, DocumentType } from '../extract/document-facts.ts';
 import type { Finding, FindingPlace } from './finding.ts';
-import { resolveAddress, type LinkOccurrence } from './html.ts';
+import { resolveAddress, type LinkOccurrence } from '../extract/html.ts';
 
 /** Word's headings matter past this length: a reader of a longer text needs them to find their way. */
 export const HEADINGS_NEEDED_FROM_WORDS = 1500;

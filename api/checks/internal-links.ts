@@ -8,7 +8,7 @@ import type { TocModule, TocResponse, TocTopic } from '../brightspace/types.ts';
 import { msg } from '../i18n/messages.ts';
 import { finding } from './catalogue.ts';
 import type { Finding, FindingPlace } from './finding.ts';
-import type { LinkOccurrence } from './html.ts';
+import type { LinkOccurrence } from '../extract/html.ts';
 import { linkDetails } from './links.ts';
 
 /** What the course knows about a link's target. */

@@ -1,22 +1,10 @@
 // Link checks: what a link's probe result means for the course (broken, unreachable, redirected,
 // unverifiable), and what needs no request at all (insecure http, links into another course).
-import { msg, type Message } from '../i18n/messages.ts';
+import { msg } from '../i18n/messages.ts';
+import type { LinkProbe } from '../net/link-checker.ts';
 import { finding } from './catalogue.ts';
 import type { Finding, FindingPlace } from './finding.ts';
-import { fragmentFound, isClientStateFragment, type FragmentReference, type LinkOccurrence, type OtherSchemeLink } from './html.ts';
-
-export type LinkOutcome = 'ok' | 'broken' | 'unreachable' | 'unverifiable';
-
-/** The result of checking one distinct address (link-checker.ts). */
-export interface LinkProbe {
-  outcome: LinkOutcome;
-  /** The last HTTP status seen, when there was an answer. */
-  status: number | null;
-  /** Where a permanent redirect leads, when the address answered with one first. */
-  movedTo: string | null;
-  /** A sentence for the report: what happened. */
-  detail: Message;
-}
+import { fragmentFound, isClientStateFragment, type FragmentReference, type LinkOccurrence, type OtherSchemeLink } from '../extract/html.ts';
 
 // Where Brightspace puts an org unit id in its own addresses.
 const ORG_UNIT_PATHS = [

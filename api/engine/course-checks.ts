@@ -5,16 +5,16 @@
 // the topics that use them; links to the course's own items are decided from the course index;
 // fragments are checked in their pages. Findings and what could not be checked are
 // collected here for the report.
-import type { AccessibilityRunner } from '../checks/a11y-runner.ts';
+import type { AccessibilityRunner } from '../a11y/a11y-runner.ts';
 import { axeFindings, checkAccessibility } from '../checks/accessibility.ts';
 import { checkContent, sessionTokenFindings } from '../checks/content.ts';
 import { checkDocument } from '../checks/documents.ts';
 import type { CheckedDocument, Finding, NotScanned } from '../checks/finding.ts';
-import { parseTopic, type LinkOccurrence } from '../checks/html.ts';
+import { parseTopic, type LinkOccurrence } from '../extract/html.ts';
 import { internalLinkFindings, internalTargetOf, type CourseIndex, type InternalTarget } from '../checks/internal-links.ts';
-import type { LinkChecker } from '../checks/link-checker.ts';
+import type { LinkChecker } from '../net/link-checker.ts';
 import { fragmentFindings, mailtoFindings, probeFindings, staticLinkFindings } from '../checks/links.ts';
-import type { CourseStylesheets } from '../checks/stylesheets.ts';
+import type { CourseStylesheets } from '../extract/stylesheets.ts';
 import { isAppError } from '../errors.ts';
 import { msg } from '../i18n/messages.ts';
 import type { CourseItem } from '../sources/course-items.ts';

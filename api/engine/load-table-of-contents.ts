@@ -1,10 +1,10 @@
 // Serves POST /api/toc: signs in to the client's Brightspace site and returns the course's table of
 // contents in Brightspace's own shape. The credentials live only for the length of this call.
-import type { TocResponse } from '../http/contract.ts';
+import type { TocResponse } from '../brightspace/types.ts';
 import { BrightspaceSession, sitePolicy, siteOriginOf } from '../brightspace/session.ts';
 import type { Resolver } from '../net/address-guard.ts';
 import { GuardedHttpClient } from '../net/guarded-http.ts';
-import { assertCredentials, assertOrgUnitId } from './validate-input.ts';
+import { assertCredentials, assertOrgUnitId } from './run-input.ts';
 
 export interface LoadTableOfContentsInput {
   siteUrl: string;

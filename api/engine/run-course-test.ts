@@ -4,11 +4,12 @@
 import { readCourseOutline } from '../brightspace/course-offering.ts';
 import { BrightspaceSession, sitePolicy, siteOriginOf } from '../brightspace/session.ts';
 import { selectModules } from '../brightspace/toc.ts';
-import { DocumentRunner } from '../checks/document-runner.ts';
+import { anchorNamesOf } from '../extract/html.ts';
+import { DocumentRunner } from '../extract/document-runner.ts';
 import { CourseIndex } from '../checks/internal-links.ts';
-import { DEFAULT_LINK_LIMITS, LinkChecker } from '../checks/link-checker.ts';
-import { openAccessibilityRunner } from '../checks/open-a11y-runner.ts';
-import { CourseStylesheets, MAX_STYLESHEET_BYTES } from '../checks/stylesheets.ts';
+import { DEFAULT_LINK_LIMITS, LinkChecker } from '../net/link-checker.ts';
+import { openAccessibilityRunner } from '../a11y/open-a11y-runner.ts';
+import { CourseStylesheets, MAX_STYLESHEET_BYTES } from '../extract/stylesheets.ts';
 import { GuardedHttpClient } from '../net/guarded-http.ts';
 import { buildReport } from '../report/build-report.ts';
 import type { Report } from '../report/model.ts';
@@ -16,35 +17,12 @@ import type { RunNote, SourceContext } from '../sources/course-items.ts';
 import { CourseDocuments } from '../sources/documents.ts';
 import { readWholeCourse } from '../sources/whole-course.ts';
 import { CourseChecks } from './course-checks.ts';
-import type { CourseTestInput, CourseTestPhase, CourseTestProgress } from './types.ts';
-import { assertClientLabel, assertCredentials, assertModules, assertOrgUnitId, assertScopes } from './validate-input.ts';
+import type { CourseTestInput } from './types.ts';
+import { progressReporter, type RunProgress } from './progress.ts';
+import { assertRunInput } from './run-input.ts';
 
-const PROGRESS_INTERVAL_MS = 250;
-
-/**
- * Progress for the runner, at most every 250 ms within a phase (a job store need not take a write
- * per link), but always at the start and end of each phase.
- */
-function progressReporter(onProgress: ((p: CourseTestProgress) => void) | undefined) {
-  let last: CourseTestProgress | null = null;
-  let lastAt = 0;
-  return (phase: CourseTestPhase, done: number, total: number) => {
-    if (!onProgress) return;
-    const now = Date.now();
-    if (last !== null && phase === last.phase && done === last.done && total === last.total) return;
-    if (phase === last?.phase && done < total && now - lastAt < PROGRESS_INTERVAL_MS) return;
-    last = { phase, done, total };
-    lastAt = now;
-    onProgress({ ...last });
-  };
-}
-
-export async function runCourseTest(input: CourseTestInput, onProgress?: (p: CourseTestProgress) => void): Promise<Report> {
-  assertCredentials(input.username, input.password);
-  assertOrgUnitId(input.orgUnitId);
-  assertModules(input.modules);
-  assertClientLabel(input.client);
-  assertScopes(input.scopes);
+export async function runCourseTest(input: CourseTestInput, onProgress?: (p: RunProgress) => void): Promise<Report> {
+  assertRunInput(input);
   const allowPrivateTargets = input.allowPrivateTargets === true;
   const origin = siteOriginOf(input.siteUrl, allowPrivateTargets);
   const options = input.options ?? {};
@@ -90,6 +68,7 @@ export async function runCourseTest(input: CourseTestInput, onProgress?: (p: Cou
       headersFor: (url) => signedIn.headersFor(url),
       siteOrigin: origin,
       signal,
+      anchorsOf: anchorNamesOf,
       onProgress: (done, total) => {
         if (inLinkPhase) progress('links', done, total);
       },

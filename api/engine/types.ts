@@ -1,8 +1,8 @@
-// The engine's input, progress and output. `runCourseTest` (run-course-test.ts) is the one entry
-// point every runner uses; `loadTableOfContents` (load-table-of-contents.ts) serves POST /api/toc.
-import type { CourseScope, RunPhase } from '../http/contract.ts';
-import type { DocumentLimits } from '../checks/document-facts.ts';
-import type { LinkCheckLimits } from '../checks/link-checker.ts';
+// The engine's input: what a run tests and how. `runCourseTest` (run-course-test.ts) is the one entry
+// point every runner uses.
+import type { CourseScope } from '../brightspace/course-scopes.ts';
+import type { DocumentLimits } from '../extract/document-facts.ts';
+import type { LinkCheckLimits } from '../net/link-checker.ts';
 import type { Language } from '../i18n/languages.ts';
 import type { Resolver } from '../net/address-guard.ts';
 
@@ -52,12 +52,4 @@ export interface CourseTestOptions {
   enhancedContrast?: boolean;
   /** Limits of reading one document (size, pages, time, memory); the defaults suit a real course. */
   documentLimits?: Partial<DocumentLimits>;
-}
-
-export type CourseTestPhase = RunPhase;
-
-export interface CourseTestProgress {
-  phase: CourseTestPhase;
-  done: number;
-  total: number;
 }

@@ -1,13 +1,8 @@
 // The QA API's wire contract (docs/design.md, "The QA API contract"). The app keeps its own copy of
-// these shapes; the end-to-end tests prove the two agree.
-
-export const JOB_STATUSES = ['PROVISIONING', 'PENDING', 'RUNNING', 'DEPROVISIONING', 'SUCCEEDED', 'FAILED'] as const;
-export type JobStatus = (typeof JOB_STATUSES)[number];
-export const TERMINAL_STATUSES: readonly JobStatus[] = ['SUCCEEDED', 'FAILED'];
-
-export function isTerminal(status: JobStatus): boolean {
-  return TERMINAL_STATUSES.includes(status);
-}
+// these shapes; the end-to-end tests prove the two agree. The words of the domain (statuses,
+// scopes, phases, the summary) belong to their parts and are only used here.
+import type { JobProgress, JobStatus } from '../jobs/job-status.ts';
+import type { JobSummary } from '../report/summary.ts';
 
 /** POST /api/toc */
 export interface TocRequest {
@@ -22,10 +17,6 @@ export interface TocRequest {
 /** The answer of POST /api/toc is Brightspace's own table-of-contents shape, passed through. */
 export type { TocModule, TocResponse, TocTopic } from '../brightspace/types.ts';
 
-/** Course-wide items a run can read besides the selected modules (run-tests SCOPES). */
-export const COURSE_SCOPES = ['assignments', 'quizzes', 'discussions', 'announcements', 'overview', 'gradebook'] as const;
-export type CourseScope = (typeof COURSE_SCOPES)[number];
-
 /** POST /api/run-tests */
 export interface RunTestsRequest extends TocRequest {
   CLIENT_NAME: string;
@@ -39,31 +30,6 @@ export interface RunTestsResponse {
   message: string;
   taskArn: string;
   filename: string;
-}
-
-/** What a run is doing, in order; the progress counts the current phase's items. */
-export const RUN_PHASES = ['sign-in', 'contents', 'topics', 'links', 'report'] as const;
-export type RunPhase = (typeof RUN_PHASES)[number];
-
-export interface JobProgress {
-  done: number;
-  total: number;
-  phase?: RunPhase;
-}
-
-/** What a finished run found, counted as the report counts it. */
-export interface JobSummary {
-  findings: { error: number; warning: number; info: number; review: number };
-  topics: number;
-  scanned: number;
-  notScanned: number;
-  documents: number;
-  links: number;
-  /**
-   * Against the caller's previous successful run of the same course; absent when there was none.
-   * Dismissed findings are out of `findings` and counted here.
-   */
-  comparison?: { new: number; fixed: number; dismissed: number };
 }
 
 /** GET /api/job-status/{jobArn} */

@@ -5,10 +5,8 @@ import { AppError, isAppError } from '../errors.ts';
 import { DEFAULT_LANGUAGE, type Language } from '../i18n/languages.ts';
 import { msg } from '../i18n/messages.ts';
 import type { ErrorResponse } from './contract.ts';
-import { failureDetail } from './failure-log.ts';
+import { failureDetail, type Log } from '../log.ts';
 import type { ApiRequest, ApiResponse } from './types.ts';
-
-export type Log = (line: string) => void;
 
 const INTERNAL_MESSAGE = msg('error.internal');
 

@@ -11,12 +11,12 @@ import type { DismissalStore, JobHistory, JobRecord, JobRunner, JobStore } from 
 import type { JobStatusResponse, RunTestsResponse } from './contract.ts';
 import { bearerTokenOf } from './access-token.ts';
 import type { Caller, TokenVerifier } from './access-token.ts';
-import { reportFilename } from './report-filename.ts';
+import { reportFilename } from '../jobs/report-filename.ts';
 import { signedReportOutputUrl } from './report-links.ts';
 import type { ReportSigningKey } from './report-links.ts';
 import { errorResponse, jsonResponse, jsonTextResponse } from './respond.ts';
 import type { ConcurrencyLimit } from './concurrency-limit.ts';
-import type { Log } from './respond.ts';
+import type { Log } from '../log.ts';
 import type { ApiRequest, ApiResponse } from './types.ts';
 import { languageOfBody, parseJobId, parseRunTestsRequest, parseTocRequest, readJsonBody } from './validate-request.ts';
 import { DEFAULT_LANGUAGE, languageOfAcceptHeader, type Language } from '../i18n/languages.ts';

@@ -4,9 +4,10 @@
 import { AppError } from '../errors.ts';
 import { joinMessages, msg, type Message } from '../i18n/messages.ts';
 import { assertAllowedUrl } from '../net/address-guard.ts';
-import { hiddenCharacterIn } from '../engine/validate-input.ts';
+import { hiddenCharacterIn } from '../engine/run-input.ts';
 import { LANGUAGES, languageOf, type Language } from '../i18n/languages.ts';
-import { COURSE_SCOPES, MAX_BODY_BYTES, type CourseScope } from './contract.ts';
+import { MAX_BODY_BYTES } from './contract.ts';
+import { COURSE_SCOPES, type CourseScope } from '../brightspace/course-scopes.ts';
 import type { ApiRequest } from './types.ts';
 
 export const LIMITS = {

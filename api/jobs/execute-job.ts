@@ -5,10 +5,10 @@
 import { isAppError } from '../errors.ts';
 import { formatMessage, msg, type Message } from '../i18n/messages.ts';
 import { runCourseTest } from '../engine/run-course-test.ts';
-import type { CourseTestProgress } from '../engine/types.ts';
-import { failureDetail } from '../http/failure-log.ts';
-import type { Log } from '../http/respond.ts';
-import { COURSE_SCOPES, type CourseScope } from '../http/contract.ts';
+import type { RunProgress } from '../engine/progress.ts';
+import { failureDetail } from '../log.ts';
+import type { Log } from '../log.ts';
+import { COURSE_SCOPES, type CourseScope } from '../brightspace/course-scopes.ts';
 import { renderCsvReport } from '../report/render-csv.ts';
 import { renderHtmlReport } from '../report/render-html.ts';
 import { renderJsonReport } from '../report/render-json.ts';
@@ -49,14 +49,14 @@ export async function executeJob(input: ExecuteJobInput): Promise<JobRecord | un
   const interval = input.progressIntervalMs ?? 1000;
 
   let lastWrite = 0;
-  let pending: CourseTestProgress | undefined;
+  let pending: RunProgress | undefined;
   let timer: NodeJS.Timeout | undefined;
   let writes: Promise<unknown> = Promise.resolve();
-  const writeProgress = (progress: CourseTestProgress): void => {
+  const writeProgress = (progress: RunProgress): void => {
     lastWrite = Date.now();
     writes = writes.then(() => jobs.update(job.id, { progress: { done: progress.done, total: progress.total, phase: progress.phase } })).catch(() => undefined);
   };
-  const onProgress = (progress: CourseTestProgress): void => {
+  const onProgress = (progress: RunProgress): void => {
     if (Date.now() - lastWrite >= interval) {
       // A newer progress supersedes one still waiting: left queued, it would be written after
       // this one (a slow step between two calls, as on a busy machine, made the record go back).

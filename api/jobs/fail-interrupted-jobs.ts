@@ -1,6 +1,6 @@
 // A run lives in a worker of the process that started it: after a restart nothing is running
 // any more, so every job the store still shows as active is ended, with a reason the user can act on.
-import { JOB_STATUSES, isTerminal } from '../http/contract.ts';
+import { JOB_STATUSES, isTerminal } from './job-status.ts';
 import { formatMessage, msg, type Message } from '../i18n/messages.ts';
 import type { JobStore } from './types.ts';
 

@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { REPORT_FILENAME } from '../http/report-filename.ts';
+import { REPORT_FILENAME } from './report-filename.ts';
 import type { ReportStore } from './types.ts';
 
 export interface FileReportStore extends ReportStore {

@@ -4,7 +4,7 @@
 // too), turns a stop request into an abort, reports a crash
 // without the password, and ends at once if the pool's process goes away.
 import { AppError } from '../errors.ts';
-import { failureDetail } from '../http/failure-log.ts';
+import { failureDetail } from '../log.ts';
 import type { JobWorkerData, MainToWorker, WorkerToMain } from './job-worker-protocol.ts';
 import type { BaselineSource, JobPatch, JobRecord, JobStore } from './types.ts';
 

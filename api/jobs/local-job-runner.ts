@@ -12,8 +12,8 @@ import { fileURLToPath } from 'node:url';
 import { AppError } from '../errors.ts';
 import { formatMessage, msg, type Message } from '../i18n/messages.ts';
 import { runTimeoutReason } from './execute-job.ts';
-import { failureDetail } from '../http/failure-log.ts';
-import type { Log } from '../http/respond.ts';
+import { failureDetail } from '../log.ts';
+import type { Log } from '../log.ts';
 import type { BaselineSource, JobPatch, BrightspaceCredentials, JobRecord, JobRunner, JobStore } from './types.ts';
 import type { JobWorkerData, MainToWorker, WorkerToMain } from './job-worker-protocol.ts';
 

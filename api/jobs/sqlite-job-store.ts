@@ -2,8 +2,10 @@
 // The rules that make a job history trustworthy live in the schema itself, so no caller can
 // break them: a terminal job never changes again, and a status never moves backwards.
 import { DatabaseSync } from 'node:sqlite';
-import { JOB_STATUSES, RUN_PHASES, isTerminal } from '../http/contract.ts';
-import type { JobStatus, JobSummary } from '../http/contract.ts';
+import { JOB_STATUSES, isTerminal } from './job-status.ts';
+import { RUN_PHASES } from '../engine/progress.ts';
+import type { JobStatus } from './job-status.ts';
+import type { JobSummary } from '../report/summary.ts';
 import { languageOf } from '../i18n/languages.ts';
 import type { AdmitOutcome, JobHistory, JobPatch, JobRecord, JobStore, RunLimits } from './types.ts';
 

@@ -1,6 +1,7 @@
 // The job record and the two edges every runtime implements: where jobs are kept (SQLite locally,
 // DynamoDB on AWS) and how a run is started (the local worker pool, an ECS Fargate task).
-import type { JobProgress, JobStatus, JobSummary } from '../http/contract.ts';
+import type { JobProgress, JobStatus } from './job-status.ts';
+import type { JobSummary } from '../report/summary.ts';
 import type { Language } from '../i18n/languages.ts';
 import type { ComparisonBaseline } from '../report/compare.ts';
 import type { Dismissal } from '../report/model.ts';

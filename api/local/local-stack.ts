@@ -11,7 +11,7 @@ import { bearerTokenOf, createIssuerTokenVerifier } from '../http/access-token.t
 import { MAX_BODY_BYTES } from '../http/contract.ts';
 import { createApi } from '../http/create-api.ts';
 import { createConcurrencyLimit } from '../http/concurrency-limit.ts';
-import { failureDetail } from '../http/failure-log.ts';
+import { failureDetail } from '../log.ts';
 import { errorResponse } from '../http/respond.ts';
 import { languageOfRequest } from '../http/routes.ts';
 import type { ApiRequest } from '../http/types.ts';

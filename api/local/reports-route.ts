@@ -12,7 +12,7 @@ import { languageOfAcceptHeader, DEFAULT_LANGUAGE } from '../i18n/languages.ts';
 import { formatMessage, msg } from '../i18n/messages.ts';
 import { parseReportPath, verifyReportCapability } from '../http/report-capability.ts';
 import type { ReportKey } from '../http/report-capability.ts';
-import { REPORT_FILENAME } from '../http/report-filename.ts';
+import { REPORT_FILENAME } from '../jobs/report-filename.ts';
 import type { ApiRequest } from '../http/types.ts';
 import { escapeHtml } from '../report/render-html.ts';
 import { REPORT_CSP } from '../report/report-csp.ts';

@@ -1,6 +1,6 @@
 // The report's account of how accessibility was checked: in a browser or not, which rules were not
 // run and which failed to run, as sentences of the catalogue in the report's language.
-import type { AccessibilityCheckInfo } from '../checks/a11y-runner.ts';
+import type { AccessibilityCheckInfo } from '../a11y/a11y-runner.ts';
 import type { Language } from '../i18n/languages.ts';
 import { formatMessage, msg } from '../i18n/messages.ts';
 import type { ReportAccessibility } from './model.ts';

@@ -6,7 +6,7 @@
 // "new" in it, and a module this run did not test has nothing "fixed".
 import type { ItemType, Severity } from '../checks/finding.ts';
 import { ITEM_TYPES } from '../checks/finding.ts';
-import type { CourseScope } from '../http/contract.ts';
+import type { CourseScope } from '../brightspace/course-scopes.ts';
 import type { Dismissal, Report, ReportDismissedFinding, ReportFinding } from './model.ts';
 
 export interface ComparisonBaseline {

@@ -1,7 +1,7 @@
 // The report model: what a run found, in the run's language. The JSON twin is this object as
 // written (DESIGN.md, "The engine", 3. Report); the HTML and CSV writers read only this.
 import type { CheckedDocument, Finding, FindingPlace, NotScanned, Severity } from '../checks/finding.ts';
-import type { CourseScope } from '../http/contract.ts';
+import type { CourseScope } from '../brightspace/course-scopes.ts';
 import type { Language } from '../i18n/languages.ts';
 
 export const REPORT_SCHEMA_VERSION = 2;

@@ -2,11 +2,11 @@
 // source reads one kind of thing (topic pages, documents, activities) and hands each item to the
 // checks through its context; the checks never know where an item came from.
 import type { BrightspaceSession } from '../brightspace/session.ts';
-import type { DocumentFacts } from '../checks/document-facts.ts';
+import type { DocumentFacts } from '../extract/document-facts.ts';
 import type { Finding, FindingPlace, NotScanned } from '../checks/finding.ts';
 import type { CourseIndex } from '../checks/internal-links.ts';
-import type { LinkOccurrence } from '../checks/html.ts';
-import type { CourseTestPhase } from '../engine/types.ts';
+import type { LinkOccurrence } from '../extract/html.ts';
+import type { RunPhase } from '../engine/progress.ts';
 import type { Message } from '../i18n/messages.ts';
 
 /**
@@ -70,7 +70,7 @@ export interface SourceContext {
   notScanned(entry: NotScanned): void;
   /** A note on the run as a whole (said once per key). */
   note(note: RunNote): void;
-  progress(phase: CourseTestPhase, done: number, total: number): void;
+  progress(phase: RunPhase, done: number, total: number): void;
 }
 
 /** Runs work over items, at most `limit` at once, stopping when the signal aborts. */

@@ -7,11 +7,11 @@
 // Documents are read after the pages (readAll): reading a PDF is CPU work, and while the pages are
 // read, their accessibility checks and the first link answers need both cores.
 import type { SelectedModule } from '../brightspace/toc.ts';
-import type { DocumentFailure, DocumentType } from '../checks/document-facts.ts';
-import { documentTypeOf } from '../checks/document-facts.ts';
-import type { DocumentRunner } from '../checks/document-runner.ts';
+import type { DocumentFailure, DocumentType } from '../extract/document-facts.ts';
+import { documentTypeOf } from '../extract/document-facts.ts';
+import type { DocumentRunner } from '../extract/document-runner.ts';
 import type { FindingPlace } from '../checks/finding.ts';
-import type { LinkOccurrence } from '../checks/html.ts';
+import type { LinkOccurrence } from '../extract/html.ts';
 import { msg, type Message } from '../i18n/messages.ts';
 import { forEachLimited, type CourseItem, type SourceContext } from './course-items.ts';
 

@@ -7,7 +7,7 @@ import { classifyTopic } from '../brightspace/toc.ts';
 import type { TocTopic } from '../brightspace/types.ts';
 import { finding } from '../checks/catalogue.ts';
 import { topicPlace } from '../checks/finding.ts';
-import { resolveAddress } from '../checks/html.ts';
+import { resolveAddress } from '../extract/html.ts';
 import { orgUnitOf } from '../checks/links.ts';
 import { msg } from '../i18n/messages.ts';
 import { forEachLimited, type SourceContext } from './course-items.ts';

@@ -6,7 +6,7 @@ import type { CourseOutline } from '../brightspace/course-offering.ts';
 import { itemUrls } from '../brightspace/item-urls.ts';
 import type { SelectedModule } from '../brightspace/toc.ts';
 import { checkStructure } from '../checks/structure.ts';
-import type { CourseScope } from '../http/contract.ts';
+import type { CourseScope } from '../brightspace/course-scopes.ts';
 import { readActivities } from './activities.ts';
 import type { CheckedItem, SourceContext } from './course-items.ts';
 import type { CourseDocuments } from './documents.ts';

@@ -5,7 +5,7 @@ import { CookieJar } from '../../../api/brightspace/cookie-jar.ts';
 import { readLoginPage } from '../../../api/brightspace/login-page.ts';
 import { classifyTopic, normalizeToc, selectModules } from '../../../api/brightspace/toc.ts';
 import { compareVersions, pickApiVersions, supportsIgnoreDateRestrictions } from '../../../api/brightspace/versions.ts';
-import type { TocResponse } from '../../../api/http/contract.ts';
+import type { TocResponse } from '../../../api/brightspace/types.ts';
 
 describe('pickApiVersions', () => {
   it('takes the newest LE and LP versions the site lists', () => {

@@ -2,8 +2,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { topicPlace } from '../../../api/checks/finding.ts';
 import { formatMessage } from '../../../api/i18n/messages.ts';
 import { axeFindings, checkAccessibility, severityOfImpact } from '../../../api/checks/accessibility.ts';
-import { JsdomRunner } from '../../../api/checks/jsdom-runner.ts';
-import { parseTopic } from '../../../api/checks/html.ts';
+import { JsdomRunner } from '../../../api/a11y/jsdom-runner.ts';
+import { parseTopic } from '../../../api/extract/html.ts';
 
 const PAGE = new URL('https://school.example.com/content/enforced/5-A/page.html');
 const PLACE = topicPlace({ ModuleId: 1, Title: 'M' }, { TopicId: 2, Title: 'T' });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { topicPlace } from '../../../api/checks/finding.ts';
 import { formatMessage } from '../../../api/i18n/messages.ts';
 import { checkContent } from '../../../api/checks/content.ts';
-import { parseTopic } from '../../../api/checks/html.ts';
+import { parseTopic } from '../../../api/extract/html.ts';
 
 const PLACE = topicPlace({ ModuleId: 1, Title: 'M' }, { TopicId: 2, Title: 'T' });
 const check = (html: string) => checkContent(parseTopic(html, new URL('https://school.example.com/content/enforced/5-A/page.html'), 5), PLACE, 'https://school.example.com/page');

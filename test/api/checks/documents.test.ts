@@ -4,12 +4,12 @@
 // format come out as link occurrences, and hostile files fail alone, with a reason.
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { documentTypeOf, type DocumentFacts } from '../../../api/checks/document-facts.ts';
-import { DocumentRunner, type DocumentResult } from '../../../api/checks/document-runner.ts';
+import { documentTypeOf, type DocumentFacts } from '../../../api/extract/document-facts.ts';
+import { DocumentRunner, type DocumentResult } from '../../../api/extract/document-runner.ts';
 import { checkDocument, needsAltText } from '../../../api/checks/documents.ts';
 import type { Finding, FindingPlace } from '../../../api/checks/finding.ts';
-import { readDocx } from '../../../api/checks/office-reader.ts';
-import { DEFAULT_DOCUMENT_LIMITS } from '../../../api/checks/document-facts.ts';
+import { readDocx } from '../../../api/extract/office-reader.ts';
+import { DEFAULT_DOCUMENT_LIMITS } from '../../../api/extract/document-facts.ts';
 import { formatMessage } from '../../../api/i18n/messages.ts';
 
 const FIXTURES = new URL('../../fixtures/documents/', import.meta.url);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { selectModules } from '../../../api/brightspace/toc.ts';
 import { checkStructure } from '../../../api/checks/structure.ts';
-import type { TocModule } from '../../../api/http/contract.ts';
+import type { TocModule } from '../../../api/brightspace/types.ts';
 
 const NOW = new Date('2026-03-01T12:00:00Z');
 

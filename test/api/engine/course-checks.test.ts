@@ -4,11 +4,12 @@
 // start before the course stylesheets it uses are read.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { normalizeToc } from '../../../api/brightspace/toc.ts';
-import { JsdomRunner } from '../../../api/checks/jsdom-runner.ts';
+import { JsdomRunner } from '../../../api/a11y/jsdom-runner.ts';
 import { topicPlace } from '../../../api/checks/finding.ts';
 import { CourseIndex } from '../../../api/checks/internal-links.ts';
-import { LinkChecker } from '../../../api/checks/link-checker.ts';
-import { CourseStylesheets } from '../../../api/checks/stylesheets.ts';
+import { LinkChecker } from '../../../api/net/link-checker.ts';
+import { anchorNamesOf } from '../../../api/extract/html.ts';
+import { CourseStylesheets } from '../../../api/extract/stylesheets.ts';
 import { CourseChecks } from '../../../api/engine/course-checks.ts';
 import { GuardedHttpClient } from '../../../api/net/guarded-http.ts';
 import { startLinkHost, type LinkHost } from '../../fixtures/link-host.ts';
@@ -28,7 +29,7 @@ describe('CourseChecks and the course index', () => {
     const http = new GuardedHttpClient({ policy: { allowPrivateTargets: true, allowHttp: true } });
     const a11y = new JsdomRunner();
     try {
-      const checks = new CourseChecks({ origin, orgUnitId: 6606, links: new LinkChecker({ http }), a11y, index });
+      const checks = new CourseChecks({ origin, orgUnitId: 6606, links: new LinkChecker({ http, anchorsOf: anchorNamesOf }), a11y, index });
       const link = (path: string, text: string) => ({ raw: path, url: new URL(path, origin).href, element: 'a href', embedded: false, text });
       const place = topicPlace({ ModuleId: 1, Title: 'Week 1' }, { TopicId: 11, Title: 'Intro' });
       await checks.check({
@@ -69,7 +70,7 @@ describe('CourseChecks and the event loop', () => {
         order.push(link.text ?? '');
         if (link.text === 'first') setImmediate(() => order.push('in between'));
       };
-      const checks = new CourseChecks({ origin, orgUnitId: 6606, links: new LinkChecker({ http }), a11y, onLink });
+      const checks = new CourseChecks({ origin, orgUnitId: 6606, links: new LinkChecker({ http, anchorsOf: anchorNamesOf }), a11y, onLink });
       const place = topicPlace({ ModuleId: 1, Title: 'Week 1' }, { TopicId: 11, Title: 'Intro' });
       const item = (text: string) => ({ place, url: null, links: [{ raw: `/ok/${text}`, url: new URL(`/ok/${text}`, origin).href, element: 'a href', embedded: false, text }] });
       await Promise.all([checks.check(item('first')), checks.check(item('second'))]);
@@ -91,7 +92,7 @@ describe('CourseChecks and course stylesheets', () => {
     const css = new Promise<string>((resolve) => (release = resolve));
     try {
       const stylesheets = new CourseStylesheets({ read: () => css, isOwn: (url) => url.origin === origin.origin, orgUnitId: 6606 });
-      const checks = new CourseChecks({ origin, orgUnitId: 6606, links: new LinkChecker({ http }), a11y, stylesheets });
+      const checks = new CourseChecks({ origin, orgUnitId: 6606, links: new LinkChecker({ http, anchorsOf: anchorNamesOf }), a11y, stylesheets });
       const place = topicPlace({ ModuleId: 1, Title: 'Week 1' }, { TopicId: 11, Title: 'Intro' });
       const content = '<!doctype html><html lang="en"><head><title>Intro</title><link rel="stylesheet" href="/styles/early.css"></head>' +
         '<body><h1>Intro</h1><p><a href="/missing/early-page">The reading</a></p></body></html>';

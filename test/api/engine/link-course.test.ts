@@ -1,6 +1,6 @@
 // The course of link cases (test/fixtures/link-course.ts), run through the whole engine: every
 // broken address is reported and no look-alike is.
-import { RENDERING_USER_AGENT } from '../../../api/checks/page-resources.ts';
+import { RENDERING_USER_AGENT } from '../../../api/a11y/page-resources.ts';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -12,7 +12,7 @@
 // version of Chromium the machine has; the browser's own verdicts are tested where they are made.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COURSE_SCOPES } from '../../../api/http/contract.ts';
+import { COURSE_SCOPES } from '../../../api/brightspace/course-scopes.ts';
 import { DEMO_ORG_UNIT, DEMO_PASSWORD, DEMO_USER, demoSite } from '../../../api/local/demo-course/demo-course.ts';
 import { startLinkHost, type LinkHost } from '../../../api/local/demo-course/link-host.ts';
 import { systemResolver, type Resolver } from '../../../api/net/address-guard.ts';

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AppError } from '../../../api/errors.ts';
 import { runCourseTest } from '../../../api/engine/run-course-test.ts';
-import type { CourseTestInput, CourseTestProgress } from '../../../api/engine/types.ts';
+import type { CourseTestInput } from '../../../api/engine/types.ts';
+import type { RunProgress } from '../../../api/engine/progress.ts';
 import type { Report } from '../../../api/report/model.ts';
 import { renderHtmlReport } from '../../../api/report/render-html.ts';
 import { renderCsvReport } from '../../../api/report/render-csv.ts';
@@ -14,7 +15,7 @@ import { SAMPLE_NOW, SAMPLE_ORG_UNIT, SAMPLE_PASSWORD, SAMPLE_USER, sampleSite }
 let web: LinkHost;
 let site: BrightspaceSite;
 let report: Report;
-const progress: CourseTestProgress[] = [];
+const progress: RunProgress[] = [];
 const logged: string[] = [];
 
 function input(overrides: Partial<CourseTestInput> = {}): CourseTestInput {

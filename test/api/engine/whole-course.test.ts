@@ -3,9 +3,9 @@
 // conditions, with one of each defect found and every look-alike left alone; what is read follows
 // the run's scopes; and the same findings whatever form the site's lists page in.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { COURSE_SCOPES } from '../../../api/http/contract.ts';
+import { COURSE_SCOPES } from '../../../api/brightspace/course-scopes.ts';
 import { runCourseTest } from '../../../api/engine/run-course-test.ts';
-import type { CourseTestProgress } from '../../../api/engine/types.ts';
+import type { RunProgress } from '../../../api/engine/progress.ts';
 import type { Report } from '../../../api/report/model.ts';
 import { renderHtmlReport } from '../../../api/report/render-html.ts';
 import { renderJsonReport } from '../../../api/report/render-json.ts';
@@ -19,7 +19,7 @@ vi.setConfig({ testTimeout: 60_000, hookTimeout: 120_000 });
 let web: LinkHost;
 let site: BrightspaceSite;
 let report: Report;
-const progress: CourseTestProgress[] = [];
+const progress: RunProgress[] = [];
 
 /** Findings as compact rows: module, topic, item, check; addresses with the servers' ports replaced. */
 function rows(findings: Report['findings'], origin = site.origin): string[] {

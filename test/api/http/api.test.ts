@@ -3,7 +3,7 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { JOB_STATUSES } from '../../../api/http/contract.ts';
+import { JOB_STATUSES } from '../../../api/jobs/job-status.ts';
 import { signJwt } from '../../../api/local/identity/jwt.ts';
 import { generateSigningKey, loadOrCreateSigningKey } from '../../../api/local/identity/signing-key.ts';
 import { LOCAL_CLIENT_ID } from '../../../api/local/local-config.ts';

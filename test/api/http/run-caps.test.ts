@@ -2,7 +2,7 @@
 // each other never start more runs than one user, or the whole deployment, may have.
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { JOB_STATUSES } from '../../../api/http/contract.ts';
+import { JOB_STATUSES } from '../../../api/jobs/job-status.ts';
 import { LOCAL_CLIENT_ID } from '../../../api/local/local-config.ts';
 import type { LocalStack } from '../../../api/local/local-stack.ts';
 import { httpsClient, signIn, startTestStack } from '../local/support.ts';

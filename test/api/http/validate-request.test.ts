@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { AppError, isAppError } from '../../../api/errors.ts';
-import { assertClientLabel } from '../../../api/engine/validate-input.ts';
+import { assertClientLabel } from '../../../api/engine/run-input.ts';
 import { MAX_BODY_BYTES } from '../../../api/http/contract.ts';
 import { LIMITS, parseJobId, parseRunTestsRequest, parseTocRequest, readJsonBody } from '../../../api/http/validate-request.ts';
 

@@ -8,7 +8,8 @@ import { BrightspaceSession } from '../../../api/brightspace/session.ts';
 import { DEMO_MODULES, DEMO_ORG_UNIT, DEMO_PASSWORD, DEMO_USER, startDemoCourse } from '../../../api/local/demo-course/demo-course.ts';
 import type { DemoCourse } from '../../../api/local/demo-course/demo-course.ts';
 import { GuardedHttpClient } from '../../../api/net/guarded-http.ts';
-import { COURSE_SCOPES, type TocModule } from '../../../api/http/contract.ts';
+import { COURSE_SCOPES } from '../../../api/brightspace/course-scopes.ts';
+import { type TocModule } from '../../../api/brightspace/types.ts';
 
 /** Modules as the app lists them: each one, then the ones nested in it. */
 function flatten(modules: TocModule[]): { id: number; title: string }[] {

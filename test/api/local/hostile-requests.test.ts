@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { JOB_STATUSES } from '../../../api/http/contract.ts';
+import { JOB_STATUSES } from '../../../api/jobs/job-status.ts';
 import { LOCAL_CLIENT_ID } from '../../../api/local/local-config.ts';
 import { startLocalStack } from '../../../api/local/local-stack.ts';
 import type { LocalStack } from '../../../api/local/local-stack.ts';

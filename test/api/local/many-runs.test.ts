@@ -4,7 +4,7 @@
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { JOB_STATUSES } from '../../../api/http/contract.ts';
+import { JOB_STATUSES } from '../../../api/jobs/job-status.ts';
 import { DEMO_MODULES, DEMO_ORG_UNIT, DEMO_PASSWORD, DEMO_USER, startDemoCourse } from '../../../api/local/demo-course/demo-course.ts';
 import type { DemoCourse } from '../../../api/local/demo-course/demo-course.ts';
 import { LOCAL_CLIENT_ID } from '../../../api/local/local-config.ts';

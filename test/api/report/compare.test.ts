@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SelectedModule } from '../../../api/brightspace/toc.ts';
 import { itemPlace, modulePlace, topicPlace, type Finding, type FindingPlace, type NotScanned } from '../../../api/checks/finding.ts';
-import type { CourseScope } from '../../../api/http/contract.ts';
+import type { CourseScope } from '../../../api/brightspace/course-scopes.ts';
 import { msg } from '../../../api/i18n/messages.ts';
 import { buildReport } from '../../../api/report/build-report.ts';
 import { compareWithHistory } from '../../../api/report/compare.ts';

@@ -3,11 +3,12 @@
 import { describe, expect, it } from 'vitest';
 import type { SelectedModule } from '../../../api/brightspace/toc.ts';
 import { axeFindings, checkAccessibility } from '../../../api/checks/accessibility.ts';
-import type { AxeRuleResult } from '../../../api/checks/axe-rules.ts';
+import type { AxeRuleResult } from '../../../api/a11y/axe-rules.ts';
 import { checkContent } from '../../../api/checks/content.ts';
 import { topicPlace, type Finding, type FindingPlace } from '../../../api/checks/finding.ts';
-import { parseTopic } from '../../../api/checks/html.ts';
-import { probeFindings, staticLinkFindings, type LinkProbe } from '../../../api/checks/links.ts';
+import { parseTopic } from '../../../api/extract/html.ts';
+import { probeFindings, staticLinkFindings } from '../../../api/checks/links.ts';
+import type { LinkProbe } from '../../../api/net/link-checker.ts';
 import { checkStructure } from '../../../api/checks/structure.ts';
 import { msg } from '../../../api/i18n/messages.ts';
 import { buildReport, fingerprintOf } from '../../../api/report/build-report.ts';

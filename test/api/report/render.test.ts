@@ -11,7 +11,7 @@ import { renderHtmlReport } from '../../../api/report/render-html.ts';
 import { renderJsonReport } from '../../../api/report/render-json.ts';
 import { REPORT_STYLE } from '../../../api/report/report-style.ts';
 import { CHECKS } from '../../../api/checks/catalogue.ts';
-import type { AccessibilityCheckInfo } from '../../../api/checks/a11y-runner.ts';
+import type { AccessibilityCheckInfo } from '../../../api/a11y/a11y-runner.ts';
 import { accessibilityOfReport } from '../../../api/report/accessibility-summary.ts';
 import { FINDINGS, SELECTED, sampleReport } from './support/sample-report.ts';
 import { topicPlace } from '../../../api/checks/finding.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { anchorNamesOf, classifyAddress, fragmentFound, isClientStateFragment, isValidMailto, metaRefreshUrl, parseTopic, srcsetUrls } from '../../../api/checks/html.ts';
+import { anchorNamesOf, classifyAddress, fragmentFound, isClientStateFragment, isValidMailto, metaRefreshUrl, parseTopic, srcsetUrls } from '../../../api/extract/html.ts';
 
 const PAGE = new URL('https://school.example.com/content/enforced/5-BIO/week1/page.html');
 const DIR = 'https://school.example.com/content/enforced/5-BIO/week1/';

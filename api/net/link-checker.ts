@@ -4,10 +4,21 @@
 // request. The Brightspace site's own addresses are checked with the session. Pages that links
 // point into with a #fragment are read once each (up to a size limit) for their ids and names.
 import { isAppError } from '../errors.ts';
-import { msg } from '../i18n/messages.ts';
-import { headerValue, NetworkFailure, type GuardedHttpClient, type HttpResponse } from '../net/guarded-http.ts';
-import { anchorNamesOf } from './html.ts';
-import type { LinkProbe } from './links.ts';
+import { msg, type Message } from '../i18n/messages.ts';
+import { headerValue, NetworkFailure, type GuardedHttpClient, type HttpResponse } from './guarded-http.ts';
+
+export type LinkOutcome = 'ok' | 'broken' | 'unreachable' | 'unverifiable';
+
+/** The result of checking one distinct address: one pure classification of what it answered. */
+export interface LinkProbe {
+  outcome: LinkOutcome;
+  /** The last HTTP status seen, when there was an answer. */
+  status: number | null;
+  /** Where a permanent redirect leads, when the address answered with one first. */
+  movedTo: string | null;
+  /** A sentence for the report: what happened. */
+  detail: Message;
+}
 
 /** A page read for its anchors beyond this size is not judged: its fragments are not reported. */
 export const MAX_ANCHOR_PAGE_BYTES = 5 * 1024 * 1024;
@@ -59,6 +70,8 @@ export interface LinkCheckerOptions {
   siteOrigin?: URL;
   signal?: AbortSignal;
   onProgress?: (done: number, total: number) => void;
+  /** The ids and names a page's markup defines, for links with a #fragment (an HTML parser's). */
+  anchorsOf: (markup: string) => Set<string>;
 }
 
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
@@ -143,7 +156,7 @@ export class LinkChecker {
         { headersFor: this.#options.headersFor, maxRedirects: 10 },
       );
       if (response.status !== 200 || !ANCHOR_TYPES.test(headerValue(response.headers, 'content-type') ?? '')) return null;
-      return anchorNamesOf(response.body ?? '');
+      return this.#options.anchorsOf(response.body ?? '');
     } catch {
       if (this.#options.signal?.aborted) throw this.#options.signal.reason;
       // The probe of the same address reports what went wrong; a page that cannot be read whole is not judged.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../../api/errors.ts';
-import { failureDetail } from '../../../api/http/failure-log.ts';
-import { msg } from '../../../api/i18n/messages.ts';
+import { AppError } from '../../api/errors.ts';
+import { failureDetail } from '../../api/log.ts';
+import { msg } from '../../api/i18n/messages.ts';
 
 describe('a failure as it is logged', () => {
   it('keeps CTPO’s own messages whole, whatever the password is', () => {

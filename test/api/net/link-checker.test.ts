@@ -1,8 +1,9 @@
+import { anchorNamesOf } from '../../../api/extract/html.ts';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatMessage } from '../../../api/i18n/messages.ts';
-import { LinkChecker, retryAfterMs } from '../../../api/checks/link-checker.ts';
+import { LinkChecker, retryAfterMs } from '../../../api/net/link-checker.ts';
 import type { Resolver } from '../../../api/net/address-guard.ts';
 import { GuardedHttpClient } from '../../../api/net/guarded-http.ts';
 import { startLinkHost, type LinkHost } from '../../fixtures/link-host.ts';
@@ -20,7 +21,7 @@ afterAll(async () => {
 async function withChecker<T>(work: (checker: LinkChecker) => Promise<T>, options: { timeoutMs?: number; limits?: ConstructorParameters<typeof LinkChecker>[0]['limits']; resolve?: Resolver; strict?: boolean } = {}): Promise<T> {
   const http = new GuardedHttpClient({ policy: options.strict ? { allowPrivateTargets: false, allowHttp: true } : local, timeoutMs: options.timeoutMs ?? 2_000, resolve: options.resolve });
   try {
-    return await work(new LinkChecker({ http, limits: { backoffMs: 10, ...options.limits } }));
+    return await work(new LinkChecker({ http, anchorsOf: anchorNamesOf, limits: { backoffMs: 10, ...options.limits } }));
   } finally {
     await http.close();
   }

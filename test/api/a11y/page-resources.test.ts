@@ -3,7 +3,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PageResources, RENDERING_USER_AGENT, type PageRequest } from '../../../api/checks/page-resources.ts';
+import { PageResources, RENDERING_USER_AGENT, type PageRequest } from '../../../api/a11y/page-resources.ts';
 import { GuardedHttpClient } from '../../../api/net/guarded-http.ts';
 
 let server: Server;

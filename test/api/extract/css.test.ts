@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { styleAttributeReferences, stylesheetReferences } from '../../../api/checks/css.ts';
+import { styleAttributeReferences, stylesheetReferences } from '../../../api/extract/css.ts';
 
 const raws = (css: string) => stylesheetReferences(css).map((reference) => `${reference.rule} ${reference.raw}`);
 

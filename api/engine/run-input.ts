@@ -1,7 +1,7 @@
 // The engine's own input checks: the HTTP layer validates too, but the command line and the
 // Fargate task call the engine directly, so bad input is refused here with a plain message.
 import { AppError } from '../errors.ts';
-import { COURSE_SCOPES, type CourseScope } from '../http/contract.ts';
+import { COURSE_SCOPES, type CourseScope } from '../brightspace/course-scopes.ts';
 import { msg } from '../i18n/messages.ts';
 
 const MAX_FIELD_LENGTH = 1024;
@@ -73,4 +73,13 @@ export function assertScopes(scopes: unknown): asserts scopes is CourseScope[] |
   if (!Array.isArray(scopes) || !scopes.every((scope) => known.includes(scope))) {
     throw new AppError('invalid_input', msg('error.field.scopes', { scopes: COURSE_SCOPES.join(', ') }));
   }
+}
+
+/** The engine's whole input, checked before anything is opened; throws an AppError naming the field. */
+export function assertRunInput(input: { username: unknown; password: unknown; orgUnitId: unknown; modules: unknown; client: unknown; scopes?: unknown }): void {
+  assertCredentials(input.username, input.password);
+  assertOrgUnitId(input.orgUnitId);
+  assertModules(input.modules);
+  assertClientLabel(input.client);
+  assertScopes(input.scopes);
 }

@@ -10,11 +10,11 @@ import { getPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { BROWSER_NICENESS, browserNicenessFromEnv, findChromium } from '../../../api/checks/a11y-runner.ts';
-import type { AxeOutcome } from '../../../api/checks/axe-rules.ts';
+import { BROWSER_NICENESS, browserNicenessFromEnv, findChromium } from '../../../api/a11y/a11y-runner.ts';
+import type { AxeOutcome } from '../../../api/a11y/axe-rules.ts';
 import { chromium } from 'playwright-core';
-import { BrowserRunner } from '../../../api/checks/browser-runner.ts';
-import { PageResources } from '../../../api/checks/page-resources.ts';
+import { BrowserRunner } from '../../../api/a11y/browser-runner.ts';
+import { PageResources } from '../../../api/a11y/page-resources.ts';
 import { GuardedHttpClient } from '../../../api/net/guarded-http.ts';
 import { chromiumChildren } from '../support/chromium.ts';
 
