@@ -1,6 +1,7 @@
 // The gradebook (grades/, grades/categories/, grades/setup/, all bare arrays or objects): grade
 // items with their category, weight, bonus and exclusion flags and the tool item they grade;
 // categories with their weight; and whether the course is graded by points, weights or formula.
+import type { ItemPlace } from './places.ts';
 import type { BrightspaceSession } from './session.ts';
 import { readListOf, readOneOf, type Reading } from './reading.ts';
 import { boolField, idField, isRecord, numberField, textField, type RawRecord } from './valence-fields.ts';
@@ -99,4 +100,18 @@ export function readGradeCategories(session: BrightspaceSession, orgUnitId: numb
 
 export function readGradeSetup(session: BrightspaceSession, orgUnitId: number): Promise<Reading<GradeSetup>> {
   return readOneOf(session, session.leUrl(orgUnitId, 'grades/setup/'), parseGradeSetup);
+}
+
+/** The gradebook as read: its setup (weighted or points), items and categories. */
+export interface Gradebook {
+  setup: GradeSetup | null;
+  items: GradeItem[];
+  categories: GradeCategory[];
+}
+
+/** An activity (assignment, quiz, content topic) that names its grade item. */
+export interface GradedActivity {
+  place: ItemPlace;
+  url: string | null;
+  gradeItemId: number;
 }

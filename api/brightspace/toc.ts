@@ -153,3 +153,36 @@ export function classifyTopic(topic: TocTopic): TopicKind {
   const label = typeof topic.TypeIdentifier === 'string' ? topic.TypeIdentifier.slice(0, 60) : '';
   return { kind: 'unreadable', reason: label === '' ? msg('reason.topic.unknown-kind') : msg('reason.topic.unknown-kind-named', { kind: label }), url };
 }
+
+/** The dates an item carries; any may be unset. */
+export interface Dates {
+  start: Date | null;
+  end: Date | null;
+  due: Date | null;
+}
+
+function dateField(item: TocModule | TocTopic, ...names: string[]): Date | null {
+  for (const name of names) {
+    const value = item[name];
+    if (typeof value === 'string' && value !== '') {
+      const date = new Date(value);
+      if (!Number.isNaN(date.getTime())) return date;
+    }
+  }
+  return null;
+}
+
+/** A module's or topic's dates, from whichever of the table of contents' date fields it has. */
+export function datesOf(item: TocModule | TocTopic): Dates {
+  return {
+    start: dateField(item, 'StartDateTime', 'StartDate', 'ModuleStartDate'),
+    end: dateField(item, 'EndDateTime', 'EndDate', 'ModuleEndDate'),
+    due: dateField(item, 'DueDateTime', 'DueDate', 'ModuleDueDate'),
+  };
+}
+
+/** The course offering's own dates; either may be unset. */
+export interface CourseDates {
+  start: Date | null;
+  end: Date | null;
+}

@@ -4,7 +4,8 @@
 // judge: alt text that is a file name, generic link text, and videos without captions.
 import { msg } from '../i18n/messages.ts';
 import { finding } from './catalogue.ts';
-import type { Finding, FindingPlace, Severity } from './finding.ts';
+import type { Finding, Severity } from './finding.ts';
+import type { ItemPlace } from '../brightspace/places.ts';
 import type { AxeOutcome, AxeRuleResult } from '../a11y/axe-rules.ts';
 import { accessibleText, isElement, resolveAddress, type HtmlElement, type ParsedTopic } from '../extract/html.ts';
 
@@ -14,7 +15,7 @@ export function severityOfImpact(impact: string | null): Severity {
   return 'info';
 }
 
-function axeFinding(result: AxeRuleResult, place: FindingPlace, pageUrl: string | null, review: boolean): Finding {
+function axeFinding(result: AxeRuleResult, place: ItemPlace, pageUrl: string | null, review: boolean): Finding {
   const example = result.nodes[0];
   const help = result.help.replace(/\.$/, '');
   const why = example?.why?.trim().replace(/\.$/, '');
@@ -42,7 +43,7 @@ function axeFinding(result: AxeRuleResult, place: FindingPlace, pageUrl: string 
 }
 
 /** axe's failures as findings, and what it could not decide as "Needs review" notes. */
-export function axeFindings(outcome: Pick<AxeOutcome, 'violations' | 'incomplete'>, place: FindingPlace, pageUrl: string | null): Finding[] {
+export function axeFindings(outcome: Pick<AxeOutcome, 'violations' | 'incomplete'>, place: ItemPlace, pageUrl: string | null): Finding[] {
   return [
     ...outcome.violations.map((result) => axeFinding(result, place, pageUrl, false)),
     ...outcome.incomplete.map((result) => axeFinding(result, place, pageUrl, true)),
@@ -95,7 +96,7 @@ function hasCaptions(video: HtmlElement): boolean {
   );
 }
 
-export function checkAccessibility(topic: ParsedTopic, place: FindingPlace, pageUrl: URL, orgUnitId: number): Finding[] {
+export function checkAccessibility(topic: ParsedTopic, place: ItemPlace, pageUrl: URL, orgUnitId: number): Finding[] {
   // The images, links and videos concerned are named by their address (url) and their HTML. One
   // finding stands for every such image (or link) of the item, so its subject is the kind of element,
   // not the first one found: fixing one of three, or adding a fourth, leaves it the same finding.

@@ -3,7 +3,8 @@
 // from axe-core are `a11y.<axe rule id>` and take their severity from axe's impact.
 import { formatMessage, isMessage, msg, type Message, type MessageId } from '../i18n/messages.ts';
 import type { Language } from '../i18n/languages.ts';
-import type { Finding, FindingPlace, Severity } from './finding.ts';
+import type { Finding, Severity } from './finding.ts';
+import type { ItemPlace } from '../brightspace/places.ts';
 
 export const CHECKS = {
   'structure.broken': 'error',
@@ -49,7 +50,7 @@ export function isCheckId(check: string): check is CheckId {
 }
 
 /** A finding of a catalogued check, with its catalogue severity. */
-export function finding(check: CheckId, place: FindingPlace, url: string | null, message: Message, details: Partial<Finding> = {}): Finding {
+export function finding(check: CheckId, place: ItemPlace, url: string | null, message: Message, details: Partial<Finding> = {}): Finding {
   return { check, severity: CHECKS[check], ...place, url, message, ...details };
 }
 

@@ -1,7 +1,8 @@
 // Content checks: text a course builder left in by mistake, and pages with nothing on them.
 import { msg } from '../i18n/messages.ts';
 import { finding } from './catalogue.ts';
-import type { Finding, FindingPlace } from './finding.ts';
+import type { Finding } from './finding.ts';
+import type { ItemPlace } from '../brightspace/places.ts';
 import type { ParsedTopic } from '../extract/html.ts';
 
 // Upper-case markers only: "todo" is a Spanish word and "tbd" can be part of prose in lower case.
@@ -21,12 +22,12 @@ export function placeholdersIn(text: string): string[] {
 }
 
 /** The placeholder finding for the placeholder texts of an item: a page, or a document (a file to upload again). */
-export function placeholderFinding(found: string[], place: FindingPlace, url: string | null, details: Partial<Finding> = {}, inDocument = false): Finding {
+export function placeholderFinding(found: string[], place: ItemPlace, url: string | null, details: Partial<Finding> = {}, inDocument = false): Finding {
   const examples = found.slice(0, 3).map((text) => `"${text}"`).join(', ');
   return finding('content.placeholder', place, url, msg(inDocument ? 'finding.doc.placeholder' : 'finding.content.placeholder', { examples }), { count: found.length, subject: 'text', ...details });
 }
 
-export function checkContent(topic: ParsedTopic, place: FindingPlace, pageUrl: string | null): Finding[] {
+export function checkContent(topic: ParsedTopic, place: ItemPlace, pageUrl: string | null): Finding[] {
   const findings: Finding[] = [];
   const found = placeholdersIn(topic.text);
   if (found.length > 0) findings.push(placeholderFinding(found, place, pageUrl));
@@ -44,7 +45,7 @@ const SESSION_TOKEN = /\b(d2lSessionVal|d2lSecureSessionVal)\s*=/gi;
  * A Brightspace session value in an item's HTML. The finding names the parameter and never its
  * value: the value is someone's session.
  */
-export function sessionTokenFindings(html: string, place: FindingPlace, pageUrl: string | null): Finding[] {
+export function sessionTokenFindings(html: string, place: ItemPlace, pageUrl: string | null): Finding[] {
   const names = new Set<string>();
   let count = 0;
   for (const match of html.matchAll(SESSION_TOKEN)) {

@@ -6,7 +6,8 @@ import { isFileNameText } from './accessibility.ts';
 import { finding } from './catalogue.ts';
 import { placeholderFinding, placeholdersIn } from './content.ts';
 import type { DocumentFacts, DocumentImage, DocumentType } from '../extract/document-facts.ts';
-import type { Finding, FindingPlace } from './finding.ts';
+import type { Finding } from './finding.ts';
+import type { ItemPlace } from '../brightspace/places.ts';
 import { resolveAddress, type LinkOccurrence } from '../extract/html.ts';
 
 /** Word's headings matter past this length: a reader of a longer text needs them to find their way. */
@@ -38,7 +39,7 @@ export interface DocumentCheckResult {
  * Checks a document read at `documentUrl`. Its findings belong to `place` (its own topic, or the page
  * that links to it) and carry the document's address as their `url`.
  */
-export function checkDocument(facts: DocumentFacts, place: FindingPlace, documentUrl: string, orgUnitId: number): DocumentCheckResult {
+export function checkDocument(facts: DocumentFacts, place: ItemPlace, documentUrl: string, orgUnitId: number): DocumentCheckResult {
   const findings: Finding[] = [];
   const at = (check: Parameters<typeof finding>[0], message: Parameters<typeof finding>[3], details: Partial<Finding> = {}) =>
     findings.push(finding(check, place, documentUrl, message, { subject: `${check}:${documentUrl}`, ...details }));

@@ -1,33 +1,21 @@
 // Gradebook checks: activities graded into a grade item that no longer exists, a weighted gradebook
 // whose weights do not add up to 100 (counted as Brightspace counts them), and grade items no
 // activity feeds.
-import { GRADED_TOOLS, type GradeCategory, type GradeItem, type GradeSetup, type GradedTool } from '../brightspace/grades.ts';
+import { GRADED_TOOLS, type GradeCategory, type GradeItem, type Gradebook, type GradedActivity, type GradedTool } from '../brightspace/grades.ts';
 import { msg, type Message } from '../i18n/messages.ts';
 import { finding } from './catalogue.ts';
-import type { Finding, FindingPlace } from './finding.ts';
-
-export interface Gradebook {
-  setup: GradeSetup | null;
-  items: GradeItem[];
-  categories: GradeCategory[];
-}
-
-/** An activity (assignment, quiz, content topic) that names its grade item. */
-export interface GradedActivity {
-  place: FindingPlace;
-  url: string | null;
-  gradeItemId: number;
-}
+import type { Finding } from './finding.ts';
+import { itemPlace, type ItemPlace } from '../brightspace/places.ts';
 
 /** Whether a tool's item exists: `unknown` when that tool was not read. */
 export type ToolItemExistence = (tool: GradedTool, id: number) => 'found' | 'missing' | 'unknown';
 
 export interface GradebookPlaces {
   /** The gradebook as a whole. */
-  gradebook: FindingPlace;
+  gradebook: ItemPlace;
   gradebookUrl: string | null;
-  item(item: GradeItem): FindingPlace;
-  category(category: GradeCategory): FindingPlace;
+  item(item: GradeItem): ItemPlace;
+  category(category: GradeCategory): ItemPlace;
   itemUrl(id: number): string | null;
 }
 
@@ -124,4 +112,31 @@ export function unassociatedFindings(gradebook: Gradebook, activities: GradedAct
     findings.push(finding('grades.unassociated-item', places.item(item), places.itemUrl(item.id), msg('finding.grades.unassociated-item'), { subject: 'association' }));
   }
   return findings;
+}
+
+/** Where the gradebook's findings go: the gradebook as a whole under the course, each grade item and category under its own name. */
+export interface GradebookContext {
+  orgUnitId: number;
+  courseTitle: string;
+  /** The gradebook's page in Brightspace. */
+  gradebookUrl: string;
+  /** Assignments and quizzes were both read, so an item no activity names is truly unused. */
+  referencesComplete: boolean;
+}
+
+/** Every gradebook finding, placed: each activity where it was read (under the quicklink topic that opens it, or course-wide). */
+export function gradebookFindings(gradebook: Gradebook, graded: GradedActivity[], exists: ToolItemExistence, context: GradebookContext): Finding[] {
+  const { gradebookUrl } = context;
+  const places: GradebookPlaces = {
+    gradebook: itemPlace('course', context.orgUnitId, context.courseTitle),
+    gradebookUrl,
+    item: (item) => itemPlace('grade-item', item.id, item.name),
+    category: (category) => itemPlace('grade-item', category.id, category.name),
+    itemUrl: () => gradebookUrl,
+  };
+  return [
+    ...missingGradeItemFindings(graded, gradebook),
+    ...weightFindings(gradebook, places),
+    ...unassociatedFindings(gradebook, graded, exists, places, context.referencesComplete),
+  ];
 }

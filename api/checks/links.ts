@@ -2,42 +2,14 @@
 // unverifiable), and what needs no request at all (insecure http, links into another course).
 import { msg } from '../i18n/messages.ts';
 import type { LinkProbe } from '../net/link-checker.ts';
+import { orgUnitOf } from '../brightspace/item-urls.ts';
 import { finding } from './catalogue.ts';
-import type { Finding, FindingPlace } from './finding.ts';
+import type { Finding } from './finding.ts';
+import type { ItemPlace } from '../brightspace/places.ts';
 import { fragmentFound, isClientStateFragment, type FragmentReference, type LinkOccurrence, type OtherSchemeLink } from '../extract/html.ts';
 
-// Where Brightspace puts an org unit id in its own addresses.
-const ORG_UNIT_PATHS = [
-  /^\/d2l\/le\/content\/(\d+)\//i,
-  /^\/d2l\/le\/(\d+)\//i,
-  /^\/d2l\/home\/(\d+)(?:\/|$)/i,
-  /^\/content\/enforced\/(\d+)-/i,
-  /^\/d2l\/lms\/[^?]*\/(\d+)(?:\/|$)/i,
-  /^\/d2l\/api\/le\/[\d.]+\/(\d+)\//i,
-  /^\/d2l\/api\/lp\/[\d.]+\/(?:courses|orgstructure)\/(\d+)(?:\/|$)/i,
-];
-const ORG_UNIT_QUERY = ['ou', 'orgunitid', 'orgunit'];
-
-/**
- * The org unit an address points into, when it is a Brightspace address: on the course's own site
- * (paths and the `ou` query) or on any host by Brightspace's distinctive paths.
- */
-export function orgUnitOf(url: URL, siteOrigin: URL): number | null {
-  const ownSite = url.host === siteOrigin.host;
-  const brightspacePath = /^\/(d2l|content\/enforced)\//i.test(url.pathname);
-  if (!ownSite && !brightspacePath) return null;
-  for (const pattern of ORG_UNIT_PATHS) {
-    const match = pattern.exec(url.pathname);
-    if (match) return Number(match[1]);
-  }
-  for (const [name, value] of url.searchParams) {
-    if (ORG_UNIT_QUERY.includes(name.toLowerCase()) && /^\d{1,15}$/.test(value)) return Number(value);
-  }
-  return null;
-}
-
 /** Findings that need no request: an address into another course, plain http on an https course. */
-export function staticLinkFindings(link: LinkOccurrence, place: FindingPlace, siteOrigin: URL, orgUnitId: number): Finding[] {
+export function staticLinkFindings(link: LinkOccurrence, place: ItemPlace, siteOrigin: URL, orgUnitId: number): Finding[] {
   if (link.url === null) {
     const message = link.problem === 'local-file' ? msg('finding.link.local-file', { address: link.raw }) : msg('finding.link.invalid-address', { address: link.raw });
     return [finding('link.broken', place, link.raw, message, linkDetails(link))];
@@ -54,8 +26,15 @@ export function staticLinkFindings(link: LinkOccurrence, place: FindingPlace, si
   return findings;
 }
 
+/** An address an unreadable topic opens (a quicklink, a tool): a finding when it leads into another course or org unit. */
+export function openedAddressFindings(address: string, place: ItemPlace, siteOrigin: URL, orgUnitId: number): Finding[] {
+  const other = orgUnitOf(new URL(address), siteOrigin);
+  if (other === null || other === orgUnitId) return [];
+  return [finding('link.cross-course', place, address, msg('finding.link.topic-cross-course', { orgUnitId: String(other) }), { element: 'topic', subject: address })];
+}
+
 /** Findings from the probe of one address, for one place it appears. */
-export function probeFindings(link: LinkOccurrence & { url: string }, probe: LinkProbe, place: FindingPlace): Finding[] {
+export function probeFindings(link: LinkOccurrence & { url: string }, probe: LinkProbe, place: ItemPlace): Finding[] {
   const details = linkDetails(link);
   // A form that only posts to its address: refusing a GET (405) shows the address exists.
   if (link.postOnly && probe.status === 405) return [];
@@ -81,7 +60,7 @@ export function linkDetails(link: LinkOccurrence): Partial<Finding> {
 }
 
 /** A mailto: link whose address is not a valid e-mail address. */
-export function mailtoFindings(link: OtherSchemeLink, place: FindingPlace): Finding[] {
+export function mailtoFindings(link: OtherSchemeLink, place: ItemPlace): Finding[] {
   if (link.scheme !== 'mailto' || link.valid) return [];
   const details: Partial<Finding> = { element: link.element, subject: link.raw };
   if (link.text) details.linkText = link.text;
@@ -92,7 +71,7 @@ export function mailtoFindings(link: OtherSchemeLink, place: FindingPlace): Find
  * Fragments that name no place in the target page. `anchors` are the target's ids and names;
  * fragments that are state for the page's scripts are never reported.
  */
-export function fragmentFindings(url: string, fragments: FragmentReference[], anchors: Set<string>, place: FindingPlace, samePage: boolean): Finding[] {
+export function fragmentFindings(url: string, fragments: FragmentReference[], anchors: Set<string>, place: ItemPlace, samePage: boolean): Finding[] {
   return fragments
     .filter((reference) => !isClientStateFragment(reference.fragment) && !fragmentFound(reference.fragment, anchors))
     .map((reference) => {

@@ -3,12 +3,13 @@
 import type { ConditionTarget, ReleaseCondition } from '../brightspace/release-conditions.ts';
 import { msg } from '../i18n/messages.ts';
 import { finding } from './catalogue.ts';
-import type { Finding, FindingPlace } from './finding.ts';
+import type { Finding } from './finding.ts';
+import type { ItemPlace } from '../brightspace/places.ts';
 
 /** Whether the course has an item: `unknown` when the tool it belongs to was not read. */
 export type ItemExistence = (kind: ConditionTarget, id: number) => 'found' | 'missing' | 'unknown';
 
-export function releaseConditionFindings(conditions: ReleaseCondition[], place: FindingPlace, url: string | null, exists: ItemExistence): Finding[] {
+export function releaseConditionFindings(conditions: ReleaseCondition[], place: ItemPlace, url: string | null, exists: ItemExistence): Finding[] {
   const findings: Finding[] = [];
   for (const condition of conditions) {
     if (condition.target === null) continue;

@@ -1,43 +1,18 @@
 // Structure checks over the table of contents alone: broken and hidden items, empty modules, dates
 // that contradict each other, have passed or fall outside the course's own dates, and siblings
 // students cannot tell apart. The date checks serve every item with dates (activities too).
-import type { SelectedModule } from '../brightspace/toc.ts';
-import type { TocModule, TocTopic } from '../brightspace/types.ts';
+import { datesOf, type CourseDates, type Dates, type SelectedModule } from '../brightspace/toc.ts';
 import { msg, type Message } from '../i18n/messages.ts';
 import { finding } from './catalogue.ts';
-import { modulePlace, topicPlace, type Finding, type FindingPlace } from './finding.ts';
-
-export interface Dates {
-  start: Date | null;
-  end: Date | null;
-  due: Date | null;
-}
-
-function dateField(item: TocModule | TocTopic, ...names: string[]): Date | null {
-  for (const name of names) {
-    const value = item[name];
-    if (typeof value === 'string' && value !== '') {
-      const date = new Date(value);
-      if (!Number.isNaN(date.getTime())) return date;
-    }
-  }
-  return null;
-}
-
-export function datesOf(item: TocModule | TocTopic): Dates {
-  return {
-    start: dateField(item, 'StartDateTime', 'StartDate', 'ModuleStartDate'),
-    end: dateField(item, 'EndDateTime', 'EndDate', 'ModuleEndDate'),
-    due: dateField(item, 'DueDateTime', 'DueDate', 'ModuleDueDate'),
-  };
-}
+import { type Finding } from './finding.ts';
+import { modulePlace, topicPlace, type ItemPlace } from '../brightspace/places.ts';
 
 function day(date: Date): string {
   return date.toISOString().slice(0, 10);
 }
 
 /** The dates of any item (a module, a topic, an assignment...), checked against each other and today. */
-export function dateFindings(dates: Dates, place: FindingPlace, now: Date): Finding[] {
+export function dateFindings(dates: Dates, place: ItemPlace, now: Date): Finding[] {
   const { start, end, due } = dates;
   const findings: Finding[] = [];
   const problems: Message[] = [];
@@ -56,14 +31,8 @@ export function dateFindings(dates: Dates, place: FindingPlace, now: Date): Find
   return findings;
 }
 
-/** The course offering's own dates; either may be unset. */
-export interface CourseDates {
-  start: Date | null;
-  end: Date | null;
-}
-
 /** A start, due or end date outside the course offering's dates. */
-export function courseDateFindings(dates: Dates, place: FindingPlace, course: CourseDates): Finding[] {
+export function courseDateFindings(dates: Dates, place: ItemPlace, course: CourseDates): Finding[] {
   if (course.start === null && course.end === null) return [];
   const outside = (date: Date | null) => date !== null && ((course.start !== null && date < course.start) || (course.end !== null && date > course.end));
   const problems: Message[] = [];
@@ -80,7 +49,7 @@ export function courseDateFindings(dates: Dates, place: FindingPlace, course: Co
 }
 
 /** The item's kind as a message select value (ICU keys take no hyphen). */
-function kindOf(place: FindingPlace): string {
+function kindOf(place: ItemPlace): string {
   return place.itemType.replaceAll('-', '_');
 }
 
@@ -114,7 +83,7 @@ export function checkStructure(selected: SelectedModule[], now: Date, course?: C
     findings.push(...dateFindings(datesOf(module), ownPlace, now));
     if (course) findings.push(...courseDateFindings(datesOf(module), ownPlace, course));
 
-    const siblings: { title: string; place: FindingPlace }[] = [
+    const siblings: { title: string; place: ItemPlace }[] = [
       ...entry.children.filter((child) => selectedIds.has(child.ModuleId)).map((child) => ({ title: child.Title, place: modulePlace(child) })),
       ...entry.topics.map((topic) => ({ title: topic.Title, place: topicPlace(module, topic) })),
     ];
@@ -143,7 +112,7 @@ export function checkStructure(selected: SelectedModule[], now: Date, course?: C
   return findings;
 }
 
-function duplicateFindings(items: { title: string; place: FindingPlace }[], where: Message): Finding[] {
+function duplicateFindings(items: { title: string; place: ItemPlace }[], where: Message): Finding[] {
   const firstByTitle = new Map<string, string>();
   const findings: Finding[] = [];
   for (const item of items) {

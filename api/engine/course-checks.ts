@@ -3,21 +3,31 @@
 // jsdom in a worker thread) while the links are checked, and every link handed to the link checker
 // (each distinct address probed once per run). The course's own stylesheets add their addresses to
 // the topics that use them; links to the course's own items are decided from the course index;
-// fragments are checked in their pages. Findings and what could not be checked are
-// collected here for the report.
+// fragments are checked in their pages; dates, quicklinks, release conditions and the gradebook are
+// judged from what their readers found. Findings, what could not be read and the course items that
+// were checked are collected here for the report.
 import type { AccessibilityRunner } from '../a11y/a11y-runner.ts';
+import type { ItemUrls } from '../brightspace/item-urls.ts';
+import { internalTargetOf, type InternalTarget } from '../brightspace/item-urls.ts';
+import type { ItemPlace } from '../brightspace/places.ts';
+import type { CourseDates } from '../brightspace/toc.ts';
 import { axeFindings, checkAccessibility } from '../checks/accessibility.ts';
+import { quicklinkFindings } from '../checks/activities.ts';
 import { checkContent, sessionTokenFindings } from '../checks/content.ts';
 import { checkDocument } from '../checks/documents.ts';
 import type { CheckedDocument, Finding, NotScanned } from '../checks/finding.ts';
-import { parseTopic, type LinkOccurrence } from '../extract/html.ts';
-import { internalLinkFindings, internalTargetOf, type CourseIndex, type InternalTarget } from '../checks/internal-links.ts';
-import type { LinkChecker } from '../net/link-checker.ts';
-import { fragmentFindings, mailtoFindings, probeFindings, staticLinkFindings } from '../checks/links.ts';
-import type { CourseStylesheets } from '../extract/stylesheets.ts';
+import { gradebookFindings } from '../checks/grades.ts';
+import { internalLinkFindings } from '../checks/internal-links.ts';
+import { fragmentFindings, mailtoFindings, openedAddressFindings, probeFindings, staticLinkFindings } from '../checks/links.ts';
+import { releaseConditionFindings } from '../checks/release-conditions.ts';
+import { courseDateFindings, dateFindings } from '../checks/structure.ts';
 import { isAppError } from '../errors.ts';
+import { parseTopic, type LinkOccurrence } from '../extract/html.ts';
+import type { CourseStylesheets } from '../extract/stylesheets.ts';
 import { msg } from '../i18n/messages.ts';
-import type { CourseItem } from '../sources/course-items.ts';
+import type { LinkChecker } from '../net/link-checker.ts';
+import type { CourseIndex } from '../sources/course-index.ts';
+import type { CheckedItem, CourseItem } from '../sources/course-items.ts';
 
 // HTML waiting for the accessibility checker; beyond this, reading more items waits.
 const A11Y_BACKLOG_BYTES = 16 * 1024 * 1024;
@@ -29,10 +39,16 @@ export interface CourseChecksOptions {
   a11y: AccessibilityRunner;
   /** Told of every link of every item (the document source reads course files pages link to). */
   onLink?: (link: LinkOccurrence, item: CourseItem) => void;
-  /** The course's items, for links to them; without it they are checked over HTTP only. */
+  /** The course's items, for links to them and what quicklinks, conditions and grades name; without it links are checked over HTTP only. */
   index?: CourseIndex;
   /** The course's own stylesheets; without it only the stylesheet addresses themselves are checked. */
   stylesheets?: CourseStylesheets;
+  /** "Now" for the date checks. */
+  now?: Date;
+  /** The course offering's dates, for the dates of activities. */
+  courseDates?: CourseDates;
+  /** The course's pages, for the course items the report lists. */
+  urls?: ItemUrls;
 }
 
 interface PendingLink {
@@ -44,6 +60,7 @@ interface PendingLink {
 export class CourseChecks {
   readonly findings: Finding[] = [];
   readonly notScanned: NotScanned[] = [];
+  readonly #items = new Map<string, CheckedItem>();
   /** Documents read and checked. */
   readonly documents: CheckedDocument[] = [];
   /** Topics fully checked. */
@@ -81,6 +98,12 @@ export class CourseChecks {
     this.#options = options;
   }
 
+  /** Course items besides modules and topics that findings of the gradebook and release conditions name, for the report. */
+  get items(): CheckedItem[] {
+    return [...this.#items.values()];
+  }
+
+  /** Findings about the course as a whole (its modules' structure). */
   addFindings(findings: Finding[]): void {
     this.findings.push(...findings);
   }
@@ -88,17 +111,22 @@ export class CourseChecks {
   /** Checks an item; resolves once the next may be read. `done` follows when all its checks have run. */
   async check(item: CourseItem, done?: () => void): Promise<void> {
     await this.#turn();
-    const { orgUnitId, onLink } = this.#options;
+    const { orgUnitId, origin, onLink } = this.#options;
+    if (item.unreadable !== undefined) {
+      const { reason, title, opens } = item.unreadable;
+      this.notScanned.push({ ...item.place, title: title ?? item.place.itemTitle ?? '', reason, ...(item.url === null ? {} : { url: item.url }) });
+      if (opens !== undefined) this.#push(openedAddressFindings(opens, item.place, origin, orgUnitId), item);
+      done?.();
+      return;
+    }
+    this.#judgeFacts(item);
     if (item.links !== undefined) {
       for (const link of item.links) onLink?.(link, item);
       this.#addLinks(item.links, item);
     }
     if (item.document !== undefined && item.url !== null) this.#checkDocument(item, item.document, item.url);
-    // A topic is counted once, by its page, file or link; its description is a part of it, and a
-    // document a page links to is part of that page's topic, not a topic of its own.
-    const countsAsTopic = item.place.itemType === 'topic' && item.html?.whole !== false && item.document?.linked !== true;
     if (item.html === undefined) {
-      if (countsAsTopic) this.scanned++;
+      if (item.isTopic) this.scanned++;
       done?.();
       return;
     }
@@ -131,7 +159,7 @@ export class CourseChecks {
         (outcome) => {
           this.#push(axeFindings(outcome, item.place, item.url), item);
           for (const rule of outcome.errors) this.ruleErrors.set(rule, (this.ruleErrors.get(rule) ?? 0) + 1);
-          if (countsAsTopic) this.scanned++;
+          if (item.isTopic) this.scanned++;
         },
         (error: unknown) => {
           const problem = isAppError(error) ? error.text : msg('reason.a11y.failed');
@@ -163,6 +191,46 @@ export class CourseChecks {
       if (this.#linkWork.length === count && this.#pending.length === 0) break;
     }
     if (this.#linkFailure !== undefined) throw this.#linkFailure;
+  }
+
+  /** What an item's reader found besides its content: its dates, the activity a quicklink opens, its release conditions, the gradebook. */
+  #judgeFacts(item: CourseItem): void {
+    const { place } = item;
+    const { index } = this.#options;
+    if (item.dates !== undefined) {
+      const now = this.#options.now ?? new Date();
+      this.#push(dateFindings(item.dates.dates, place, now), item);
+      if (item.dates.course && this.#options.courseDates !== undefined) this.#push(courseDateFindings(item.dates.dates, place, this.#options.courseDates), item);
+    }
+    if (item.quicklink !== undefined) this.#push(quicklinkFindings(item.quicklink, place), item);
+    const activityState = (kind: 'assignment' | 'quiz' | 'discussion-topic', id: number) => {
+      const state = index?.activityById([kind], id).state ?? 'unknown';
+      return state === 'present' || state === 'hidden' ? 'found' : state;
+    };
+    if (item.conditions !== undefined) {
+      const { conditions, gradeItems } = item.conditions;
+      const found = releaseConditionFindings(conditions, place, item.url, (kind, id) => {
+        if (kind === 'topic') return index === undefined ? 'unknown' : index.hasTopic(id) ? 'found' : 'missing';
+        if (kind === 'grade-item') return gradeItems === null ? 'unknown' : gradeItems.has(id) ? 'found' : 'missing';
+        return activityState(kind, id);
+      });
+      for (const finding of found) if (finding.itemType !== 'topic') this.#list(finding, finding.url);
+      this.#push(found, item);
+    }
+    if (item.gradebook !== undefined) {
+      const { gradebook, graded, referencesComplete, courseTitle } = item.gradebook;
+      const gradebookUrl = item.url ?? '';
+      const found = gradebookFindings(gradebook, graded, activityState, { orgUnitId: this.#options.orgUnitId, courseTitle, gradebookUrl, referencesComplete });
+      const home = this.#options.urls?.home() ?? null;
+      for (const finding of found) this.#list(finding, finding.itemType === 'course' ? home : finding.itemType === 'grade-item' ? gradebookUrl : finding.url);
+      this.#push(found, item);
+    }
+  }
+
+  /** A course item the report lists, with its page in Brightspace. */
+  #list({ moduleId, moduleTitle, topicId, topicTitle, itemType, itemId, itemTitle }: ItemPlace, viewUrl: string | null): void {
+    const place = { moduleId, moduleTitle, topicId, topicTitle, itemType, itemId, itemTitle };
+    this.#items.set(`${itemType}:${itemId}:${topicId}`, { place, viewUrl });
   }
 
   #checkDocument(item: CourseItem, document: NonNullable<CourseItem['document']>, url: string): void {

@@ -4,12 +4,12 @@
 import { createHash } from 'node:crypto';
 import packageJson from '../../package.json' with { type: 'json' };
 import type { SelectedModule } from '../brightspace/toc.ts';
-import type { CheckedDocument, Finding, NotScanned, Severity } from '../checks/finding.ts';
+import type { CheckedDocument, Finding, Severity, NotScanned } from '../checks/finding.ts';
+import type { CheckedItem } from '../sources/course-items.ts';
 import type { CourseScope } from '../brightspace/course-scopes.ts';
 import { DEFAULT_LANGUAGE, type Language } from '../i18n/languages.ts';
 import type { AccessibilityCheckInfo } from '../a11y/a11y-runner.ts';
 import { formatMessage, type Message } from '../i18n/messages.ts';
-import type { CheckedItem } from '../sources/course-items.ts';
 import { accessibilityOfReport } from './accessibility-summary.ts';
 import { REPORT_SCHEMA_VERSION, type Report, type ReportFinding } from './model.ts';
 

@@ -4,8 +4,9 @@
 // listed as fixed; dismissed findings leave the list and every count for a section of their own.
 // Only places both runs looked at are compared: a module the previous run did not test has nothing
 // "new" in it, and a module this run did not test has nothing "fixed".
-import type { ItemType, Severity } from '../checks/finding.ts';
-import { ITEM_TYPES } from '../checks/finding.ts';
+import type { Severity } from '../checks/finding.ts';
+import type { ItemType } from '../brightspace/places.ts';
+import { ITEM_TYPES } from '../brightspace/places.ts';
 import type { CourseScope } from '../brightspace/course-scopes.ts';
 import type { Dismissal, Report, ReportDismissedFinding, ReportFinding } from './model.ts';
 

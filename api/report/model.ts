@@ -1,6 +1,7 @@
 // The report model: what a run found, in the run's language. The JSON twin is this object as
 // written (DESIGN.md, "The engine", 3. Report); the HTML and CSV writers read only this.
-import type { CheckedDocument, Finding, FindingPlace, NotScanned, Severity } from '../checks/finding.ts';
+import type { CheckedDocument, Finding, Severity, NotScanned } from '../checks/finding.ts';
+import type { ItemPlace } from '../brightspace/places.ts';
 import type { CourseScope } from '../brightspace/course-scopes.ts';
 import type { Language } from '../i18n/languages.ts';
 
@@ -56,7 +57,7 @@ export interface ReportModule {
  * announcement, a grade item, the course's overview and gradebook), with its page in Brightspace.
  * Items opened by a quicklink topic keep that topic's module and topic; course-wide ones have none.
  */
-export interface ReportItem extends FindingPlace {
+export interface ReportItem extends ItemPlace {
   viewUrl: string | null;
 }
 

@@ -1,14 +1,15 @@
-// The content objects of the selected modules: module and topic descriptions, checked as HTML
-// fragments like any topic, and the dates the table of contents leaves out (a topic's due date),
+// The content objects of the selected modules: module and topic descriptions, handed on as HTML
+// fragments of their items, and the dates the table of contents leaves out (a topic's due date),
 // folded into the topics for the structure checks. One request per selected module (its
 // structure), plus the root list or the module itself where no parent's structure names it.
 import { readModule, readModuleStructure, readRootModules, type ContentObject } from '../brightspace/content-objects.ts';
 import type { Reading } from '../brightspace/reading.ts';
 import type { SelectedModule } from '../brightspace/toc.ts';
 import type { TocResponse, TocTopic } from '../brightspace/types.ts';
-import { modulePlace, topicPlace } from '../checks/finding.ts';
+import { modulePlace, topicPlace } from '../brightspace/places.ts';
 import type { ItemUrls } from '../brightspace/item-urls.ts';
-import { forEachLimited, type SourceContext } from './course-items.ts';
+import pLimit from 'p-limit';
+import type { SourceContext } from './course-items.ts';
 import { valueOf } from './read-notes.ts';
 
 export interface ContentObjects {
@@ -36,10 +37,17 @@ export async function readContentObjects(
   const readRoot = ids.some((id) => roots.has(id));
   options.onPlanned(ids.length + (readRoot ? 1 : 0));
   if (readRoot) take(await readRootModules(ctx.session, ctx.orgUnitId));
-  await forEachLimited(ids, options.concurrency, ctx.signal, async (id) => take(await readModuleStructure(ctx.session, ctx.orgUnitId, id)));
+  const limit = pLimit(options.concurrency);
+  await limit.map(ids, async (id) => {
+    ctx.signal?.throwIfAborted();
+    take(await readModuleStructure(ctx.session, ctx.orgUnitId, id));
+  });
   const unnamed = ids.filter((id) => !objects.modules.has(id));
   options.onPlanned(unnamed.length);
-  await forEachLimited(unnamed, options.concurrency, ctx.signal, async (id) => take(await readModule(ctx.session, ctx.orgUnitId, id)));
+  await limit.map(unnamed, async (id) => {
+    ctx.signal?.throwIfAborted();
+    take(await readModule(ctx.session, ctx.orgUnitId, id));
+  });
   return objects;
 }
 
@@ -64,19 +72,19 @@ export function withContentDates(selected: SelectedModule[], objects: ContentObj
   }));
 }
 
-/** Hands every non-empty module and topic description to the checks as an HTML fragment. */
-export async function checkDescriptions(ctx: SourceContext, selected: SelectedModule[], objects: ContentObjects, urls: ItemUrls): Promise<void> {
+/** Hands on every non-empty module and topic description as an HTML fragment of its item. */
+export async function emitDescriptions(ctx: SourceContext, selected: SelectedModule[], objects: ContentObjects, urls: ItemUrls): Promise<void> {
   for (const entry of selected) {
     const module = objects.modules.get(entry.module.ModuleId);
     if (module !== undefined && module.description.trim() !== '') {
       const url = urls.module(module.id);
-      await ctx.check({ place: modulePlace(entry.module), url, html: { content: module.description, baseUrl: new URL(url), whole: false }, part: 'description' });
+      await ctx.emit({ place: modulePlace(entry.module), url, html: { content: module.description, baseUrl: new URL(url), whole: false }, part: 'description' });
     }
     for (const topic of entry.topics) {
       const object = objects.topics.get(topic.TopicId);
       if (object === undefined || object.description.trim() === '') continue;
       const url = urls.topic(topic.TopicId);
-      await ctx.check({ place: topicPlace(entry.module, topic), url, html: { content: object.description, baseUrl: new URL(url), whole: false }, part: 'description' });
+      await ctx.emit({ place: topicPlace(entry.module, topic), url, html: { content: object.description, baseUrl: new URL(url), whole: false }, part: 'description' });
     }
   }
 }

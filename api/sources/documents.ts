@@ -1,7 +1,7 @@
 // Documents of the course: File topics that are PDF, Word or PowerPoint files, and the course files
 // of those kinds that a page links to on the Brightspace site. Each is downloaded once per run with
-// the session (within a size limit), read in the document worker, and handed to the checks; one
-// that cannot be read is listed as not scanned, with why. A linked document is reported on the first
+// the session (within a size limit), read in the document worker, and handed on as a document; one
+// that cannot be read is handed on as unreadable, with why. A linked document is reported on the first
 // page (in the course's order) that links to it, with its own address.
 //
 // Documents are read after the pages (readAll): reading a PDF is CPU work, and while the pages are
@@ -10,10 +10,11 @@ import type { SelectedModule } from '../brightspace/toc.ts';
 import type { DocumentFailure, DocumentType } from '../extract/document-facts.ts';
 import { documentTypeOf } from '../extract/document-facts.ts';
 import type { DocumentRunner } from '../extract/document-runner.ts';
-import type { FindingPlace } from '../checks/finding.ts';
+import type { ItemPlace } from '../brightspace/places.ts';
 import type { LinkOccurrence } from '../extract/html.ts';
 import { msg, type Message } from '../i18n/messages.ts';
-import { forEachLimited, type CourseItem, type SourceContext } from './course-items.ts';
+import pLimit from 'p-limit';
+import type { CourseItem, SourceContext } from './course-items.ts';
 
 const TYPE_WORD: Record<DocumentType, 'pdf' | 'word' | 'powerpoint'> = { pdf: 'pdf', docx: 'word', pptx: 'powerpoint' };
 
@@ -46,7 +47,7 @@ function fileNameOf(url: URL): string {
 }
 
 interface DocumentTopic {
-  place: FindingPlace;
+  place: ItemPlace;
   topic: { TopicId: number; Title: string };
   url: URL;
   type: DocumentType;
@@ -56,7 +57,7 @@ interface DocumentTopic {
 interface LinkedDocument {
   url: URL;
   type: DocumentType;
-  place: FindingPlace;
+  place: ItemPlace;
   rank: number;
 }
 
@@ -76,7 +77,7 @@ export class CourseDocuments {
   }
 
   /** Notes a File topic that is a document, to be read by readAll; `done` is called once its checks have run. */
-  addTopic(place: FindingPlace, topic: { TopicId: number; Title: string }, url: URL, type: DocumentType, done: () => void): void {
+  addTopic(place: ItemPlace, topic: { TopicId: number; Title: string }, url: URL, type: DocumentType, done: () => void): void {
     this.#read.add(url.href);
     this.#topics.push({ place, topic, url, type, done });
   }
@@ -84,24 +85,19 @@ export class CourseDocuments {
   /** Reads the documents of the File topics, then those that items link to and are not topics of their own. */
   async readAll(ctx: SourceContext): Promise<void> {
     const topics = this.#topics.splice(0);
-    await forEachLimited(topics, DOWNLOAD_CONCURRENCY, ctx.signal, ({ place, topic, url, type, done }) => this.#readTopic(ctx, place, topic, url, type, done));
+    await pLimit(DOWNLOAD_CONCURRENCY).map(topics, ({ place, topic, url, type, done }) => {
+      ctx.signal?.throwIfAborted();
+      return this.#readTopic(ctx, place, topic, url, type, done);
+    });
     await this.#readLinked(ctx);
   }
 
-  async #readTopic(ctx: SourceContext, place: FindingPlace, topic: { TopicId: number; Title: string }, url: URL, type: DocumentType, done: () => void): Promise<void> {
+  async #readTopic(ctx: SourceContext, place: ItemPlace, topic: { TopicId: number; Title: string }, url: URL, type: DocumentType, done: () => void): Promise<void> {
     const file = await ctx.session.getTopicFile(ctx.orgUnitId, topic.TopicId, this.#runner.limits.maxBytes);
-    if (!file.ok) {
-      ctx.notScanned({ ...place, title: topic.Title, reason: file.reason, url: url.href });
-      done();
-      return;
-    }
+    if (!file.ok) return ctx.emit({ place, url: url.href, unreadable: { reason: file.reason, title: topic.Title } }, done);
     const result = await this.#runner.read(type, file.bytes);
-    if (!result.ok) {
-      ctx.notScanned({ ...place, title: topic.Title, reason: failureReason(type, result.failure, this.#runner.limits.timeoutMs), url: url.href });
-      done();
-      return;
-    }
-    await ctx.check({ place, url: url.href, document: { facts: result.facts, linked: false } }, done);
+    if (!result.ok) return ctx.emit({ place, url: url.href, unreadable: { reason: failureReason(type, result.failure, this.#runner.limits.timeoutMs), title: topic.Title } }, done);
+    await ctx.emit({ place, url: url.href, isTopic: true, document: { facts: result.facts, linked: false } }, done);
   }
 
   /**
@@ -121,17 +117,18 @@ export class CourseDocuments {
 
   async #readLinked(ctx: SourceContext): Promise<void> {
     const pending = [...this.#linked.values()].filter((linked) => !this.#read.has(linked.url.href)).sort((a, b) => a.rank - b.rank);
-    await forEachLimited(pending, DOWNLOAD_CONCURRENCY, ctx.signal, async ({ url, type, place }) => {
+    await pLimit(DOWNLOAD_CONCURRENCY).map(pending, async ({ url, type, place }) => {
+      ctx.signal?.throwIfAborted();
       this.#read.add(url.href);
       const name = fileNameOf(url);
-      const notScanned = (problem: Message) => ctx.notScanned({ ...place, title: name, reason: msg('reason.document.linked', { name, problem }), url: url.href });
+      const notScanned = (problem: Message) => ctx.emit({ place, url: url.href, unreadable: { reason: msg('reason.document.linked', { name, problem }), title: name } });
       const file = await ctx.session.getCourseFile(url, this.#runner.limits.maxBytes);
       // A file that is not there is a broken link, which the link checks report.
       if (!file.ok && (file.status === 404 || file.status === 410)) return;
       if (!file.ok) return notScanned(file.reason);
       const result = await this.#runner.read(type, file.bytes);
       if (!result.ok) return notScanned(failureReason(type, result.failure, this.#runner.limits.timeoutMs));
-      await ctx.check({ place, url: url.href, document: { facts: result.facts, linked: true } });
+      await ctx.emit({ place, url: url.href, document: { facts: result.facts, linked: true } });
     });
   }
 }

@@ -1,33 +1,17 @@
-// The gradebook's findings, placed: the gradebook as a whole under the course, each grade item and
-// category under its own name, each activity where it was read (under the quicklink topic that
-// opens it, or course-wide).
-import type { ItemUrls } from '../brightspace/item-urls.ts';
-import type { Finding } from '../checks/finding.ts';
-import { itemPlace } from '../checks/finding.ts';
-import { missingGradeItemFindings, unassociatedFindings, weightFindings, type Gradebook, type GradebookPlaces, type GradedActivity } from '../checks/grades.ts';
-import type { ActivityIndex } from './activity-index.ts';
+// The grades tool: the grade items, the categories and the setup (points, weights or formula),
+// read together; without the items there is no gradebook to speak of.
+import { readGradeCategories, readGradeItems, readGradeSetup, type Gradebook } from '../brightspace/grades.ts';
+import type { ToolReading } from './activity-record.ts';
+import { valueOf } from './read-notes.ts';
 
-export interface GradebookContext {
-  orgUnitId: number;
-  courseTitle: string;
-  urls: ItemUrls;
-  /** Assignments and quizzes were both read, so an item no activity names is truly unused. */
-  referencesComplete: boolean;
-}
-
-export function gradebookFindings(gradebook: Gradebook, graded: GradedActivity[], index: ActivityIndex, context: GradebookContext): Finding[] {
-  const gradebookUrl = context.urls.gradebook();
-  const places: GradebookPlaces = {
-    gradebook: itemPlace('course', context.orgUnitId, context.courseTitle),
-    gradebookUrl,
-    item: (item) => itemPlace('grade-item', item.id, item.name),
-    category: (category) => itemPlace('grade-item', category.id, category.name),
-    itemUrl: () => gradebookUrl,
-  };
-  const exists = (tool: 'assignment' | 'quiz' | 'discussion-topic', id: number) => index.byId(tool, id).state;
-  return [
-    ...missingGradeItemFindings(graded, gradebook),
-    ...weightFindings(gradebook, places),
-    ...unassociatedFindings(gradebook, graded, exists, places, context.referencesComplete),
-  ];
+/** The gradebook; null (and a note) when its items cannot be read. */
+export async function readGradebookTool(tool: ToolReading): Promise<Gradebook | null> {
+  const { ctx, accessEndedOn } = tool;
+  const { session, orgUnitId } = ctx;
+  const [items, categories, setup] = await Promise.all([
+    tool.counted(readGradeItems(session, orgUnitId)).then((reading) => valueOf(ctx, 'gradebook', reading, accessEndedOn)),
+    tool.counted(readGradeCategories(session, orgUnitId)).then((reading) => valueOf(ctx, 'gradebook', reading, accessEndedOn)),
+    tool.counted(readGradeSetup(session, orgUnitId)).then((reading) => valueOf(ctx, 'gradebook', reading, accessEndedOn)),
+  ]);
+  return items === null ? null : { items, categories: categories ?? [], setup };
 }

@@ -1,16 +1,15 @@
-// The topics of the selected modules: HTML file topics are read with the session and checked as
+// The topics of the selected modules: HTML file topics are read with the session and handed on as
 // whole pages, PDF, Word and PowerPoint files as documents (sources/documents.ts), link topics as
-// the address they open; every other kind is listed as not scanned,
-// with why (a quicklink into another course is still reported as one).
+// the address they open; every other kind is handed on as unreadable, with why and the address it
+// opens (a quicklink into another course is still a link into it).
+import pLimit from 'p-limit';
+import { topicPlace } from '../brightspace/places.ts';
 import type { SelectedModule } from '../brightspace/toc.ts';
 import { classifyTopic } from '../brightspace/toc.ts';
 import type { TocTopic } from '../brightspace/types.ts';
-import { finding } from '../checks/catalogue.ts';
-import { topicPlace } from '../checks/finding.ts';
 import { resolveAddress } from '../extract/html.ts';
-import { orgUnitOf } from '../checks/links.ts';
 import { msg } from '../i18n/messages.ts';
-import { forEachLimited, type SourceContext } from './course-items.ts';
+import type { SourceContext } from './course-items.ts';
 import type { CourseDocuments } from './documents.ts';
 
 export interface TopicPagesOptions {
@@ -18,7 +17,7 @@ export interface TopicPagesOptions {
   concurrency: number;
   /** Takes the File topics that are PDF, Word or PowerPoint files (read once the pages are). */
   documents: CourseDocuments;
-  /** Topics another source has checked already (quicklinks whose activity was read). */
+  /** Topics another source has handed on already (quicklinks whose activity was read). */
   handled?: ReadonlySet<number>;
 }
 
@@ -31,32 +30,24 @@ export async function readTopicPages(ctx: SourceContext, selected: SelectedModul
   const topicDone = () => ctx.progress('topics', ++topicsDone, jobs.length);
   ctx.progress('topics', 0, jobs.length);
 
-  await forEachLimited(jobs, options.concurrency, ctx.signal, async ({ entry, topic }) => {
+  await pLimit(options.concurrency).map(jobs, async ({ entry, topic }) => {
+    ctx.signal?.throwIfAborted();
     const place = topicPlace(entry.module, topic);
     const kind = classifyTopic(topic);
 
     if (kind.kind === 'unreadable') {
-      ctx.notScanned({ ...place, title: topic.Title, reason: kind.reason });
-      // A quicklink to a quiz or assignment of another course is still a link into it.
-      const target = kind.url === null ? undefined : resolveAddress(kind.url, origin, orgUnitId);
-      if (target) {
-        const other = orgUnitOf(new URL(target), origin);
-        if (other !== null && other !== orgUnitId) {
-          ctx.addFindings([finding('link.cross-course', place, target, msg('finding.link.topic-cross-course', { orgUnitId: String(other) }), { element: 'topic', subject: target })]);
-        }
-      }
-      topicDone();
+      const opens = kind.url === null ? undefined : resolveAddress(kind.url, origin, orgUnitId);
+      await ctx.emit({ place, url: null, unreadable: { reason: kind.reason, ...(opens ? { opens } : {}) } }, topicDone);
       return;
     }
 
     if (kind.kind === 'link') {
       const url = resolveAddress(kind.url, origin, orgUnitId);
       if (url === undefined) {
-        ctx.notScanned({ ...place, title: topic.Title, reason: msg('reason.topic.link-not-web') });
-        topicDone();
+        await ctx.emit({ place, url: null, unreadable: { reason: msg('reason.topic.link-not-web') } }, topicDone);
         return;
       }
-      await ctx.check({ place, url: null, links: [{ raw: kind.url, url, element: 'topic', embedded: false, text: topic.Title }] }, topicDone);
+      await ctx.emit({ place, url: null, isTopic: true, links: [{ raw: kind.url, url, element: 'topic', embedded: false, text: topic.Title }] }, topicDone);
       return;
     }
 
@@ -68,10 +59,9 @@ export async function readTopicPages(ctx: SourceContext, selected: SelectedModul
     const pageUrl = new URL(kind.path, origin);
     const file = await ctx.session.getTopicHtml(orgUnitId, topic.TopicId);
     if (!file.ok) {
-      ctx.notScanned({ ...place, title: topic.Title, reason: file.reason, url: pageUrl.href });
-      topicDone();
+      await ctx.emit({ place, url: pageUrl.href, unreadable: { reason: file.reason } }, topicDone);
       return;
     }
-    await ctx.check({ place, url: pageUrl.href, html: { content: file.html, baseUrl: pageUrl, whole: true } }, topicDone);
+    await ctx.emit({ place, url: pageUrl.href, isTopic: true, html: { content: file.html, baseUrl: pageUrl, whole: true } }, topicDone);
   });
 }

@@ -1,16 +1,18 @@
-// Reads the course for a run, source by source: the selected modules' content objects (their
-// descriptions and the dates the table of contents lacks), the structure checks, the activities
-// and course-wide items the run includes, then the topic pages. Reading the lists is the
-// "contents" phase of the run's progress; the topic pages are its "topics" phase.
+// Reads the course for a run, tool by tool: the selected modules' content objects (their
+// descriptions and the dates the table of contents lacks), the activities and course-wide items the
+// run includes, then the topic pages, then the release conditions. Reading the lists is the
+// "contents" phase of the run's progress; the topic pages are its "topics" phase. Every item read is
+// handed on through the context; nothing here judges one.
 import type { CourseOutline } from '../brightspace/course-offering.ts';
-import { itemUrls } from '../brightspace/item-urls.ts';
-import type { SelectedModule } from '../brightspace/toc.ts';
-import { checkStructure } from '../checks/structure.ts';
 import type { CourseScope } from '../brightspace/course-scopes.ts';
+import { itemUrls } from '../brightspace/item-urls.ts';
+import { topicPlace } from '../brightspace/places.ts';
+import type { SelectedModule } from '../brightspace/toc.ts';
 import { readActivities } from './activities.ts';
 import type { CheckedItem, SourceContext } from './course-items.ts';
 import type { CourseDocuments } from './documents.ts';
-import { checkDescriptions, readContentObjects, withContentDates } from './descriptions.ts';
+import { emitDescriptions, readContentObjects, withContentDates } from './descriptions.ts';
+import { readReleaseConditionTool } from './release-conditions.ts';
 import { readTopicPages } from './topic-pages.ts';
 
 export interface WholeCourseOptions {
@@ -26,7 +28,7 @@ export interface WholeCourseOptions {
 export interface WholeCourse {
   /** The selected modules, their topics' dates completed from the content objects. */
   selected: SelectedModule[];
-  /** Course items besides modules and topics that were checked, for the report. */
+  /** Course items besides modules and topics that were handed on, for the report. */
   items: CheckedItem[];
 }
 
@@ -40,15 +42,10 @@ export async function readWholeCourse(ctx: SourceContext, options: WholeCourseOp
 
   const objects = await readContentObjects(ctx, outline.toc, options.selected, { concurrency, accessEndedOn: outline.accessEndedOn, onPlanned, onRead });
   const selected = withContentDates(options.selected, objects);
-  const courseDates = { start: outline.offering?.start ?? null, end: outline.offering?.end ?? null };
-  ctx.addFindings(checkStructure(selected, ctx.now, courseDates));
-
   const activities = await readActivities(ctx, {
-    toc: outline.toc,
     selected,
     objects,
     scopes: options.scopes,
-    offering: outline.offering,
     courseTitle: outline.offering?.name ?? '',
     urls,
     concurrency,
@@ -58,9 +55,12 @@ export async function readWholeCourse(ctx: SourceContext, options: WholeCourseOp
   });
   ctx.progress('contents', total, total);
 
-  await checkDescriptions(ctx, selected, objects, urls);
+  await emitDescriptions(ctx, selected, objects, urls);
   await readTopicPages(ctx, selected, { concurrency, documents: options.documents, handled: activities.handledTopics });
   // The links found so far are being checked meanwhile; the site itself is idle again.
-  await activities.releaseConditions();
+  const topicOwners = selected.flatMap((entry) =>
+    entry.topics.filter((topic) => topic.HasReleaseConditions !== false).map((topic) => ({ owner: { kind: 'topic' as const, id: topic.TopicId }, place: topicPlace(entry.module, topic), url: urls.topic(topic.TopicId) })),
+  );
+  await readReleaseConditionTool(ctx, [...topicOwners, ...activities.conditionOwners], { gradeItems: activities.gradeItemIds, concurrency });
   return { selected, items: activities.items };
 }

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { topicPlace } from '../../../api/checks/finding.ts';
+import { topicPlace } from '../../../api/brightspace/places.ts';
 import { formatMessage } from '../../../api/i18n/messages.ts';
 import { axeFindings, checkAccessibility, severityOfImpact } from '../../../api/checks/accessibility.ts';
 import { JsdomRunner } from '../../../api/a11y/jsdom-runner.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { topicPlace } from '../../../api/checks/finding.ts';
+import { topicPlace } from '../../../api/brightspace/places.ts';
 import { formatMessage } from '../../../api/i18n/messages.ts';
 import { checkContent } from '../../../api/checks/content.ts';
 import { parseTopic } from '../../../api/extract/html.ts';

@@ -3,7 +3,7 @@
 // conditions on items that no longer exist; each with a case and a look-alike.
 import { describe, expect, it } from 'vitest';
 import { sessionTokenFindings } from '../../../api/checks/content.ts';
-import { itemPlace, topicPlace } from '../../../api/checks/finding.ts';
+import { itemPlace, topicPlace } from '../../../api/brightspace/places.ts';
 import { releaseConditionFindings } from '../../../api/checks/release-conditions.ts';
 import { checkStructure, courseDateFindings, dateFindings } from '../../../api/checks/structure.ts';
 import { formatMessage } from '../../../api/i18n/messages.ts';

@@ -4,17 +4,17 @@
 // format come out as link occurrences, and hostile files fail alone, with a reason.
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { documentTypeOf, type DocumentFacts } from '../../../api/extract/document-facts.ts';
+import { documentTypeOf, type DocumentFacts, DEFAULT_DOCUMENT_LIMITS } from '../../../api/extract/document-facts.ts';
 import { DocumentRunner, type DocumentResult } from '../../../api/extract/document-runner.ts';
 import { checkDocument, needsAltText } from '../../../api/checks/documents.ts';
-import type { Finding, FindingPlace } from '../../../api/checks/finding.ts';
+import type { Finding } from '../../../api/checks/finding.ts';
+import type { ItemPlace } from '../../../api/brightspace/places.ts';
 import { readDocx } from '../../../api/extract/office-reader.ts';
-import { DEFAULT_DOCUMENT_LIMITS } from '../../../api/extract/document-facts.ts';
 import { formatMessage } from '../../../api/i18n/messages.ts';
 
 const FIXTURES = new URL('../../fixtures/documents/', import.meta.url);
 const ORG_UNIT = 7300;
-const place: FindingPlace = { moduleId: 1, moduleTitle: 'Week 1', topicId: 11, topicTitle: 'Readings', itemType: 'topic', itemId: 11, itemTitle: 'Readings' };
+const place: ItemPlace = { moduleId: 1, moduleTitle: 'Week 1', topicId: 11, topicTitle: 'Readings', itemType: 'topic', itemId: 11, itemTitle: 'Readings' };
 const runner = new DocumentRunner();
 
 afterAll(() => runner.close());

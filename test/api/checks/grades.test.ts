@@ -2,9 +2,9 @@
 // no longer exists; weights as Brightspace counts them (a weighted gradebook at 100 with a bonus
 // item is right); grade items no activity feeds (one a quiz uses is fed).
 import { describe, expect, it } from 'vitest';
-import type { GradeCategory, GradeItem } from '../../../api/brightspace/grades.ts';
-import { itemPlace } from '../../../api/checks/finding.ts';
-import { missingGradeItemFindings, unassociatedFindings, weightFindings, type Gradebook, type GradebookPlaces, type GradedActivity } from '../../../api/checks/grades.ts';
+import type { GradeCategory, GradeItem, Gradebook, GradedActivity } from '../../../api/brightspace/grades.ts';
+import { itemPlace } from '../../../api/brightspace/places.ts';
+import { missingGradeItemFindings, unassociatedFindings, weightFindings, type GradebookPlaces } from '../../../api/checks/grades.ts';
 import { formatMessage } from '../../../api/i18n/messages.ts';
 
 function item(id: number, fields: Partial<GradeItem> = {}): GradeItem {

@@ -1,34 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { topicPlace } from '../../../api/checks/finding.ts';
+import { topicPlace } from '../../../api/brightspace/places.ts';
 import { formatMessage, msg } from '../../../api/i18n/messages.ts';
-import { fragmentFindings, mailtoFindings, orgUnitOf, probeFindings, staticLinkFindings } from '../../../api/checks/links.ts';
+import { fragmentFindings, mailtoFindings, probeFindings, staticLinkFindings } from '../../../api/checks/links.ts';
 
 const SITE = new URL('https://school.brightspace.com');
 const PLACE = topicPlace({ ModuleId: 1, Title: 'M' }, { TopicId: 2, Title: 'T' });
 const link = (url: string | null, embedded = false, raw = url ?? '') => ({ raw, url, element: embedded ? 'img' : 'a', embedded });
-
-describe('orgUnitOf', () => {
-  it.each([
-    ['https://school.brightspace.com/d2l/le/content/7777/viewContent/12/View', 7777],
-    ['https://school.brightspace.com/d2l/home/7777', 7777],
-    ['https://school.brightspace.com/content/enforced/7777-BIO100/file.pdf', 7777],
-    ['https://school.brightspace.com/d2l/le/7777/discussions/List', 7777],
-    ['https://school.brightspace.com/d2l/lms/dropbox/user/folder_submit_files.d2l?db=5&ou=7777', 7777],
-    ['https://school.brightspace.com/d2l/common/dialogs/quickLink/quickLink.d2l?ou=7777&type=quiz', 7777],
-    ['https://other-school.brightspace.com/d2l/home/8888', 8888], // Brightspace path on another host
-  ])('reads the org unit of %s', (url, expected) => {
-    expect(orgUnitOf(new URL(url), SITE)).toBe(expected);
-  });
-
-  it.each([
-    'https://example.com/?ou=7777', // "ou" means nothing off Brightspace
-    'https://example.com/content/7777-notes.html',
-    'https://school.brightspace.com/d2l/lp/navbars/6606/customlinks', // not a course path we know
-    'https://school.brightspace.com/shared/logo.png',
-  ])('finds none in %s', (url) => {
-    expect(orgUnitOf(new URL(url), SITE)).toBeNull();
-  });
-});
 
 describe('staticLinkFindings', () => {
   it('link.cross-course: another org unit, not this course', () => {

@@ -5,8 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { normalizeToc } from '../../../api/brightspace/toc.ts';
 import { JsdomRunner } from '../../../api/a11y/jsdom-runner.ts';
-import { topicPlace } from '../../../api/checks/finding.ts';
-import { CourseIndex } from '../../../api/checks/internal-links.ts';
+import { topicPlace } from '../../../api/brightspace/places.ts';
+import { CourseIndex } from '../../../api/sources/course-index.ts';
 import { LinkChecker } from '../../../api/net/link-checker.ts';
 import { anchorNamesOf } from '../../../api/extract/html.ts';
 import { CourseStylesheets } from '../../../api/extract/stylesheets.ts';
@@ -43,7 +43,10 @@ describe('CourseChecks and the course index', () => {
         ],
       });
       // The reader of quizzes comes after the topics; no reader knows assignments.
-      index.addActivities('quiz', [{ id: 801, rcode: 'BIO-Q1', title: 'Quiz 1', hidden: false }, { id: 802, title: 'Draft quiz', hidden: true }]);
+      index.addTool('quiz', [
+        { kind: 'quiz', id: 801, code: 'BIO-Q1', title: 'Quiz 1', hidden: false, viewUrl: new URL('/q/801', origin).href },
+        { kind: 'quiz', id: 802, code: null, title: 'Draft quiz', hidden: true, viewUrl: new URL('/q/802', origin).href },
+      ]);
       await checks.linksDone();
       expect(checks.findings.map((f) => [f.check, f.linkText]).sort()).toEqual([
         ['link.broken', 'Lab 1'],

@@ -2,7 +2,8 @@
 // still open, fixed, dismissed, the first run, and only where both runs looked.
 import { describe, expect, it } from 'vitest';
 import type { SelectedModule } from '../../../api/brightspace/toc.ts';
-import { itemPlace, modulePlace, topicPlace, type Finding, type FindingPlace, type NotScanned } from '../../../api/checks/finding.ts';
+import { type Finding, type NotScanned } from '../../../api/checks/finding.ts';
+import { itemPlace, modulePlace, topicPlace, type ItemPlace } from '../../../api/brightspace/places.ts';
 import type { CourseScope } from '../../../api/brightspace/course-scopes.ts';
 import { msg } from '../../../api/i18n/messages.ts';
 import { buildReport } from '../../../api/report/build-report.ts';
@@ -17,7 +18,7 @@ const tissues = topicPlace(week1, { TopicId: 12, Title: 'Tissues' });
 const organs = topicPlace(week2, { TopicId: 21, Title: 'Organs' });
 const quiz = itemPlace('quiz', 901, 'Quiz 1');
 
-const broken = (place: FindingPlace, url: string): Finding => ({
+const broken = (place: ItemPlace, url: string): Finding => ({
   check: 'link.broken',
   severity: 'error',
   ...place,
@@ -25,9 +26,9 @@ const broken = (place: FindingPlace, url: string): Finding => ({
   message: msg('finding.link.not-found', { status: 404 }),
   subject: url,
 });
-const placeholder = (place: FindingPlace): Finding => ({ check: 'content.placeholder', severity: 'error', ...place, url: null, message: msg('finding.content.placeholder', { examples: '"TODO"' }), subject: 'text' });
-const hidden = (place: FindingPlace): Finding => ({ check: 'structure.hidden', severity: 'warning', ...place, url: null, message: msg('finding.structure.topic-hidden'), subject: 'visibility' });
-const review = (place: FindingPlace): Finding => ({ ...hidden(place), check: 'a11y.color-contrast', severity: 'info', review: true, subject: 'color-contrast:review' });
+const placeholder = (place: ItemPlace): Finding => ({ check: 'content.placeholder', severity: 'error', ...place, url: null, message: msg('finding.content.placeholder', { examples: '"TODO"' }), subject: 'text' });
+const hidden = (place: ItemPlace): Finding => ({ check: 'structure.hidden', severity: 'warning', ...place, url: null, message: msg('finding.structure.topic-hidden'), subject: 'visibility' });
+const review = (place: ItemPlace): Finding => ({ ...hidden(place), check: 'a11y.color-contrast', severity: 'info', review: true, subject: 'color-contrast:review' });
 
 const selectionOf = (modules: (typeof week1)[]): SelectedModule[] =>
   modules.map((module) => ({
@@ -150,7 +151,7 @@ describe('comparing a run with the previous run of the course', () => {
   });
 
   it('calls nothing fixed in an item this run could not read, and nothing new in one the previous run could not', () => {
-    const unreadable = (place: FindingPlace): NotScanned => ({ ...place, title: 'Cells', reason: msg('reason.a11y.failed') });
+    const unreadable = (place: ItemPlace): NotScanned => ({ ...place, title: 'Cells', reason: msg('reason.a11y.failed') });
     const previous = run([broken(cells, 'https://x.example/a')], { notScanned: [unreadable(tissues)] });
     const compared = compareWithHistory(run([placeholder(tissues)], { notScanned: [unreadable(cells)], day: 2 }), { previous: asStored(previous), dismissals: [] });
     expect(compared.comparison?.fixed).toEqual([]);

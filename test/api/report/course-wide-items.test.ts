@@ -3,7 +3,7 @@
 // linked to the item's page in Brightspace, the run's notes, and both in the JSON twin.
 import { JSDOM } from 'jsdom';
 import { describe, expect, it } from 'vitest';
-import { itemPlace, topicPlace } from '../../../api/checks/finding.ts';
+import { itemPlace, topicPlace } from '../../../api/brightspace/places.ts';
 import { msg } from '../../../api/i18n/messages.ts';
 import { buildReport } from '../../../api/report/build-report.ts';
 import { renderHtmlReport } from '../../../api/report/render-html.ts';

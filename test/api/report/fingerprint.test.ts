@@ -5,7 +5,8 @@ import type { SelectedModule } from '../../../api/brightspace/toc.ts';
 import { axeFindings, checkAccessibility } from '../../../api/checks/accessibility.ts';
 import type { AxeRuleResult } from '../../../api/a11y/axe-rules.ts';
 import { checkContent } from '../../../api/checks/content.ts';
-import { topicPlace, type Finding, type FindingPlace } from '../../../api/checks/finding.ts';
+import { type Finding } from '../../../api/checks/finding.ts';
+import { topicPlace, type ItemPlace } from '../../../api/brightspace/places.ts';
 import { parseTopic } from '../../../api/extract/html.ts';
 import { probeFindings, staticLinkFindings } from '../../../api/checks/links.ts';
 import type { LinkProbe } from '../../../api/net/link-checker.ts';
@@ -21,7 +22,7 @@ const broken: LinkProbe = { outcome: 'broken', status: 404, movedTo: null, detai
 const fine: LinkProbe = { outcome: 'ok', status: 200, movedTo: null, detail: msg('finding.link.ok') };
 
 /** Every finding the item-level checks make of one page; links whose address says "gone" are broken. */
-function findingsOf(html: string, violations: AxeRuleResult[] = [], place: FindingPlace = PLACE): Finding[] {
+function findingsOf(html: string, violations: AxeRuleResult[] = [], place: ItemPlace = PLACE): Finding[] {
   const topic = parseTopic(html, PAGE, 6606);
   const findings = [...checkContent(topic, place, PAGE.href), ...checkAccessibility(topic, place, PAGE, 6606), ...axeFindings({ violations, incomplete: [] }, place, PAGE.href)];
   for (const link of topic.links) {

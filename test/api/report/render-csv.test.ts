@@ -4,7 +4,7 @@
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { finding } from '../../../api/checks/catalogue.ts';
-import { topicPlace } from '../../../api/checks/finding.ts';
+import { topicPlace } from '../../../api/brightspace/places.ts';
 import { english } from '../../../api/i18n/en/catalogue.ts';
 import { msg } from '../../../api/i18n/messages.ts';
 import { buildReport } from '../../../api/report/build-report.ts';

@@ -3,7 +3,8 @@
 // course escaped, and nothing a spreadsheet would run.
 import { describe, expect, it } from 'vitest';
 import type { SelectedModule } from '../../../api/brightspace/toc.ts';
-import { topicPlace, type Finding } from '../../../api/checks/finding.ts';
+import { type Finding } from '../../../api/checks/finding.ts';
+import { topicPlace } from '../../../api/brightspace/places.ts';
 import { msg } from '../../../api/i18n/messages.ts';
 import { buildReport } from '../../../api/report/build-report.ts';
 import { compareWithHistory } from '../../../api/report/compare.ts';

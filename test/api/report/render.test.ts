@@ -14,7 +14,7 @@ import { CHECKS } from '../../../api/checks/catalogue.ts';
 import type { AccessibilityCheckInfo } from '../../../api/a11y/a11y-runner.ts';
 import { accessibilityOfReport } from '../../../api/report/accessibility-summary.ts';
 import { FINDINGS, SELECTED, sampleReport } from './support/sample-report.ts';
-import { topicPlace } from '../../../api/checks/finding.ts';
+import { topicPlace } from '../../../api/brightspace/places.ts';
 import { msg } from '../../../api/i18n/messages.ts';
 
 const report = sampleReport();

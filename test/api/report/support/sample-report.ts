@@ -3,7 +3,8 @@
 // finding with its element's HTML, a quiz behind a quicklink, course-wide items, and course text
 // that tries to be markup or a spreadsheet formula.
 import type { SelectedModule } from '../../../../api/brightspace/toc.ts';
-import { itemPlace, modulePlace, topicPlace, type Finding, type NotScanned } from '../../../../api/checks/finding.ts';
+import { type Finding, type NotScanned } from '../../../../api/checks/finding.ts';
+import { itemPlace, modulePlace, topicPlace } from '../../../../api/brightspace/places.ts';
 import type { Language } from '../../../../api/i18n/languages.ts';
 import { msg } from '../../../../api/i18n/messages.ts';
 import { buildReport } from '../../../../api/report/build-report.ts';
