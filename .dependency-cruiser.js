@@ -1,16 +1,16 @@
 // The layering of the whole repository, written once: `npm run lint` (and so CI) checks every import
 // of api/, web/, infra/ and scripts/ against these rules with dependency-cruiser. docs/design.md
-// ("The parts") and DESIGN.md ("The engine") draw the shape; test/scripts/layer-rules.test.ts proves
-// that the rules fire. ESLint keeps the code style, this file the direction of every import.
+// ("The parts") draws the shape; test/scripts/layer-rules.test.ts proves that the rules fire.
+// ESLint keeps the code style, this file the direction of every import.
 
 // The folders of api/ from the bottom up, and which other parts of api/ each may import. `root` is
 // the small shared files at api/'s top (errors.ts, log.ts). Every import of another folder must be
 // listed here, so a folder imports downward only: the one-line reason on each row is why it may not
 // reach higher. `typeOnly` folders may be imported with `import type` and nothing else.
 export const API_LAYERS = {
-  i18n: { may: [], why: 'the message catalogues are the bottom: everything may speak, they import no part of the API' },
+  i18n: { may: [], why: 'the messages are the bottom: every folder may show a person a message, so they import nothing of the API' },
   types: { may: [], why: 'declaration files for untyped packages: they describe packages, not our code' },
-  root: { may: ['i18n', 'types'], why: 'the shared pieces (errors, log) sit under every folder, so they import none' },
+  root: { may: ['i18n', 'types'], why: 'the shared pieces (errors, log) sit under every folder, so they import no folder but the messages' },
   net: { may: ['root', 'i18n', 'types'], why: 'the guarded HTTP client and the link prober know nothing of Brightspace, courses or findings' },
   workers: { may: ['root', 'i18n', 'types'], why: 'the supervised worker runs whatever it is given; it knows no document, page or course' },
   extract: { may: ['root', 'i18n', 'types', 'net', 'workers'], why: 'bytes -> facts, no judgement: parsers know no Brightspace, runtime or check' },
