@@ -1,39 +1,10 @@
 // Lint rules for the whole repository. Type-aware rules are left to `npm run typecheck`, which
-// keeps this fast enough to run on every change.
-import { readdirSync } from 'node:fs';
+// keeps this fast enough to run on every change; which part may import which is checked by
+// dependency-cruiser (.dependency-cruiser.js), also in `npm run lint`.
 import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
-
-// bulletproof-react's one-way imports: shared -> features -> app, and no feature imports another.
-const features = (() => {
-  try {
-    return readdirSync(new URL('./web/src/features', import.meta.url), { withFileTypes: true })
-      .filter((entry) => entry.isDirectory())
-      .map((entry) => entry.name);
-  } catch {
-    return [];
-  }
-})();
-
-const featureBoundaries = features.map((feature) => ({
-  files: [`web/src/features/${feature}/**`],
-  rules: {
-    'no-restricted-imports': [
-      'error',
-      {
-        patterns: [
-          {
-            group: features.filter((other) => other !== feature).map((other) => `@/features/${other}/**`),
-            message: 'A feature does not import another feature; move the shared piece up to web/src/components or web/src/lib.',
-          },
-          { group: ['@/app/**'], message: 'Features do not import the app layer.' },
-        ],
-      },
-    ],
-  },
-}));
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', 'web/dist/**', 'cdk.out/**', '.ctpo/**', 'test-results/**', 'coverage/**'] },
@@ -66,26 +37,7 @@ export default tseslint.config(
     rules: { ...reactHooks.configs.recommended.rules },
   },
   {
-    files: ['web/src/components/**', 'web/src/lib/**'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        { patterns: [{ group: ['@/features/**', '@/app/**'], message: 'Shared code does not import features or the app layer.' }] },
-      ],
-    },
-  },
-  ...featureBoundaries,
-  {
     files: ['api/**', 'scripts/**', 'infra/**', 'test/{api,infra,scripts,e2e,fixtures}/**', '*.config.{js,ts}'],
     languageOptions: { globals: { ...globals.node } },
-  },
-  {
-    files: ['api/**', 'infra/**', 'scripts/**'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        { patterns: [{ group: ['**/web/src/**'], message: 'Server code does not import the app.' }] },
-      ],
-    },
   },
 );

@@ -1,4 +1,4 @@
-// The three routes of the QA API (docs/design.md, "The QA API contract"). Each handler is complete
+// Three of the QA API's five routes (history-routes.ts has the other two; docs/design.md, "The QA API contract"). Each handler is complete
 // on its own (token, validation, CORS, errors), so an AWS Lambda function can serve one route by
 // calling it directly; createApi (create-api.ts) routes among them for the local server.
 import { randomUUID } from 'node:crypto';
