@@ -194,10 +194,17 @@ export default {
     {
       name: 'not-to-test',
       comment:
-        'Nothing outside test/ imports test/: tests and their fixtures import the code, never the reverse (test/fixtures re-exports api/local/demo-course, not the other way).',
+        'Nothing outside test/ imports test/: tests and their fixtures import the code, never the reverse (test/fixtures re-exports api/local/demo-course, not the other way). Benchmarks may run the test courses (test/fixtures), side by side with their peers.',
       severity: 'error',
-      from: { pathNot: '^test/' },
+      from: { pathNot: ['^test/', '^scripts/bench-[^/]+[.]ts$'] },
       to: { path: '^test/' },
+    },
+    {
+      name: 'bench-only-to-fixtures',
+      comment: 'A benchmark takes the test courses (test/fixtures), never a test itself.',
+      severity: 'error',
+      from: { path: '^scripts/bench-[^/]+[.]ts$' },
+      to: { path: '^test/', pathNot: '^test/fixtures/' },
     },
     {
       name: 'not-to-unresolvable',

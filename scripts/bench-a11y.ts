@@ -12,7 +12,8 @@ import { findChromium } from '../api/a11y/a11y-runner.ts';
 import { AXE_SOURCE } from '../api/a11y/axe-rules.ts';
 import { CHROMIUM_ARGS } from '../api/a11y/browser-runner.ts';
 import { runCourseTest } from '../api/engine/run-course-test.ts';
-import { startBrightspaceSite, type ModuleModel } from '../api/local/demo-course/brightspace-site.ts';
+import { startBrightspaceSite } from '../api/local/demo-course/brightspace-site.ts';
+import { type ModuleModel } from '../api/local/demo-course/course-model.ts';
 import type { Report } from '../api/report/model.ts';
 import { ACT_CORPUS } from './act-corpus.ts';
 

@@ -4,7 +4,7 @@
 // of runs survives a reload and a new sign-in.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_ORG_UNIT, DEMO_PASSWORD, DEMO_USER } from '../../api/local/demo-course/demo-course.ts';
-import type { TopicModel } from '../../api/local/demo-course/brightspace-site.ts';
+import type { TopicModel } from '../../api/local/demo-course/course-model.ts';
 import { axeViolations, fillCourseForm, signIn, startE2eEnvironment, USER } from './support/e2e-environment.ts';
 import type { AxeViolationSummary, E2eEnvironment } from './support/e2e-environment.ts';
 

@@ -5,7 +5,8 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { courseOfferingObject, courseToolRoute, defaultCode, type CourseToolsModel, type ToolsSiteOptions } from './course-tools.ts';
+import { courseOfferingObject, courseToolRoute, defaultCode, type ToolsSiteOptions } from './course-tools.ts';
+import type { CourseModel, ModuleModel, TopicModel } from './course-model.ts';
 
 export interface SiteModel {
   /**
@@ -46,50 +47,6 @@ export interface SiteFile {
   /** Text, or the bytes of a binary file (a PDF, a Word file). */
   body: string | Buffer;
 }
-
-export interface CourseModel extends CourseToolsModel {
-  orgUnitId: number;
-  name: string;
-  code: string;
-  /** User names that may not open this course. */
-  forbiddenFor?: string[];
-  /** The course's access window has closed: its LE routes answer 403 to everyone, its offering still reads. */
-  accessClosed?: boolean;
-  modules: ModuleModel[];
-}
-
-interface Dated {
-  hidden?: boolean;
-  start?: string | null;
-  end?: string | null;
-  due?: string | null;
-  /** Raw fields merged into the toc entry, e.g. to drop or break a field. */
-  raw?: Record<string, unknown>;
-}
-
-export interface ModuleModel extends Dated {
-  id: number;
-  title: string;
-  /** The description's HTML (content objects only; the table of contents carries none). */
-  description?: string;
-  modules?: ModuleModel[];
-  topics?: TopicModel[];
-}
-
-export type TopicModel = Dated & {
-  id: number;
-  title: string;
-  broken?: boolean;
-  /** The description's HTML (content objects only). */
-  description?: string;
-  gradeItemId?: number | null;
-} & (
-    | { kind: 'html'; fileName: string; html: string }
-    | { kind: 'file'; fileName: string; contentType: string; body?: string | Buffer }
-    | { kind: 'link'; url: string }
-    /** A quicklink to a tool item: `target` is its id (the topic's id by default). */
-    | { kind: 'quiz' | 'assignment' | 'discussion' | 'discussion-topic' | 'lti'; url?: string; target?: number }
-  );
 
 export interface RecordedSiteRequest {
   method: string;

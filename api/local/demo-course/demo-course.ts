@@ -6,7 +6,8 @@
 // this machine (link-host.ts): a demo run never leaves the machine.
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { createBrightspaceHandler, type CourseModel, type SiteModel } from './brightspace-site.ts';
+import { createBrightspaceHandler, type SiteModel } from './brightspace-site.ts';
+import { type CourseModel } from './course-model.ts';
 import { startLinkHost, type LinkHost } from './link-host.ts';
 import { listen } from '../node-http.ts';
 
