@@ -4,7 +4,7 @@
 // conditions. Every answer carries the fields real sites send, undocumented extras included, so the
 // client's tolerance is exercised. A route can be left out (an older site, a tool turned off) and a
 // list can page in any of the three forms.
-import type { AnnouncementModel, AssignmentModel, CourseModel, CourseToolsModel, DiscussionTopicModel, ForumModel, GradeCategoryModel, GradeItemModel, ModuleModel, PagingStyle, QuizModel, ReleaseConditionModel, SiteRoute, TopicModel } from './course-model.ts';
+import type { AnnouncementModel, AssignmentModel, CourseModel, DiscussionTopicModel, ForumModel, GradeCategoryModel, GradeItemModel, ModuleModel, PagingStyle, QuizModel, ReleaseConditionModel, SiteRoute, TopicModel } from './course-model.ts';
 
 export interface ToolsSiteOptions {
   /** Routes this site does not offer (404), as on an older version or with a tool turned off. */
