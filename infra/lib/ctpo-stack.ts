@@ -3,10 +3,11 @@
 // needs the site's address, the site serves the API, the API checks the client's tokens); across
 // stacks those references would form a cycle. Only what CloudFront must have in us-east-1 lives
 // in the edge stack beside it (infra/lib/edge.ts).
-import { CfnOutput, Stack, Token } from 'aws-cdk-lib';
+import { CfnOutput, Token } from 'aws-cdk-lib';
 import type { StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { Identity } from './identity.ts';
+import { GroupingAwareStack } from './logical-ids.ts';
 import type { CtpoParameters } from './parameters.ts';
 import { QaApi } from './qa-api.ts';
 import { Site, assertBuiltApp } from './site.ts';
@@ -17,7 +18,8 @@ export const LOCAL_APP_URLS = ['http://localhost:5173/', 'https://localhost:8443
 
 export type CtpoStackProps = StackProps & { parameters: Omit<CtpoParameters, 'stackName'>; edge: SiteEdge };
 
-export class CtpoStack extends Stack {
+/** Grouping-aware: the parts of QaApi are groupings, whose resources keep the logical IDs they had in QaApi. */
+export class CtpoStack extends GroupingAwareStack {
   readonly identity: Identity;
   readonly site: Site;
   readonly qaApi?: QaApi;
@@ -68,8 +70,8 @@ export class CtpoStack extends Stack {
           ? { kind: 'external', url: parameters.externalApiUrl! }
           : {
               kind: 'same-origin',
-              functionUrls: this.qaApi.functionUrls,
-              reportsBucket: this.qaApi.reportsBucket,
+              functionUrls: this.qaApi.functions.functionUrls,
+              reportsBucket: this.qaApi.storage.reportsBucket,
               reportKeyStore: this.qaApi.reportKeys.store,
             },
       ...(parameters.customDomain === undefined ? {} : { customDomain: parameters.customDomain }),
@@ -92,8 +94,8 @@ export class CtpoStack extends Stack {
     new CfnOutput(this, 'ApiUrl', { value: this.site.runtimeConfig.apiUrl, description: 'Base of /api/toc, /api/run-tests, /api/job-status' });
     if (this.qaApi !== undefined) {
       new CfnOutput(this, 'ReportKeySecretArn', { value: this.qaApi.reportKeys.secret.secretArn, description: 'Rotate the report-link key now: aws secretsmanager rotate-secret --secret-id <this>' });
-      new CfnOutput(this, 'ReportsBucketName', { value: this.qaApi.reportsBucket.bucketName });
-      new CfnOutput(this, 'JobsTableName', { value: this.qaApi.jobsTable.tableName });
+      new CfnOutput(this, 'ReportsBucketName', { value: this.qaApi.storage.reportsBucket.bucketName });
+      new CfnOutput(this, 'JobsTableName', { value: this.qaApi.storage.jobsTable.tableName });
     }
   }
 }

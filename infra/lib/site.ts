@@ -16,7 +16,8 @@ import { EDGE_TOKEN_HEADER, SITE_HOST_HEADER } from '../../api/aws/settings.ts';
 import { REPORT_CSP } from '../../api/report/report-csp.ts';
 import { acknowledgeGeneratedPolicyWildcards } from './nag.ts';
 import type { CustomDomain } from './parameters.ts';
-import type { ApiRoute } from './qa-api.ts';
+import type { ApiRoute } from './qa-api/functions.ts';
+import { REPORTS_PREFIX } from './qa-api/storage.ts';
 
 const EDGE_CODE = join(dirname(fileURLToPath(import.meta.url)), '..', 'edge');
 export const REPORT_GATE_FILE = join(EDGE_CODE, 'report-gate.js');
@@ -98,8 +99,6 @@ export interface SiteProps {
 }
 
 export const POLL_INTERVAL_MS = 10_000;
-/** Key prefix of the reports in the reports bucket; CloudFront forwards /reports/<file> as is. */
-export const REPORTS_PREFIX = 'reports/';
 
 /** Stops a synth early, and plainly, when the app has not been built. */
 export function assertBuiltApp(webDist: string): void {

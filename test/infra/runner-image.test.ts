@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { RUNNER_DOCKERFILE } from '../../infra/lib/qa-api.ts';
+import { RUNNER_DOCKERFILE } from '../../infra/lib/qa-api/runner.ts';
 import { REPO_ROOT } from './support.ts';
 
 const dockerfile = readFileSync(join(REPO_ROOT, RUNNER_DOCKERFILE), 'utf8');

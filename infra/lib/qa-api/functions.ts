@@ -1,0 +1,198 @@
+// The QA API's Lambda functions: one per route, running the same route handlers as the local server
+// (each checks the caller's Cognito access token itself), reachable only through the site's
+// CloudFront distribution; and the task-state handler, which EventBridge calls as each run's Fargate
+// task changes state. Each function may do only what its route does.
+import { Duration, Stack } from 'aws-cdk-lib';
+import type * as cognito from 'aws-cdk-lib/aws-cognito';
+import * as events from 'aws-cdk-lib/aws-events';
+import * as targets from 'aws-cdk-lib/aws-events-targets';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import type * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
+import * as ssm from 'aws-cdk-lib/aws-ssm';
+import type { Construct } from 'constructs';
+import { ENV } from '../../../api/aws/settings.ts';
+import { Grouping } from '../logical-ids.ts';
+import { acknowledgeWildcardResource } from '../nag.ts';
+import type { ReportKeys } from '../report-keys.ts';
+import { apiFunction } from './api-function.ts';
+import { RUNNER_CONTAINER, boundToAJob } from './runner.ts';
+import type { QaApiRunner } from './runner.ts';
+import type { QaApiStorage } from './storage.ts';
+
+/** The Lambda entry files, one per route plus the task-state handler. */
+export const LAMBDA_ENTRIES = {
+  toc: 'api/aws/lambda/toc.ts',
+  runTests: 'api/aws/lambda/run-tests.ts',
+  jobStatus: 'api/aws/lambda/job-status.ts',
+  jobs: 'api/aws/lambda/jobs.ts',
+  dismissals: 'api/aws/lambda/dismissals.ts',
+  taskState: 'api/aws/lambda/task-state.ts',
+} as const;
+
+/** The routes CloudFront sends to each function. */
+export type ApiRoute = 'toc' | 'runTests' | 'jobStatus' | 'jobs' | 'dismissals';
+
+export interface QaApiFunctionsProps {
+  userPool: cognito.IUserPool;
+  /** The app's client: the only audience the API accepts tokens for. */
+  client: cognito.IUserPoolClient;
+  /** Days a report and its job record are kept. */
+  reportExpiryDays: number;
+  /** Origins of apps served elsewhere that may call the API (none unless the deployment asks). */
+  corsOrigins: readonly string[];
+  storage: QaApiStorage;
+  runner: QaApiRunner;
+  /** The key job-status and the jobs list sign report links with. */
+  reportKeys: ReportKeys;
+}
+
+export class QaApiFunctions extends Grouping {
+  readonly functions: Record<keyof typeof LAMBDA_ENTRIES, nodejs.NodejsFunction>;
+  /** Callable only with SigV4 (AWS_IAM): in practice only by the site's distribution. */
+  readonly functionUrls: Record<ApiRoute, lambda.FunctionUrl>;
+
+  constructor(scope: Construct, id: string, props: QaApiFunctionsProps) {
+    super(scope, id);
+    const { storage, runner, reportKeys } = props;
+
+    // The functions behind CloudFront read the app client's id from SSM at cold start: the client
+    // names the site as its callback, the site names the functions' URLs, so a direct reference
+    // from function to client would close a circle. The parameter's ARN is built from its literal
+    // name for the same reason.
+    const stack = Stack.of(this);
+    const clientIdParameterName = `/ctpo/${stack.stackName}/user-pool-client-id`;
+    new ssm.StringParameter(this, 'ClientIdParameter', {
+      parameterName: clientIdParameterName,
+      stringValue: props.client.userPoolClientId,
+      description: 'CTPO: the app client whose access tokens the API accepts',
+    });
+    const clientIdParameterArn = stack.formatArn({ service: 'ssm', resource: 'parameter', resourceName: clientIdParameterName.slice(1) });
+    const common: Record<string, string> = {
+      [ENV.jobsTable]: storage.jobsTable.tableName,
+      [ENV.reportExpiryDays]: String(props.reportExpiryDays),
+      [ENV.userPoolId]: props.userPool.userPoolId,
+      [ENV.userPoolClientIdParameter]: clientIdParameterName,
+      [ENV.allowedOrigins]: props.corsOrigins.join(','),
+    };
+    const reportKey = reportKeys.secret.secretArn;
+
+    const toc = apiFunction(this, 'Toc', { entry: LAMBDA_ENTRIES.toc, environment: { ...common }, timeout: Duration.seconds(29), memorySize: 1024 });
+    const runTests = apiFunction(this, 'RunTests', {
+      entry: LAMBDA_ENTRIES.runTests,
+      environment: { ...common, ...runner.runSettings },
+      timeout: Duration.seconds(20),
+      memorySize: 512,
+    });
+    const jobStatus = apiFunction(this, 'JobStatus', {
+      entry: LAMBDA_ENTRIES.jobStatus,
+      environment: { ...common, [ENV.cluster]: runner.cluster.clusterArn, [ENV.containerName]: RUNNER_CONTAINER, [ENV.reportKeySecret]: reportKey },
+      timeout: Duration.seconds(10),
+      memorySize: 512,
+    });
+    const taskState = apiFunction(this, 'TaskState', {
+      entry: LAMBDA_ENTRIES.taskState,
+      environment: { ...common, [ENV.containerName]: RUNNER_CONTAINER },
+      timeout: Duration.seconds(30),
+      memorySize: 256,
+    });
+    const jobs = apiFunction(this, 'JobList', {
+      entry: LAMBDA_ENTRIES.jobs,
+      environment: { ...common, [ENV.reportKeySecret]: reportKey },
+      timeout: Duration.seconds(10),
+      memorySize: 512,
+    });
+    const dismissals = apiFunction(this, 'DismissalRoutes', {
+      entry: LAMBDA_ENTRIES.dismissals,
+      environment: { ...common, [ENV.dismissalsTable]: storage.dismissalsTable.tableName },
+      timeout: Duration.seconds(10),
+      memorySize: 512,
+    });
+    this.functions = { toc, runTests, jobStatus, jobs, dismissals, taskState };
+    for (const route of this.routes()) {
+      route.addToRolePolicy(new iam.PolicyStatement({ actions: ['ssm:GetParameter'], resources: [clientIdParameterArn] }));
+    }
+
+    // run-tests: take a run slot (conditional writes on slot items, read in batches, given back with
+    // a conditional delete) and record the job, encrypt, start the task.
+    runTests.addToRolePolicy(
+      new iam.PolicyStatement({
+        actions: ['dynamodb:PutItem', 'dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:BatchGetItem', 'dynamodb:DeleteItem'],
+        resources: [storage.jobsTable.tableArn],
+      }),
+    );
+    runTests.addToRolePolicy(new iam.PolicyStatement({ actions: ['kms:Encrypt'], resources: [runner.credentialsKey.keyArn], conditions: boundToAJob() }));
+    runTests.addToRolePolicy(
+      new iam.PolicyStatement({
+        actions: ['ecs:RunTask'],
+        resources: [runner.taskDefinition.taskDefinitionArn],
+        conditions: { ArnEquals: { 'ecs:cluster': runner.cluster.clusterArn } },
+      }),
+    );
+    runTests.addToRolePolicy(
+      new iam.PolicyStatement({
+        actions: ['iam:PassRole'],
+        resources: [runner.taskDefinition.taskRole.roleArn, runner.taskDefinition.obtainExecutionRole().roleArn],
+        conditions: { StringEquals: { 'iam:PassedToService': 'ecs-tasks.amazonaws.com' } },
+      }),
+    );
+    // job-status: read the job, ask ECS about one that has gone quiet, sign its report link.
+    jobStatus.addToRolePolicy(new iam.PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [reportKey] }));
+    jobStatus.addToRolePolicy(new iam.PolicyStatement({ actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'], resources: [storage.jobsTable.tableArn] }));
+    jobStatus.addToRolePolicy(
+      new iam.PolicyStatement({
+        actions: ['ecs:DescribeTasks'],
+        resources: ['*'],
+        conditions: { ArnEquals: { 'ecs:cluster': runner.cluster.clusterArn } },
+      }),
+    );
+    if (jobStatus.role !== undefined) {
+      acknowledgeWildcardResource(jobStatus.role, '*', 'Task ids are made by ECS at run time; the condition limits DescribeTasks to the runner cluster.');
+    }
+    // jobs: the caller's runs, newest first, from the owner index.
+    jobs.addToRolePolicy(new iam.PolicyStatement({ actions: ['dynamodb:Query'], resources: [storage.jobHistoryIndexArn] }));
+    // ... each succeeded run's report link signed, as job-status signs it.
+    jobs.addToRolePolicy(new iam.PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [reportKey] }));
+    // dismissals: the caller's dismissed findings of a course, recorded under their e-mail.
+    dismissals.addToRolePolicy(
+      new iam.PolicyStatement({ actions: ['dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:DeleteItem'], resources: [storage.dismissalsTable.tableArn] }),
+    );
+    dismissals.addToRolePolicy(new iam.PolicyStatement({ actions: ['cognito-idp:AdminGetUser'], resources: [props.userPool.userPoolArn] }));
+    // task-state: move the job along with its task.
+    taskState.addToRolePolicy(new iam.PolicyStatement({ actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'], resources: [storage.jobsTable.tableArn] }));
+
+    // No API Gateway: each route's function has a URL that takes only SigV4-signed requests, and
+    // only the site's distribution may sign them (FunctionUrlOrigin.withOriginAccessControl grants
+    // it). So there is no endpoint beside CloudFront, where WAF limits each caller's rate.
+    this.functionUrls = {
+      toc: toc.addFunctionUrl({ authType: lambda.FunctionUrlAuthType.AWS_IAM }),
+      runTests: runTests.addFunctionUrl({ authType: lambda.FunctionUrlAuthType.AWS_IAM }),
+      jobStatus: jobStatus.addFunctionUrl({ authType: lambda.FunctionUrlAuthType.AWS_IAM }),
+      jobs: jobs.addFunctionUrl({ authType: lambda.FunctionUrlAuthType.AWS_IAM }),
+      dismissals: dismissals.addFunctionUrl({ authType: lambda.FunctionUrlAuthType.AWS_IAM }),
+    };
+
+    // Task state back into the jobs.
+    new events.Rule(this, 'TaskStateChanges', {
+      description: 'CTPO: keep each job current with its Fargate task',
+      eventPattern: {
+        source: ['aws.ecs'],
+        detailType: ['ECS Task State Change'],
+        detail: { clusterArn: [runner.cluster.clusterArn] },
+      },
+      // A lost event is not lost for good: job-status asks ECS about a job that has gone quiet.
+      targets: [new targets.LambdaFunction(taskState, { retryAttempts: 8, maxEventAge: Duration.hours(2) })],
+    });
+  }
+
+  /** The address reports are served from (`outputUrl`), known only once the site exists. */
+  publishReportsAt(reportsUrl: string): void {
+    for (const route of this.routes()) route.addEnvironment(ENV.reportsUrl, reportsUrl);
+  }
+
+  /** The functions behind CloudFront: all but the task-state handler. */
+  private routes(): nodejs.NodejsFunction[] {
+    const { toc, runTests, jobStatus, jobs, dismissals } = this.functions;
+    return [toc, runTests, jobStatus, jobs, dismissals];
+  }
+}

@@ -1,0 +1,161 @@
+// The runs themselves: one ECS Fargate task per run, from the runner image, in a VPC of its own that
+// admits nothing inbound; the key that hands a task its Brightspace credentials, which only the task
+// may decrypt; and what the task may read and write.
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Duration, Fn, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import * as ec2 from 'aws-cdk-lib/aws-ec2';
+import * as ecrAssets from 'aws-cdk-lib/aws-ecr-assets';
+import * as ecs from 'aws-cdk-lib/aws-ecs';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as kms from 'aws-cdk-lib/aws-kms';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import type { Construct } from 'constructs';
+import { CREDENTIALS_CONTEXT_KEY, ENV } from '../../../api/aws/settings.ts';
+import { Grouping } from '../logical-ids.ts';
+import { acknowledgeWildcardResource } from '../nag.ts';
+import { REPORTS_PREFIX } from './storage.ts';
+import type { QaApiStorage } from './storage.ts';
+
+const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+export const RUNNER_CONTAINER = 'runner';
+export const RUNNER_DOCKERFILE = 'infra/runner/Dockerfile';
+/** The runner task's memory: the engine and a headless Chromium, with room to spare. */
+export const RUNNER_MEMORY_MIB = 3072;
+/** Binds a use of the credentials key to one job: the job id, and nothing else, is the encryption context. */
+export function boundToAJob(): Record<string, Record<string, unknown>> {
+  return {
+    'ForAllValues:StringEquals': { 'kms:EncryptionContextKeys': [CREDENTIALS_CONTEXT_KEY] },
+    Null: { [`kms:EncryptionContext:${CREDENTIALS_CONTEXT_KEY}`]: 'false' },
+  };
+}
+
+export interface QaApiRunnerProps {
+  /** The jobs a task keeps current, the reports it writes, the history it compares with. */
+  storage: QaApiStorage;
+  /** Days a report and its job record are kept. */
+  reportExpiryDays: number;
+}
+
+export class QaApiRunner extends Grouping {
+  readonly cluster: ecs.Cluster;
+  readonly taskDefinition: ecs.FargateTaskDefinition;
+  /** Encrypts the Brightspace credentials a run hands to its task; only the task role decrypts. */
+  readonly credentialsKey: kms.Key;
+  /** What a function that starts runs needs to know: where and how to start a task. */
+  readonly runSettings: Record<string, string>;
+
+  constructor(scope: Construct, id: string, props: QaApiRunnerProps) {
+    super(scope, id);
+    const { storage } = props;
+
+    // Public subnets and no NAT gateway: a NAT gateway costs about 32 USD a month at rest, and a task
+    // only makes outbound calls (Brightspace, the links it checks, AWS APIs). Its security group
+    // admits nothing inbound.
+    const vpc = new ec2.Vpc(this, 'Vpc', {
+      maxAzs: 2,
+      natGateways: 0,
+      subnetConfiguration: [{ name: 'public', subnetType: ec2.SubnetType.PUBLIC, cidrMask: 24 }],
+    });
+    Validations.of(vpc).acknowledge({
+      id: 'CloudFormation-Validate::W3010',
+      reason: 'The stack names its two zones (CtpoStack.availabilityZones) so synth needs no AWS lookup; `a` and `b` exist in every region.',
+    });
+    vpc.addFlowLog('FlowLog', {
+      trafficType: ec2.FlowLogTrafficType.REJECT,
+      destination: ec2.FlowLogDestination.toCloudWatchLogs(
+        new logs.LogGroup(this, 'FlowLogs', { retention: logs.RetentionDays.ONE_MONTH, removalPolicy: RemovalPolicy.DESTROY }),
+      ),
+    });
+    const securityGroup = new ec2.SecurityGroup(this, 'RunnerSecurityGroup', {
+      vpc,
+      description: 'CTPO test runs: outbound only',
+      allowAllOutbound: true,
+    });
+
+    this.cluster = new ecs.Cluster(this, 'Cluster', { vpc, containerInsightsV2: ecs.ContainerInsights.DISABLED });
+    Validations.of(this.cluster).acknowledge({
+      id: 'AwsSolutions-ECS4',
+      reason: 'Runs are short batch tasks whose outcome is in the jobs table and whose output is in CloudWatch Logs; Container Insights metrics would bill at rest.',
+    });
+
+    this.credentialsKey = new kms.Key(this, 'CredentialsKey', {
+      description: 'CTPO: encrypts the Brightspace credentials a run hands to its Fargate task',
+      enableKeyRotation: true,
+      removalPolicy: RemovalPolicy.DESTROY,
+      pendingWindow: Duration.days(7),
+    });
+
+    // The engine stays under 800 MB; headless Chromium for the browser checks takes 500-650 MiB more
+    // (`npm run browser-memory`, docs/reliability.md). 3 GB keeps that peak under half the task.
+    this.taskDefinition = new ecs.FargateTaskDefinition(this, 'Runner', {
+      cpu: 1024,
+      memoryLimitMiB: RUNNER_MEMORY_MIB,
+      runtimePlatform: { operatingSystemFamily: ecs.OperatingSystemFamily.LINUX, cpuArchitecture: ecs.CpuArchitecture.X86_64 },
+    });
+    this.taskDefinition.addVolume({ name: 'tmp' });
+    const container = this.taskDefinition.addContainer(RUNNER_CONTAINER, {
+      image: ecs.ContainerImage.fromAsset(REPO_ROOT, {
+        file: RUNNER_DOCKERFILE,
+        platform: ecrAssets.Platform.LINUX_AMD64,
+        // Only what the image copies: the asset hash then ignores node_modules, the app and tests.
+        exclude: ['*', '!package.json', '!package-lock.json', '!api', '!infra', 'infra/*', '!infra/runner', '**/*.tsbuildinfo'],
+      }),
+      essential: true,
+      readonlyRootFilesystem: true,
+      logging: ecs.LogDrivers.awsLogs({
+        streamPrefix: 'run',
+        logGroup: new logs.LogGroup(this, 'RunnerLogs', { retention: logs.RetentionDays.THREE_MONTHS, removalPolicy: RemovalPolicy.DESTROY }),
+      }),
+      environment: {
+        [ENV.jobsTable]: storage.jobsTable.tableName,
+        [ENV.dismissalsTable]: storage.dismissalsTable.tableName,
+        [ENV.reportExpiryDays]: String(props.reportExpiryDays),
+        [ENV.reportsBucket]: storage.reportsBucket.bucketName,
+        [ENV.reportsPrefix]: REPORTS_PREFIX,
+        [ENV.credentialsKey]: this.credentialsKey.keyArn,
+        NODE_ENV: 'production',
+      },
+    });
+    container.addMountPoints({ sourceVolume: 'tmp', containerPath: '/tmp', readOnly: false });
+    Validations.of(this.taskDefinition).acknowledge({
+      id: 'AwsSolutions-ECS2',
+      reason: 'The environment holds only resource names; the per-run credentials arrive KMS-encrypted in the RunTask overrides.',
+    });
+
+    const taskRole = this.taskDefinition.taskRole;
+    const reportObjects = storage.reportsBucket.arnForObjects(`${REPORTS_PREFIX}*`);
+    taskRole.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'], resources: [storage.jobsTable.tableArn] }));
+    // The previous report of the course is read back to compare with (report/compare.ts).
+    taskRole.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['s3:GetObject', 's3:PutObject'], resources: [reportObjects] }));
+    acknowledgeWildcardResource(taskRole, reportObjects, 'Report names are made per run; the runner may read and write only under the reports/ prefix of the reports bucket.');
+    // The previous successful run of the course, and what its owner dismissed for it.
+    taskRole.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['dynamodb:Query'], resources: [storage.jobHistoryIndexArn, storage.dismissalsTable.tableArn] }));
+    taskRole.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['kms:Decrypt'], resources: [this.credentialsKey.keyArn], conditions: boundToAJob() }));
+    // The key policy's account statement lets IAM policies grant use of the key; this makes sure
+    // no policy can ever let anyone but the runner read the credentials.
+    this.credentialsKey.addToResourcePolicy(
+      new iam.PolicyStatement({
+        sid: 'OnlyTheRunnerDecrypts',
+        effect: iam.Effect.DENY,
+        principals: [new iam.AnyPrincipal()],
+        actions: ['kms:Decrypt'],
+        resources: ['*'],
+        conditions: { ArnNotEquals: { 'aws:PrincipalArn': taskRole.roleArn } },
+      }),
+    );
+    Validations.of(this.taskDefinition.obtainExecutionRole()).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason: 'ecr:GetAuthorizationToken, which ECS needs to pull the runner image, applies to no resource narrower than *.',
+    });
+
+    this.runSettings = {
+      [ENV.cluster]: this.cluster.clusterArn,
+      [ENV.taskDefinition]: this.taskDefinition.taskDefinitionArn,
+      [ENV.containerName]: RUNNER_CONTAINER,
+      [ENV.subnets]: Fn.join(',', vpc.publicSubnets.map((subnet) => subnet.subnetId)),
+      [ENV.securityGroups]: securityGroup.securityGroupId,
+      [ENV.credentialsKey]: this.credentialsKey.keyArn,
+    };
+  }
+}
