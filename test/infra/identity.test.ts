@@ -1,7 +1,8 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCESS_TOKEN_TTL_SECONDS } from '../../api/local/identity/identity-provider.ts';
-import { resourceNamed, synthesize } from './support.ts';
+import { behaviorOf, distributionOf } from './resources.ts';
+import { only, referenceOf, resource, synthesize } from './support.ts';
 import type { Synthesized } from './support.ts';
 
 describe('the identity construct', () => {
@@ -37,7 +38,7 @@ describe('the identity construct', () => {
   });
 
   it('makes the web client: authorization code only, three scopes, no secret, the site as the only callback, short-lived tokens', () => {
-    const { properties } = resourceNamed(synth.template, 'AWS::Cognito::UserPoolClient', 'IdentityUserPoolWebClient');
+    const { properties } = only(synth.template, 'AWS::Cognito::UserPoolClient');
     expect(properties).toMatchObject({
       AllowedOAuthFlows: ['code'],
       AllowedOAuthFlowsUserPoolClient: true,
@@ -52,7 +53,7 @@ describe('the identity construct', () => {
     });
     // The local stand-in's tokens last as long, so the app meets the same expiry locally.
     expect(ACCESS_TOKEN_TTL_SECONDS).toBe((properties.AccessTokenValidity as number) * 60);
-    const siteUrl = { 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [expect.stringMatching(/^SiteDistribution/), 'DomainName'] }, '/']] };
+    const siteUrl = { 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [distributionOf(synth.template).id, 'DomainName'] }, '/']] };
     for (const urls of [properties.CallbackURLs, properties.LogoutURLs]) {
       expect(urls).toEqual([siteUrl]);
     }
@@ -62,13 +63,14 @@ describe('the identity construct', () => {
   it('lets the developer origins sign in only when the deployment asks for them', () => {
     const dev = synthesize({ devOrigins: true });
     try {
-      const { properties } = resourceNamed(dev.template, 'AWS::Cognito::UserPoolClient', 'IdentityUserPoolWebClient');
+      const { properties } = only(dev.template, 'AWS::Cognito::UserPoolClient');
       for (const urls of [properties.CallbackURLs, properties.LogoutURLs] as unknown[][]) {
         expect(urls.slice(0, 2)).toEqual(['http://localhost:5173/', 'https://localhost:8443/']);
         expect(urls).toHaveLength(3);
       }
-      // And the API's edge answers their CORS preflights.
-      expect(resourceNamed(dev.template, 'AWS::CloudFront::Function', 'SiteApiGate').properties.FunctionCode).toContain(
+      // And the API's edge (the viewer-request function of the API's routes) answers their CORS preflights.
+      const gate = referenceOf(behaviorOf(dev.template, '/api/toc').behavior.FunctionAssociations![0]!.FunctionARN);
+      expect(resource(dev.template, gate).properties.FunctionCode).toContain(
         'var DEV_ORIGINS = ["http://localhost:5173","https://localhost:8443"];',
       );
     } finally {
@@ -81,7 +83,7 @@ describe('the identity construct', () => {
       Domain: { 'Fn::Join': ['-', ['ctpo', { Ref: 'AWS::AccountId' }]] },
       ManagedLoginVersion: 2,
     });
-    const client = resourceNamed(synth.template, 'AWS::Cognito::UserPoolClient', 'IdentityUserPoolWebClient');
+    const client = only(synth.template, 'AWS::Cognito::UserPoolClient');
     synth.template.hasResourceProperties('AWS::Cognito::ManagedLoginBranding', {
       ClientId: { Ref: client.id },
       UseCognitoProvidedValues: true,
@@ -95,7 +97,7 @@ describe('the identity construct', () => {
     });
     try {
       custom.template.hasResourceProperties('AWS::Cognito::UserPoolDomain', { Domain: 'acme-ctpo' });
-      const { properties } = resourceNamed(custom.template, 'AWS::Cognito::UserPoolClient', 'IdentityUserPoolWebClient');
+      const { properties } = only(custom.template, 'AWS::Cognito::UserPoolClient');
       expect(properties.CallbackURLs).toEqual(['https://ctpo.example.com/']);
     } finally {
       custom.dispose();

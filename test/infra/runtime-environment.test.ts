@@ -5,60 +5,58 @@ import { jobRunnerFromEnv, jobStoreFromEnv, refreshingJobStoreFromEnv, reportSto
 import { NO_JOB_RUNNER, NO_JOB_STORE, NO_TABLE_OF_CONTENTS, apiDepsFromEnv } from '../../api/aws/lambda/http-lambda.ts';
 import { reportSigningKeyFromEnv } from '../../api/aws/report-signing-key.ts';
 import { ENV, requireEnv } from '../../api/aws/settings.ts';
-import { render, resourceNamed, synthesize } from './support.ts';
-import type { Synthesized } from './support.ts';
+import { credentialsKey, environmentOf, routeFunction, runnerTask, taskStateFunction } from './resources.ts';
+import { only, render, synthesize } from './support.ts';
+import type { Found, Synthesized } from './support.ts';
 
 describe('the environment the stack sets', () => {
   let synth: Synthesized;
   let values: Record<string, string>;
-  let environmentOf: (functionPrefix: string) => Record<string, string>;
+  let settingsOf: (fn: Found) => Record<string, string>;
 
   beforeAll(() => {
     synth = synthesize();
     // What CloudFormation would put in place of the references that the code checks the form of.
     values = {
-      [resourceNamed(synth.template, 'AWS::Cognito::UserPool', 'IdentityUserPool').id]: 'ca-central-1_AbC123xyz',
-      [resourceNamed(synth.template, 'AWS::Cognito::UserPoolClient', 'IdentityUserPoolWebClient').id]: '4example5client6id7',
+      [only(synth.template, 'AWS::Cognito::UserPool').id]: 'ca-central-1_AbC123xyz',
+      [only(synth.template, 'AWS::Cognito::UserPoolClient').id]: '4example5client6id7',
     };
-    environmentOf = (functionPrefix) => {
-      const [, fn] = Object.entries(synth.template.findResources('AWS::Lambda::Function')).find(([id]) =>
-        new RegExp(`^${functionPrefix}[0-9A-F]{8}$`).test(id),
-      )!;
-      const variables = fn.Properties.Environment.Variables as Record<string, unknown>;
-      return Object.fromEntries(Object.entries(variables).map(([name, value]) => [name, render(value, values)]));
-    };
+    settingsOf = (fn) => Object.fromEntries(Object.entries(environmentOf(fn)).map(([name, value]) => [name, render(value, values)]));
   });
   afterAll(() => synth.dispose());
 
   it('is enough for the table-of-contents function', () => {
-    const deps = apiDepsFromEnv(environmentOf('QaApiToc'), { jobs: NO_JOB_STORE, runner: NO_JOB_RUNNER, loadTableOfContents: NO_TABLE_OF_CONTENTS });
+    const deps = apiDepsFromEnv(settingsOf(routeFunction(synth.template, '/api/toc')), { jobs: NO_JOB_STORE, runner: NO_JOB_RUNNER, loadTableOfContents: NO_TABLE_OF_CONTENTS });
     expect(deps.allowPrivateTargets).toBe(false);
     expect(deps.outputUrl).toMatch(/\/reports\/$/);
   });
 
   it('is enough for the run-tests function, its job store and its ECS runner', () => {
-    const env = environmentOf('QaApiRunTests');
+    const env = settingsOf(routeFunction(synth.template, '/api/run-tests'));
     const jobs = jobStoreFromEnv(env);
     expect(() => apiDepsFromEnv(env, { jobs, runner: jobRunnerFromEnv(env, jobs), loadTableOfContents: NO_TABLE_OF_CONTENTS })).not.toThrow();
-    expect(env[ENV.subnets]).toMatch(/^\{QaApiVpcpublicSubnet1Subnet\w+\},\{QaApiVpcpublicSubnet2Subnet\w+\}$/);
+    // The runner VPC's two public subnets.
+    const publicSubnets = Object.keys(synth.template.findResources('AWS::EC2::Subnet', { Properties: { MapPublicIpOnLaunch: true } }));
+    expect(publicSubnets).toHaveLength(2);
+    expect(env[ENV.subnets]).toBe(publicSubnets.map((id) => `{${id}}`).join(','));
     expect(env[ENV.containerName]).toBe('runner');
   });
 
   it('is enough for the job-status function, which reads ECS for quiet jobs and signs report links', () => {
-    const env = environmentOf('QaApiJobStatus');
+    const env = settingsOf(routeFunction(synth.template, '/api/job-status/*'));
     expect(() =>
       apiDepsFromEnv(env, { jobs: refreshingJobStoreFromEnv(env), runner: NO_JOB_RUNNER, loadTableOfContents: NO_TABLE_OF_CONTENTS, reportSigningKey: reportSigningKeyFromEnv(env) }),
     ).not.toThrow();
   });
 
   it('is enough for the task-state function', () => {
-    const env = environmentOf('QaApiTaskState');
+    const env = settingsOf(taskStateFunction(synth.template));
     expect(() => jobStoreFromEnv(env)).not.toThrow();
     expect(requireEnv(env, ENV.containerName)).toBe('runner');
   });
 
   it('is enough for the runner task, with the job id and ciphertext that RunTask adds', () => {
-    const task = resourceNamed(synth.template, 'AWS::ECS::TaskDefinition', 'QaApiRunner').properties as {
+    const task = runnerTask(synth.template).properties as {
       ContainerDefinitions: { Environment: { Name: string; Value: unknown }[] }[];
     };
     const env: Record<string, string> = Object.fromEntries(task.ContainerDefinitions[0]!.Environment.map(({ Name, Value }) => [Name, render(Value)]));
@@ -66,11 +64,11 @@ describe('the environment the stack sets', () => {
     env[ENV.encryptedCredentials] = 'AQID';
     expect(() => jobStoreFromEnv(env)).not.toThrow();
     expect(() => reportStoreFromEnv(env)).not.toThrow();
-    expect(requireEnv(env, ENV.credentialsKey)).toMatch(/^\{QaApiCredentialsKey\w+\.Arn\}$/);
+    expect(requireEnv(env, ENV.credentialsKey)).toBe(`{${credentialsKey(synth.template).id}.Arn}`);
   });
 
   it('would be caught missing', () => {
-    const env = environmentOf('QaApiToc');
+    const env = settingsOf(routeFunction(synth.template, '/api/toc'));
     delete env[ENV.reportsUrl];
     expect(() => apiDepsFromEnv(env, { jobs: NO_JOB_STORE, runner: NO_JOB_RUNNER, loadTableOfContents: NO_TABLE_OF_CONTENTS })).toThrow(/CTPO_REPORTS_URL is not set/);
   });

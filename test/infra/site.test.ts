@@ -3,38 +3,24 @@ import { join } from 'node:path';
 import { Match } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPORT_CSP } from '../../api/report/report-csp.ts';
-import { REPORT_GATE_FILE, SPA_REWRITE_SOURCE } from '../../infra/lib/site.ts';
+import { REPORT_GATE_FILE, SPA_REWRITE_SOURCE, apiGateSource } from '../../infra/lib/site.ts';
 import { parseRuntimeConfig } from '../../web/src/lib/runtime-config.ts';
-import { render, resourceNamed, synthesize } from './support.ts';
-import type { Synthesized } from './support.ts';
+import { distributionOf, environmentOf, reportsBucket } from './resources.ts';
+import type { DistributionConfig } from './resources.ts';
+import { only, referenceOf, render, resource, synthesize } from './support.ts';
+import type { Found, Synthesized } from './support.ts';
 
 const CERTIFICATE = 'arn:aws:acm:us-east-1:111122223333:certificate/0a1b2c3d-1111-2222-3333-444455556666';
 // Managed policy, by id: CachingDisabled.
 const CACHING_DISABLED = '4135ea2d-6df8-44a3-9df3-4b5a84be39ad';
 
-interface Behavior {
-  PathPattern?: string;
-  ViewerProtocolPolicy: string;
-  FunctionAssociations?: { EventType: string; FunctionARN: unknown }[];
-  LambdaFunctionAssociations?: { EventType: string; IncludeBody?: boolean; LambdaFunctionARN: unknown }[];
-  CachePolicyId: unknown;
-  OriginRequestPolicyId?: { Ref: string };
-  ResponseHeadersPolicyId: { Ref: string };
-  TargetOriginId: string;
-  AllowedMethods?: string[];
-}
-interface DistributionConfig {
-  DefaultCacheBehavior: Behavior;
-  CacheBehaviors?: Behavior[];
-  Origins: { Id: string; DomainName: unknown; OriginAccessControlId?: { 'Fn::GetAtt': [string, string] }; CustomOriginConfig?: Record<string, unknown> }[];
-  CustomErrorResponses?: unknown;
-  WebACLId?: unknown;
-  Aliases?: string[];
-  ViewerCertificate?: Record<string, unknown>;
+function configOf(synth: Synthesized): DistributionConfig {
+  return distributionOf(synth.template).config;
 }
 
-function distributionOf(synth: Synthesized): DistributionConfig {
-  return resourceNamed(synth.template, 'AWS::CloudFront::Distribution', 'SiteDistribution').properties.DistributionConfig as DistributionConfig;
+/** The deployment of the app's root files (index.html, config.json): the one that invalidates the cache. */
+function shellDeployment(synth: Synthesized): Found {
+  return only(synth.template, 'Custom::CDKBucketDeployment', { DistributionPaths: ['/*'] });
 }
 
 function cspOf(synth: Synthesized, policyId: string): string {
@@ -51,7 +37,7 @@ function directive(csp: string, name: string): string[] | undefined {
 
 /** The config.json the stack deploys, with its deploy-time values filled in as CloudFormation would. */
 function deployedConfig(synth: Synthesized, values: Record<string, string>): unknown {
-  const shell = resourceNamed(synth.template, 'Custom::CDKBucketDeployment', 'SiteDeployShell').properties as {
+  const shell = shellDeployment(synth).properties as {
     SourceObjectKeys: string[];
     SourceMarkers: Record<string, unknown>[];
   };
@@ -72,21 +58,22 @@ describe('the site construct', () => {
   afterAll(() => synth.dispose());
 
   it('keeps the app in a private, encrypted bucket that only the distribution reads', () => {
-    const bucket = resourceNamed(synth.template, 'AWS::S3::Bucket', 'SiteBucket');
+    // The bucket the app is deployed to.
+    const bucket = resource(synth.template, referenceOf(shellDeployment(synth).properties.DestinationBucketName));
     expect(bucket.properties).toMatchObject({
       PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
       OwnershipControls: { Rules: [{ ObjectOwnership: 'BucketOwnerEnforced' }] },
       BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
     });
-    const policy = resourceNamed(synth.template, 'AWS::S3::BucketPolicy', 'SiteBucketPolicy').properties.PolicyDocument as {
+    const policy = only(synth.template, 'AWS::S3::BucketPolicy', { Bucket: { Ref: bucket.id } }).properties.PolicyDocument as {
       Statement: { Effect: string; Principal: unknown; Action: unknown; Condition?: Record<string, Record<string, unknown>> }[];
     };
     const reads = policy.Statement.filter((statement) => statement.Effect === 'Allow' && statement.Action === 's3:GetObject');
     expect(reads).toHaveLength(1);
     expect(reads[0]!.Principal).toEqual({ Service: 'cloudfront.amazonaws.com' });
-    expect(render(reads[0]!.Condition?.StringEquals?.['AWS:SourceArn'])).toMatch(/:cloudfront::\{AWS::AccountId\}:distribution\/\{SiteDistribution\w+\}$/);
+    expect(render(reads[0]!.Condition?.StringEquals?.['AWS:SourceArn'])).toMatch(new RegExp(`:cloudfront::\\{AWS::AccountId\\}:distribution/\\{${distributionOf(synth.template).id}\\}$`));
     expect(policy.Statement).toContainEqual(expect.objectContaining({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }));
-    const distribution = distributionOf(synth);
+    const distribution = configOf(synth);
     const appOrigin = distribution.Origins.find((origin) => origin.Id === distribution.DefaultCacheBehavior.TargetOriginId);
     expect(render(appOrigin?.DomainName)).toBe(`{${bucket.id}.RegionalDomainName}`);
     expect(appOrigin?.OriginAccessControlId).toBeDefined();
@@ -96,8 +83,8 @@ describe('the site construct', () => {
   });
 
   it('serves index.html for app routes from a viewer-request function on the app behaviour only', () => {
-    const distribution = distributionOf(synth);
-    const spa = resourceNamed(synth.template, 'AWS::CloudFront::Function', 'SiteSpaRewrite');
+    const distribution = configOf(synth);
+    const spa = only(synth.template, 'AWS::CloudFront::Function', { FunctionCode: SPA_REWRITE_SOURCE });
     expect(distribution.DefaultCacheBehavior.FunctionAssociations).toEqual([
       { EventType: 'viewer-request', FunctionARN: { 'Fn::GetAtt': [spa.id, 'FunctionARN'] } },
     ]);
@@ -122,19 +109,21 @@ describe('the site construct', () => {
   });
 
   it('puts the API on the same origin under /api/: HTTPS only, uncached, each route to its function URL, signed by CloudFront', () => {
-    const distribution = distributionOf(synth);
-    const gate = resourceNamed(synth.template, 'AWS::CloudFront::Function', 'SiteApiGate').id;
-    const functionOf = (name: string) => Object.keys(synth.template.findResources('AWS::Lambda::Url')).find((id) => id.startsWith(`QaApi${name}FunctionUrl`))!;
+    const distribution = configOf(synth);
+    const gate = only(synth.template, 'AWS::CloudFront::Function', { FunctionCode: apiGateSource([]) }).id;
+    // Each route's function, told apart by the settings only its code reads (the table of contents reads none of them).
+    const distinctive = ['CTPO_TASK_DEFINITION_ARN', 'CTPO_CLUSTER_ARN', 'CTPO_REPORT_KEY_SECRET_ARN', 'CTPO_DISMISSALS_TABLE'];
     const routes = {
-      '/api/toc': ['Toc', true],
-      '/api/run-tests': ['RunTests', true],
-      '/api/job-status/*': ['JobStatus', false],
-      '/api/jobs': ['JobList', false],
+      '/api/toc': [[], true],
+      '/api/run-tests': [['CTPO_CLUSTER_ARN', 'CTPO_TASK_DEFINITION_ARN'], true],
+      '/api/job-status/*': [['CTPO_CLUSTER_ARN', 'CTPO_REPORT_KEY_SECRET_ARN'], false],
+      '/api/jobs': [['CTPO_REPORT_KEY_SECRET_ARN'], false],
       // PUT carries a body, so the route gets the body hash too.
-      '/api/dismissals': ['DismissalRoutes', true],
-      '/api/*': ['JobStatus', false],
+      '/api/dismissals': [['CTPO_DISMISSALS_TABLE'], true],
+      '/api/*': [['CTPO_CLUSTER_ARN', 'CTPO_REPORT_KEY_SECRET_ARN'], false],
     } as const;
-    for (const [pattern, [name, post]] of Object.entries(routes)) {
+    const reached = new Map<string, string>();
+    for (const [pattern, [settings, post]] of Object.entries(routes)) {
       const behavior = distribution.CacheBehaviors?.find((candidate) => candidate.PathPattern === pattern);
       expect(behavior, pattern).toMatchObject({
         ViewerProtocolPolicy: 'https-only',
@@ -148,13 +137,21 @@ describe('the site construct', () => {
         expect(behavior!.LambdaFunctionAssociations, pattern).toBeUndefined();
       }
       const origin = distribution.Origins.find((candidate) => candidate.Id === behavior!.TargetOriginId)!;
-      expect(JSON.stringify(origin.DomainName), pattern).toContain(functionOf(name));
+      const url = resource(synth.template, referenceOf(origin.DomainName));
+      expect(url.type, pattern).toBe('AWS::Lambda::Url');
+      expect(url.properties.AuthType, pattern).toBe('AWS_IAM');
+      const fn = resource(synth.template, referenceOf(url.properties.TargetFunctionArn));
+      expect(Object.keys(environmentOf(fn)).filter((name) => distinctive.includes(name)).sort(), pattern).toEqual(settings);
+      reached.set(pattern, fn.id);
       expect(origin.CustomOriginConfig).toMatchObject({ OriginProtocolPolicy: 'https-only', OriginReadTimeout: 30 });
       const control = synth.template.findResources('AWS::CloudFront::OriginAccessControl')[origin.OriginAccessControlId!['Fn::GetAtt'][0]] as {
         Properties: { OriginAccessControlConfig: Record<string, string> };
       };
       expect(control.Properties.OriginAccessControlConfig).toMatchObject({ OriginAccessControlOriginType: 'lambda', SigningBehavior: 'always', SigningProtocol: 'sigv4' });
     }
+    // One function per route; any other /api/ path goes where job-status goes, whose gate answers it.
+    expect(new Set(reached.values()).size).toBe(5);
+    expect(reached.get('/api/*')).toBe(reached.get('/api/job-status/*'));
     // Only what the functions read goes to them: no cookies, no query, no viewer Authorization.
     const policyId = distribution.CacheBehaviors!.find((candidate) => candidate.PathPattern === '/api/toc')!.OriginRequestPolicyId!.Ref;
     const policy = synth.template.findResources('AWS::CloudFront::OriginRequestPolicy')[policyId] as { Properties: { OriginRequestPolicyConfig: Record<string, unknown> } };
@@ -177,14 +174,20 @@ describe('the site construct', () => {
 
   it('hashes POST bodies at the edge with a Lambda@Edge function that lives in us-east-1', () => {
     synth.edgeTemplate.hasResourceProperties('AWS::Lambda::Function', { Runtime: 'nodejs22.x', Handler: 'index.handler', MemorySize: 128, Timeout: 5 });
-    const toc = distributionOf(synth).CacheBehaviors!.find((candidate) => candidate.PathPattern === '/api/toc')!;
+    const toc = configOf(synth).CacheBehaviors!.find((candidate) => candidate.PathPattern === '/api/toc')!;
     // The version's ARN comes across regions through a parameter read at deploy time.
-    expect(JSON.stringify(toc.LambdaFunctionAssociations![0]!.LambdaFunctionARN)).toMatch(/SiteApiBodyHash.*ArnReader/);
+    const reader = only(synth.template, 'Custom::CrossRegionStringParameterReader', { Region: 'us-east-1' }).id;
+    expect(referenceOf(toc.LambdaFunctionAssociations![0]!.LambdaFunctionARN)).toBe(reader);
   });
 
   it('puts the whole distribution behind the rate-limiting web ACL from us-east-1', () => {
-    expect(distributionOf(synth).WebACLId).toEqual({ 'Fn::GetStackOutput': { StackName: 'CtpoEdge', Region: 'us-east-1', OutputName: expect.stringMatching(/WebAclArn/) } });
-    const acl = resourceNamed(synth.edgeTemplate, 'AWS::WAFv2::WebACL', 'WebAcl').properties as {
+    const webAcl = only(synth.edgeTemplate, 'AWS::WAFv2::WebACL');
+    // The edge stack's output of the web ACL's ARN.
+    const outputs = synth.edgeTemplate.toJSON().Outputs as Record<string, { Value: unknown }>;
+    const [aclArnOutput] = Object.keys(outputs).filter((name) => JSON.stringify(outputs[name]!.Value) === JSON.stringify({ 'Fn::GetAtt': [webAcl.id, 'Arn'] }));
+    expect(aclArnOutput).toBeDefined();
+    expect(configOf(synth).WebACLId).toEqual({ 'Fn::GetStackOutput': { StackName: 'CtpoEdge', Region: 'us-east-1', OutputName: aclArnOutput } });
+    const acl = webAcl.properties as {
       Scope: string;
       DefaultAction: unknown;
       Rules: { Name: string; Action: unknown; Statement: { RateBasedStatement: Record<string, unknown> } }[];
@@ -209,16 +212,16 @@ describe('the site construct', () => {
   });
 
   it('serves the reports under /reports/* from the private reports bucket, only through a signed link', () => {
-    const distribution = distributionOf(synth);
+    const distribution = configOf(synth);
     const reports = distribution.CacheBehaviors?.find((behavior) => behavior.PathPattern === '/reports/*');
     expect(reports?.ViewerProtocolPolicy).toBe('redirect-to-https');
     const origin = distribution.Origins.find((candidate) => candidate.Id === reports?.TargetOriginId);
-    expect(render(origin?.DomainName)).toMatch(/^\{QaApiReports\w+\.RegionalDomainName\}$/);
+    expect(render(origin?.DomainName)).toBe(`{${reportsBucket(synth.template).id}.RegionalDomainName}`);
     expect(origin?.OriginAccessControlId).toBeDefined();
     expect(distribution.DefaultCacheBehavior.ViewerProtocolPolicy).toBe('redirect-to-https');
-    const gate = resourceNamed(synth.template, 'AWS::CloudFront::Function', 'SiteReportGate');
+    const gate = only(synth.template, 'AWS::CloudFront::Function', { FunctionCode: readFileSync(REPORT_GATE_FILE, 'utf8') });
     expect(reports?.FunctionAssociations).toEqual([{ EventType: 'viewer-request', FunctionARN: { 'Fn::GetAtt': [gate.id, 'FunctionARN'] } }]);
-    const store = resourceNamed(synth.template, 'AWS::CloudFront::KeyValueStore', 'QaApiReportKeysStore').id;
+    const store = only(synth.template, 'AWS::CloudFront::KeyValueStore').id;
     expect(gate.properties).toMatchObject({
       FunctionCode: readFileSync(REPORT_GATE_FILE, 'utf8'),
       FunctionConfig: { Runtime: 'cloudfront-js-2.0', KeyValueStoreAssociations: [{ KeyValueStoreARN: { 'Fn::GetAtt': [store, 'Arn'] } }] },
@@ -226,13 +229,13 @@ describe('the site construct', () => {
   });
 
   it('allows scripts and connections only to the app, Cognito and the API', () => {
-    const csp = cspOf(synth, distributionOf(synth).DefaultCacheBehavior.ResponseHeadersPolicyId.Ref);
+    const csp = cspOf(synth, configOf(synth).DefaultCacheBehavior.ResponseHeadersPolicyId.Ref);
     expect(directive(csp, 'default-src')).toEqual(["'self'"]);
     expect(directive(csp, 'script-src')).toEqual(["'self'"]);
     expect(directive(csp, 'connect-src')).toEqual([
       "'self'",
       'https://cognito-idp.ca-central-1.amazonaws.com',
-      expect.stringMatching(/^https:\/\/\{IdentityUserPoolHostedLogin\w+\}\.auth\.ca-central-1\.amazoncognito\.com$/),
+      `https://{${only(synth.template, 'AWS::Cognito::UserPoolDomain').id}}.auth.ca-central-1.amazoncognito.com`,
     ]);
     expect(directive(csp, 'frame-ancestors')).toEqual(["'none'"]);
     expect(directive(csp, 'object-src')).toEqual(["'none'"]);
@@ -248,7 +251,7 @@ describe('the site construct', () => {
   });
 
   it('sandboxes the reports away from the app origin and its tokens', () => {
-    const reports = distributionOf(synth).CacheBehaviors?.find((behavior) => behavior.PathPattern === '/reports/*');
+    const reports = configOf(synth).CacheBehaviors?.find((behavior) => behavior.PathPattern === '/reports/*');
     const csp = cspOf(synth, reports!.ResponseHeadersPolicyId.Ref);
     expect(directive(csp, 'sandbox')).toEqual(['allow-popups', 'allow-popups-to-escape-sandbox']);
     // No script at all (the report's filters are CSS), no connections, no forms.
@@ -261,16 +264,16 @@ describe('the site construct', () => {
   });
 
   it('caches hashed assets for a year and index.html and config.json never', () => {
-    const assets = resourceNamed(synth.template, 'Custom::CDKBucketDeployment', 'SiteDeployAssets');
+    const assets = only(synth.template, 'Custom::CDKBucketDeployment', { DestinationBucketKeyPrefix: 'assets/' });
     expect(assets.properties).toMatchObject({
       DestinationBucketKeyPrefix: 'assets/',
       Prune: false,
       SystemMetadata: { 'cache-control': 'public, max-age=31536000, immutable' },
     });
-    const shell = resourceNamed(synth.template, 'Custom::CDKBucketDeployment', 'SiteDeployShell');
+    const shell = shellDeployment(synth);
     expect(shell.properties).toMatchObject({ Prune: false, SystemMetadata: { 'cache-control': 'no-cache' }, DistributionPaths: ['/*'] });
     // index.html only after the chunks it names.
-    expect(synth.template.toJSON().Resources[shell.id].DependsOn).toEqual(expect.arrayContaining([expect.stringMatching(/^SiteDeployAssets/)]));
+    expect(resource(synth.template, shell.id).dependsOn).toContain(assets.id);
     // CloudFront follows each object's Cache-Control exactly: no minimum TTL to override no-cache.
     synth.template.hasResourceProperties('AWS::CloudFront::CachePolicy', {
       CachePolicyConfig: Match.objectLike({ MinTTL: 0, MaxTTL: 31_536_000 }),
@@ -284,10 +287,10 @@ describe('the site construct', () => {
   });
 
   it('writes a config.json the app accepts, with the real pool, client, domain and API', () => {
-    const pool = resourceNamed(synth.template, 'AWS::Cognito::UserPool', 'IdentityUserPool').id;
-    const client = resourceNamed(synth.template, 'AWS::Cognito::UserPoolClient', 'IdentityUserPoolWebClient').id;
-    const domain = resourceNamed(synth.template, 'AWS::Cognito::UserPoolDomain', 'IdentityUserPoolHostedLogin').id;
-    const distribution = resourceNamed(synth.template, 'AWS::CloudFront::Distribution', 'SiteDistribution').id;
+    const pool = only(synth.template, 'AWS::Cognito::UserPool').id;
+    const client = only(synth.template, 'AWS::Cognito::UserPoolClient').id;
+    const domain = only(synth.template, 'AWS::Cognito::UserPoolDomain').id;
+    const distribution = distributionOf(synth.template).id;
     const config = deployedConfig(synth, {
       [pool]: 'ca-central-1_AbC123xyz',
       [client]: '4example5client6id7',
@@ -318,7 +321,7 @@ describe('the site with a custom domain and an existing QA API', () => {
   afterAll(() => synth.dispose());
 
   it('answers on the custom domain with its certificate and TLS 1.2 at least', () => {
-    expect(distributionOf(synth)).toMatchObject({
+    expect(configOf(synth)).toMatchObject({
       Aliases: ['ctpo.example.com'],
       ViewerCertificate: { AcmCertificateArn: CERTIFICATE, MinimumProtocolVersion: 'TLSv1.2_2021', SslSupportMethod: 'sni-only' },
     });
@@ -328,8 +331,8 @@ describe('the site with a custom domain and an existing QA API', () => {
     synth.template.resourceCountIs('AWS::ApiGatewayV2::Api', 0);
     synth.template.resourceCountIs('AWS::ECS::TaskDefinition', 0);
     synth.template.resourceCountIs('AWS::S3::Bucket', 1);
-    expect(distributionOf(synth).CacheBehaviors).toBeUndefined();
-    const csp = cspOf(synth, distributionOf(synth).DefaultCacheBehavior.ResponseHeadersPolicyId.Ref);
+    expect(configOf(synth).CacheBehaviors).toBeUndefined();
+    const csp = cspOf(synth, configOf(synth).DefaultCacheBehavior.ResponseHeadersPolicyId.Ref);
     expect(directive(csp, 'connect-src')).toContain('https://qa-api.example.org');
     const config = deployedConfig(synth, {}) as Record<string, unknown>;
     expect(config).toMatchObject({ siteUrl: 'https://ctpo.example.com/', apiUrl: 'https://qa-api.example.org/prod' });

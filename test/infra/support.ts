@@ -59,12 +59,40 @@ export function synthesize(parameters: Partial<Omit<CtpoParameters, 'stackName'>
   return { app, stack, template, edge, edgeTemplate, outdir, dispose: () => rmSync(outdir, { recursive: true, force: true }) };
 }
 
-/** The one resource of a type whose logical id starts with `prefix`. */
-export function resourceNamed(template: Template, type: string, prefix: string): { id: string; properties: Record<string, unknown> } {
-  const matches = Object.entries(template.findResources(type)).filter(([id]) => id.startsWith(prefix));
-  if (matches.length !== 1) throw new Error(`expected one ${type} named ${prefix}*, found ${matches.map(([id]) => id).join(', ') || 'none'}`);
+/** A resource of the template: its logical id and its properties. */
+export interface Found {
+  id: string;
+  properties: Record<string, unknown>;
+}
+
+/**
+ * The one resource of `type` whose properties match `properties` (as `Template.findResources` matches:
+ * objects in part, arrays whole unless `Match` says otherwise). Resources are found by what they are,
+ * never by their logical ids, which CDK makes from construct paths.
+ */
+export function only(template: Template, type: string, properties: Record<string, unknown> = {}): Found {
+  const matches = Object.entries(template.findResources(type, { Properties: properties }));
+  if (matches.length !== 1) {
+    throw new Error(`expected one ${type} with ${JSON.stringify(properties)}, found ${matches.length}: ${matches.map(([id]) => id).join(', ') || 'none'}`);
+  }
   const [id, resource] = matches[0]!;
   return { id, properties: (resource as { Properties: Record<string, unknown> }).Properties };
+}
+
+/** The resource `id`, which another resource refers to. */
+export function resource(template: Template, id: string): Found & { type: string; dependsOn: string[] } {
+  const found = (template.toJSON().Resources as Record<string, { Type: string; Properties?: Record<string, unknown>; DependsOn?: string[] }>)[id];
+  if (found === undefined) throw new Error(`no resource ${id}`);
+  return { id, type: found.Type, properties: found.Properties ?? {}, dependsOn: found.DependsOn ?? [] };
+}
+
+/** The logical id a `{ Ref }`, a `{ Fn::GetAtt }`, or the function URL host CloudFront takes from one, points at. */
+export function referenceOf(value: unknown): string {
+  const node = value as Record<string, unknown>;
+  if (typeof node.Ref === 'string') return node.Ref;
+  if (Array.isArray(node['Fn::GetAtt'])) return node['Fn::GetAtt'][0] as string;
+  if (Array.isArray(node['Fn::Select'])) return referenceOf((node['Fn::Select'][1] as { 'Fn::Split': [string, unknown] })['Fn::Split'][1]);
+  throw new Error(`not a reference: ${JSON.stringify(value)}`);
 }
 
 /**

@@ -4,8 +4,10 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FIXTURE_WEB_DIST, REPO_ROOT, render, synthesize } from './support.ts';
+import { API_ROUTES, rotationFunction, routeFunction, taskStateFunction } from './resources.ts';
+import { FIXTURE_WEB_DIST, only, render, REPO_ROOT, synthesize } from './support.ts';
 
 const CDK = join(REPO_ROOT, 'node_modules', '.bin', 'cdk');
 const SYNTH_LIMIT_MS = 600_000;
@@ -25,10 +27,6 @@ function cdk(args: string[], home: string) {
       CDK_DISABLE_CLI_TELEMETRY: 'true',
     },
   });
-}
-
-interface TemplateJson {
-  Resources: Record<string, { Type: string; Properties: Record<string, unknown> }>;
 }
 
 describe('cdk synth without AWS credentials', () => {
@@ -56,16 +54,17 @@ describe('cdk synth without AWS credentials', () => {
   });
 
   it('bundles each Lambda function into an ES module that loads with the environment the stack gives it', () => {
-    const template = JSON.parse(readFileSync(join(outdir, 'Ctpo.template.json'), 'utf8')) as TemplateJson;
-    const pool = Object.keys(template.Resources).find((id) => template.Resources[id]!.Type === 'AWS::Cognito::UserPool')!;
-    const client = Object.keys(template.Resources).find((id) => template.Resources[id]!.Type === 'AWS::Cognito::UserPoolClient')!;
+    const template = Template.fromJSON(JSON.parse(readFileSync(join(outdir, 'Ctpo.template.json'), 'utf8')) as Record<string, unknown>);
+    const pool = only(template, 'AWS::Cognito::UserPool').id;
+    const client = only(template, 'AWS::Cognito::UserPoolClient').id;
     const values = { [pool]: 'ca-central-1_AbC123xyz', [client]: '4example5client6id7' };
-    const handlers = Object.entries(template.Resources).filter(([id]) => /^QaApi(Toc|RunTests|JobStatus|TaskState|ReportKeysRotation)[0-9A-F]{8}$/.test(id));
-    expect(handlers).toHaveLength(5);
-    for (const [id, fn] of handlers) {
-      const key = (fn.Properties.Code as { S3Key: string }).S3Key.replace(/\.zip$/, '');
+    // Every function of ours: the routes, the task-state handler and the report-key rotation.
+    const handlers = [...API_ROUTES.map((pattern) => routeFunction(template, pattern)), taskStateFunction(template), rotationFunction(template)];
+    expect(new Set(handlers.map((handler) => handler.id)).size).toBe(7);
+    for (const { id, properties } of handlers) {
+      const key = (properties.Code as { S3Key: string }).S3Key.replace(/\.zip$/, '');
       const bundle = join(outdir, `asset.${key}`, 'index.mjs');
-      const variables = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+      const variables = (properties.Environment as { Variables: Record<string, unknown> }).Variables;
       const env = Object.fromEntries(Object.entries(variables).map(([name, value]) => [name, render(value, values)]));
       const load = spawnSync(process.execPath, ['--input-type=module', '-e', `const m = await import(${JSON.stringify(bundle)}); console.log(typeof m.handler);`], {
         encoding: 'utf8',
