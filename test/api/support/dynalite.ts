@@ -1,6 +1,6 @@
 // A real DynamoDB-compatible server for the tests: dynalite, in memory, on a free loopback port,
 // started once per test file. Each test makes its own tables, shaped as the stack makes them
-// (infra/lib/qa-api.ts): the jobs table with key `id`, the owner index on (`owner`, `statusRank`)
+// (infra/lib/qa-api/storage.ts): the jobs table with key `id`, the owner index on (`owner`, `statusRank`)
 // and the history's index on (`owner`, `createdAt`); the dismissals table keyed (`course`, `fingerprint`).
 import type { AddressInfo } from 'node:net';
 import { CreateTableCommand, DynamoDBClient, type CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
