@@ -2,6 +2,7 @@
 // version and role, so every field is checked before use and unknown fields are kept.
 import { AppError } from '../errors.ts';
 import { msg, type Message } from '../i18n/messages.ts';
+import { isRecord } from '../json.ts';
 import { documentTypeOf, type DocumentType } from '../extract/document-facts.ts';
 import type { TocModule, TocResponse, TocTopic } from './types.ts';
 
@@ -9,10 +10,6 @@ function toId(value: unknown): number | null {
   if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return value;
   if (typeof value === 'string' && /^\d{1,15}$/.test(value)) return Number(value);
   return null;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 function normalizeTopic(raw: unknown): TocTopic | null {

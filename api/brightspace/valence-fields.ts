@@ -1,12 +1,11 @@
 // Reading Valence JSON the forgiving way D2L asks clients to ("be forgiving about what they
 // receive"): every field is checked before use, a field of the wrong type reads as absent, and
 // unknown fields are kept on the record as they came. Readers build on these helpers only.
+import { isRecord, type JsonObject } from '../json.ts';
 
-export type RawRecord = Record<string, unknown>;
-
-export function isRecord(value: unknown): value is RawRecord {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
+// The readers of this folder take isRecord from here with the field helpers; it is api/json.ts's.
+export { isRecord };
+export type RawRecord = JsonObject;
 
 /** A D2LID: a non-negative whole number, sent as a number or (in a few blocks) as a string. */
 export function idField(value: unknown): number | null {

@@ -9,6 +9,7 @@ import type { ItemType } from '../brightspace/places.ts';
 import { ITEM_TYPES } from '../brightspace/places.ts';
 import type { CourseScope } from '../brightspace/course-scopes.ts';
 import type { Dismissal, Report, ReportDismissedFinding, ReportFinding } from './model.ts';
+import { isRecord } from '../json.ts';
 
 export interface ComparisonBaseline {
   /** The caller's previous successful run of this course: its report name and JSON twin, parsed. */
@@ -111,7 +112,6 @@ export function compareWithHistory(report: Report, baseline: ComparisonBaseline)
 // has the expected shape is used, and a report that cannot be read is no baseline at all.
 
 const SEVERITIES: readonly string[] = ['error', 'warning', 'info'];
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const isIdOrNull = (value: unknown): value is number | null => value === null || (typeof value === 'number' && Number.isSafeInteger(value));
 const isItemType = (value: unknown): value is ItemType => (ITEM_TYPES as readonly unknown[]).includes(value);
 
