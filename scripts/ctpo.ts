@@ -10,7 +10,8 @@ import { isAppError } from '../api/errors.ts';
 import { runCourseTest } from '../api/engine/run-course-test.ts';
 import type { RunProgress } from '../api/engine/progress.ts';
 import { COURSE_SCOPES, type CourseScope } from '../api/brightspace/course-scopes.ts';
-import { DEFAULT_LANGUAGE, LANGUAGES, languageOf, type Language } from '../api/i18n/languages.ts';
+import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from '../api/i18n/languages.ts';
+import { courseScopesRule, idTextRule, INPUT_LIMITS, languageRule, moduleIdsRule, orgUnitIdRule } from '../api/engine/run-input-rules.ts';
 import { translator } from '../api/i18n/messages.ts';
 import { presenterFor, summarySentences } from '../api/report/present.ts';
 import { renderCsvReport } from '../api/report/render-csv.ts';
@@ -71,33 +72,35 @@ function parseCommandLine(argv: string[]) {
   if (values.help) return null;
   const missing = (['site', 'org-unit', 'modules', 'client', 'out'] as const).filter((name) => !values[name]);
   if (missing.length > 0) throw new UsageError(`Missing ${missing.map((name) => `--${name}`).join(', ')}.`);
-  const orgUnit = values['org-unit']!;
-  if (!/^\d{1,15}$/.test(orgUnit) || Number(orgUnit) === 0) throw new UsageError('--org-unit must be a whole number greater than 0.');
+  // The run's input rules (api/engine/run-input-rules.ts), as the API and the engine hold them.
+  const orgUnit = orgUnitIdRule.safeParse(values['org-unit']);
+  if (!orgUnit.success) throw new UsageError('--org-unit must be a whole number greater than 0.');
   const modulesText = values.modules!.trim();
   let modules: number[] | 'all';
   if (modulesText.toLowerCase() === 'all') modules = 'all';
   else {
-    const parts = modulesText.split(',').map((part) => part.trim());
-    if (parts.some((part) => !/^\d{1,15}$/.test(part))) throw new UsageError('--modules must be "all" or module ids separated by commas, e.g. 1,2.');
-    modules = parts.map(Number);
+    const parts = modulesText.split(',').map((part) => idTextRule.safeParse(part));
+    if (parts.some((part) => !part.success)) throw new UsageError('--modules must be "all" or module ids separated by commas, e.g. 1,2.');
+    const list = moduleIdsRule.safeParse(parts.map((part) => part.data));
+    if (!list.success) throw new UsageError(`--modules lists too many modules: at most ${INPUT_LIMITS.modules}.`);
+    modules = list.data;
   }
   let scopes: CourseScope[] | undefined;
   if (values.scopes !== undefined) {
     const parts = values.scopes.split(',').map((part) => part.trim().toLowerCase()).filter((part) => part !== '');
-    const known = COURSE_SCOPES as readonly string[];
-    if (parts.length === 1 && parts[0] === 'all') scopes = [...COURSE_SCOPES];
-    else if (parts.length > 0 && parts.every((part) => known.includes(part))) scopes = [...new Set(parts as CourseScope[])];
-    else throw new UsageError(`--scopes must be "all" or some of ${COURSE_SCOPES.join(', ')}, separated by commas.`);
+    const chosen = parts.length === 1 && parts[0] === 'all' ? { success: true as const, data: [...COURSE_SCOPES] } : courseScopesRule.safeParse(parts);
+    if (parts.length === 0 || !chosen.success) throw new UsageError(`--scopes must be "all" or some of ${COURSE_SCOPES.join(', ')}, separated by commas.`);
+    scopes = chosen.data;
   }
   let language: Language = DEFAULT_LANGUAGE;
   if (values.language !== undefined) {
-    const known = languageOf(values.language);
-    if (known === undefined) throw new UsageError(`--language must be one of ${LANGUAGES.join(', ')}.`);
-    language = known;
+    const known = languageRule.safeParse(values.language);
+    if (!known.success) throw new UsageError(`--language must be one of ${LANGUAGES.join(', ')}.`);
+    language = known.data;
   }
   return {
     site: values.site!,
-    orgUnitId: Number(orgUnit),
+    orgUnitId: orgUnit.data,
     modules,
     scopes,
     client: values.client!,

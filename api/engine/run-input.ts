@@ -1,78 +1,62 @@
-// The engine's own input checks: the HTTP layer validates too, but the command line and the
-// Fargate task call the engine directly, so bad input is refused here with a plain message.
+// The engine's own input checks: the HTTP layer validates too, but the command line and the Fargate
+// task call the engine directly, so bad input is refused here with a plain message. The rules and
+// limits are the ones the API and the command line use (run-input-rules.ts); only the words differ.
 import { AppError } from '../errors.ts';
 import { COURSE_SCOPES, type CourseScope } from '../brightspace/course-scopes.ts';
-import { msg } from '../i18n/messages.ts';
+import { msg, type Message } from '../i18n/messages.ts';
+import {
+  clientLabelRule,
+  courseScopesRule,
+  firstBrokenRule,
+  moduleIdsRule,
+  passwordRule,
+  positiveIdRule,
+  userNameRule,
+  type BrokenRule,
+} from './run-input-rules.ts';
 
-const MAX_FIELD_LENGTH = 1024;
+function refuse(message: Message): never {
+  throw new AppError('invalid_input', message);
+}
+
+const isMissing = (broken: BrokenRule) => broken.rule === 'required' || broken.rule === 'not-text' || broken.rule === 'empty';
 
 export function assertCredentials(username: unknown, password: unknown): void {
-  if (typeof username !== 'string' || username.trim() === '') {
-    throw new AppError('invalid_input', msg('error.input.username-missing'));
+  const user = firstBrokenRule(userNameRule, username);
+  if (user !== undefined) {
+    if (isMissing(user)) refuse(msg('error.input.username-missing'));
+    if (user.rule === 'too-long') refuse(msg('error.input.credentials-too-long', { max: user.max ?? 0 }));
+    refuse(msg('error.field.hidden-characters', { field: msg('error.field.what.user-name'), codePoint: user.codePoint ?? '' }));
   }
-  if (typeof password !== 'string' || password === '') {
-    throw new AppError('invalid_input', msg('error.input.password-missing'));
-  }
-  if (username.length > MAX_FIELD_LENGTH || password.length > MAX_FIELD_LENGTH) {
-    throw new AppError('invalid_input', msg('error.input.credentials-too-long', { max: MAX_FIELD_LENGTH }));
+  const secret = firstBrokenRule(passwordRule, password);
+  if (secret !== undefined) {
+    if (isMissing(secret)) refuse(msg('error.input.password-missing'));
+    refuse(msg('error.input.credentials-too-long', { max: secret.max ?? 0 }));
   }
 }
 
 export function assertOrgUnitId(orgUnitId: unknown): asserts orgUnitId is number {
-  if (typeof orgUnitId !== 'number' || !Number.isSafeInteger(orgUnitId) || orgUnitId <= 0) {
-    throw new AppError('invalid_input', msg('error.input.org-unit'));
-  }
+  if (firstBrokenRule(positiveIdRule, orgUnitId) !== undefined) refuse(msg('error.input.org-unit'));
 }
 
 export function assertModules(modules: unknown): asserts modules is number[] | 'all' {
   if (modules === 'all') return;
-  if (!Array.isArray(modules) || modules.length === 0) {
-    throw new AppError('invalid_input', msg('error.input.no-modules'));
-  }
-  if (modules.length > 10_000 || !modules.every((id) => typeof id === 'number' && Number.isSafeInteger(id) && id >= 0)) {
-    throw new AppError('invalid_input', msg('error.input.module-ids'));
-  }
+  const broken = firstBrokenRule(moduleIdsRule, modules);
+  if (broken === undefined) return;
+  refuse(msg(broken.rule === 'required' || broken.rule === 'not-list' || broken.rule === 'empty' ? 'error.input.no-modules' : 'error.input.module-ids'));
 }
 
 export function assertClientLabel(client: unknown): asserts client is string {
-  if (typeof client !== 'string' || client.trim() === '') {
-    throw new AppError('invalid_input', msg('error.input.client-missing'));
-  }
-  if (client.length > 200) throw new AppError('invalid_input', msg('error.input.client-too-long', { max: 200 }));
-  const hidden = hiddenCharacterIn(client);
-  if (hidden !== undefined) throw new AppError('invalid_input', msg('error.input.client-hidden-characters', { codePoint: hidden }));
-}
-
-// Characters that show nothing, or turn the reading direction of what follows ("Trojan Source"): in
-// a label they make the report and its file name say something other than what a person sees.
-const INVISIBLE = /[\p{Default_Ignorable_Code_Point}\u2028\u2029]/gu;
-// Joiners that some scripts and emoji need, allowed between two visible characters; variation
-// selectors, allowed right after one (they pick its form). Never at the start, nor beside another
-// invisible character.
-const JOINERS = /^[\u200c\u200d]$/u;
-const SELECTORS = /^[\ufe00-\ufe0f\u180b-\u180d\u180f\u{e0100}-\u{e01ef}]$/u;
-
-/** The first invisible or direction-changing character of a text, as U+XXXX; undefined when none. */
-export function hiddenCharacterIn(text: string): string | undefined {
-  for (const match of text.matchAll(INVISIBLE)) {
-    const character = match[0];
-    const at = match.index;
-    const before = text.slice(0, at).at(-1);
-    const after = text[at + character.length];
-    const visible = (neighbour: string | undefined) => neighbour !== undefined && /\S/u.test(neighbour) && !/[\p{Default_Ignorable_Code_Point}]/u.test(neighbour);
-    if (JOINERS.test(character) && visible(before) && visible(after)) continue;
-    if (SELECTORS.test(character) && visible(before)) continue;
-    return `U+${character.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
-  }
-  return undefined;
+  const broken = firstBrokenRule(clientLabelRule, client);
+  if (broken === undefined) return;
+  if (isMissing(broken)) refuse(msg('error.input.client-missing'));
+  if (broken.rule === 'too-long') refuse(msg('error.input.client-too-long', { max: broken.max ?? 0 }));
+  refuse(msg('error.input.client-hidden-characters', { codePoint: broken.codePoint ?? '' }));
 }
 
 export function assertScopes(scopes: unknown): asserts scopes is CourseScope[] | undefined {
   if (scopes === undefined) return;
-  const known = COURSE_SCOPES as readonly unknown[];
-  if (!Array.isArray(scopes) || !scopes.every((scope) => known.includes(scope))) {
-    throw new AppError('invalid_input', msg('error.field.scopes', { scopes: COURSE_SCOPES.join(', ') }));
-  }
+  if (firstBrokenRule(courseScopesRule, scopes) !== undefined) refuse(msg('error.field.scopes', { scopes: COURSE_SCOPES.join(', ') }));
 }
 
 /** The engine's whole input, checked before anything is opened; throws an AppError naming the field. */

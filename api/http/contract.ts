@@ -1,110 +1,246 @@
-// The QA API's wire contract (docs/design.md, "The QA API contract"). The app keeps its own copy of
-// these shapes; the end-to-end tests prove the two agree. The words of the domain (statuses,
-// scopes, phases, the summary) belong to their parts and are only used here.
-import type { JobProgress, JobStatus } from '../jobs/job-status.ts';
-import type { JobSummary } from '../report/summary.ts';
+// The QA API's wire contract, defined once (docs/design.md, "The QA API contract"): the API validates
+// every request with these schemas and types its answers by them; the app imports this module for
+// its types and parses every answer with it. No Node and no message catalogue here, so the app's
+// bundle can load it; zod/mini rather than zod, for that bundle's size.
+//
+// Requests are held to the run's input rules (engine/run-input-rules.ts); each failed check names
+// its rule, and the API words it from its catalogue. Answers are read the tolerant way: a reader
+// keeps what has the expected shape, an optional part that has not is read as absent, and a list
+// keeps the entries it can read, so a newer or older server never blanks the app.
+import * as z from 'zod/mini';
+import { COURSE_SCOPES } from '../brightspace/course-scopes.ts';
+import { RUN_PHASES } from '../engine/progress.ts';
+import { LANGUAGES } from '../i18n/languages.ts';
+import { JOB_STATUSES } from '../jobs/job-status.ts';
+import {
+  CONTROL_CHARACTER,
+  clientLabelRule,
+  courseScopesRule,
+  idTextRule,
+  languageRule,
+  moduleIdsRule,
+  orgUnitIdRule,
+  passwordRule,
+  siteUrlTextRule,
+  userNameRule,
+} from '../engine/run-input-rules.ts';
 
-/** POST /api/toc */
-export interface TocRequest {
-  ORG_UNIT_ID: string | number;
-  CLIENT_URL: string;
-  USER_NAME: string;
-  PASSWORD: string;
-  /** The language of error messages: one of our 23 tags (else Accept-Language, else English). */
-  LANGUAGE?: string;
-}
-
-/** The answer of POST /api/toc is Brightspace's own table-of-contents shape, passed through. */
-export type { TocModule, TocResponse, TocTopic } from '../brightspace/types.ts';
-
-/** POST /api/run-tests */
-export interface RunTestsRequest extends TocRequest {
-  CLIENT_NAME: string;
-  MODULES: number[];
-  /** Course-wide items to read besides the modules; absent: the modules only. */
-  SCOPES?: string[];
-  /** The language of the report and of every message about the run: one of our 23 tags. */
-  LANGUAGE?: string;
-}
-export interface RunTestsResponse {
-  message: string;
-  taskArn: string;
-  filename: string;
-}
-
-/** GET /api/job-status/{jobArn} */
-export interface JobStatusResponse {
-  status: JobStatus;
-  outputUrl?: string;
-  progress?: JobProgress;
-  summary?: JobSummary;
-  startedAt?: string;
-  updatedAt?: string;
-  reason?: string;
-}
-
-/** One run in GET /api/jobs: what it was asked to test, where it is, what it found. No credential. */
-export interface JobListItem {
-  taskArn: string;
-  filename: string;
-  status: JobStatus;
-  client: string;
-  siteUrl: string;
-  orgUnitId: number;
-  courseName?: string;
-  modules: number[];
-  scopes?: string[];
-  language?: string;
-  createdAt: string;
-  startedAt?: string;
-  finishedAt?: string;
-  progress?: JobProgress;
-  summary?: JobSummary;
-  /** Once it SUCCEEDED: the report is at outputUrl + filename + '.html' (and '.json', '.csv'). */
-  outputUrl?: string;
-  /** Why it FAILED. */
-  reason?: string;
-}
-
-/** GET /api/jobs?limit=&cursor= : the caller's runs, newest first. */
-export interface JobsResponse {
-  jobs: JobListItem[];
-  /** Send as `cursor` for the next page; absent on the last page. */
-  nextCursor?: string;
-}
-
-/** A finding the caller dismissed for a course: who, when and why. */
-export interface DismissalItem {
-  fingerprint: string;
-  by: string;
-  at: string;
-  reason?: string;
-}
-
-/** GET /api/dismissals?siteUrl=&orgUnitId= */
-export interface DismissalsResponse {
-  dismissals: DismissalItem[];
-}
-
-/** PUT /api/dismissals (answered with the dismissal as kept). */
-export interface DismissalRequest {
-  siteUrl: string;
-  orgUnitId: number | string;
-  fingerprint: string;
-  reason?: string;
-}
-
-/** DELETE /api/dismissals?siteUrl=&orgUnitId=&fingerprint= */
-export interface RestoreResponse {
-  fingerprint: string;
-  /** False when the finding was not dismissed (nothing changed). */
-  restored: boolean;
-}
-
-/** Every error answer. */
-export interface ErrorResponse {
-  message: string;
-  code: string;
-}
+// The words of the domain the wire carries, for readers of the wire (their owners define them).
+export { COURSE_SCOPES, JOB_STATUSES, LANGUAGES, RUN_PHASES };
 
 export const MAX_BODY_BYTES = 64 * 1024;
+
+export const HISTORY_LIMITS = {
+  /** Runs per page of GET /api/jobs, and the default. */
+  pageSize: 100,
+  defaultPageSize: 20,
+  reason: 500,
+  /** Dismissed findings one user may keep for one course. */
+  dismissalsPerCourse: 1000,
+  jobId: 256,
+  cursor: 600,
+} as const;
+
+// --- Requests ------------------------------------------------------------------------------------
+// A field absent or null is the same; optional fields sent as null are as good as absent.
+
+/** POST /api/toc */
+export const tocRequest = z.object({
+  ORG_UNIT_ID: orgUnitIdRule,
+  CLIENT_URL: siteUrlTextRule,
+  USER_NAME: userNameRule,
+  PASSWORD: passwordRule,
+  /** The language of error messages: one of our 23 tags (else Accept-Language, else English). */
+  LANGUAGE: z.nullish(languageRule),
+});
+export type TocRequest = z.input<typeof tocRequest>;
+
+/** POST /api/run-tests: the run's report and every message about it are in LANGUAGE. */
+export const runTestsRequest = z.extend(tocRequest, {
+  CLIENT_NAME: clientLabelRule,
+  MODULES: moduleIdsRule,
+  /** Course-wide items to read besides the modules; absent: the modules only. */
+  SCOPES: z.nullish(courseScopesRule),
+});
+export type RunTestsRequest = z.input<typeof runTestsRequest>;
+
+/** The job id of GET /api/job-status/{jobArn}, once decoded from the address. */
+export const jobIdParameter = z.string().check(
+  z.refine((id) => id.trim() !== '', 'required'),
+  z.maxLength(HISTORY_LIMITS.jobId, 'too-long'),
+  z.refine((id) => !CONTROL_CHARACTER.test(id), 'control-character'),
+);
+
+/** GET /api/jobs?limit=&cursor= (query values are text; an empty cursor is none). */
+export const jobsQuery = z.object({
+  limit: z.optional(
+    z.pipe(
+      z.string().check(z.regex(/^\d{1,4}$/, 'not-id')),
+      z.pipe(
+        z.transform(Number),
+        z.int().check(z.minimum(1, 'not-id'), z.maximum(HISTORY_LIMITS.pageSize, 'too-long')),
+      ),
+    ),
+  ),
+  /** The nextCursor of the page before, sent back as it came. */
+  cursor: z.optional(z.string().check(z.maxLength(HISTORY_LIMITS.cursor, 'too-long'), z.regex(/^[A-Za-z0-9_-]*$/, 'unknown'))),
+});
+export type JobsQuery = z.input<typeof jobsQuery>;
+
+/** A finding's fingerprint, as the report gives it. */
+const fingerprint = z.string('unknown').check(z.regex(/^[0-9a-f]{20}$/, 'unknown'));
+
+/** GET /api/dismissals?siteUrl=&orgUnitId= : a course, as the history knows it. */
+export const courseQuery = z.object({ siteUrl: siteUrlTextRule, orgUnitId: idTextRule });
+export type CourseQuery = z.input<typeof courseQuery>;
+
+/** DELETE /api/dismissals?siteUrl=&orgUnitId=&fingerprint= */
+export const restoreQuery = z.extend(courseQuery, { fingerprint });
+
+/** PUT /api/dismissals (answered with the dismissal as kept). */
+export const dismissalRequest = z.extend(courseQuery, {
+  fingerprint,
+  /** Why it was dismissed; blank is none. Line breaks are fine, other control characters are not. */
+  reason: z.nullish(
+    z.string('unknown').check(
+      z.trim(),
+      z.maxLength(HISTORY_LIMITS.reason, 'too-long'),
+      z.refine((reason) => !CONTROL_CHARACTER.test(reason.replace(/\r?\n/g, ' ')), 'control-character'),
+    ),
+  ),
+});
+export type DismissalRequest = z.input<typeof dismissalRequest>;
+
+// --- Answers -------------------------------------------------------------------------------------
+
+/** Text with something in it: blank text reads as none. */
+const someText = z.string().check(z.refine((text) => text.trim() !== ''));
+const nonEmptyText = z.string().check(z.minLength(1));
+/** A count: a whole number from 0. */
+const count = z.int().check(z.nonnegative());
+
+/** An optional part, kept only when it has the expected shape. */
+function kept<T extends z.ZodMiniType>(schema: T) {
+  return z.catch(z.optional(schema), undefined);
+}
+
+/** A list that keeps the entries it can read; not a list at all is a malformed answer. */
+function listOf<T extends z.ZodMiniType>(entry: T) {
+  return z.pipe(
+    z.array(z.unknown()),
+    z.transform((entries) =>
+      entries.flatMap((value) => {
+        const read = entry.safeParse(value);
+        return read.success ? [read.data as z.output<T>] : [];
+      }),
+    ),
+  );
+}
+
+/** A run's progress; the count of the phase is never past its total. A phase this app does not know is left out. */
+export const jobProgress = z.pipe(
+  z.object({
+    done: z.number().check(z.nonnegative()),
+    total: z.number().check(z.positive()),
+    phase: kept(z.enum(RUN_PHASES)),
+  }),
+  z.transform((progress) => ({ ...progress, done: Math.min(progress.done, progress.total) })),
+);
+
+/** What a finished run found (report/summary.ts); counts a server before them did not send read as 0. */
+export const jobSummary = z.object({
+  findings: z.object({ error: count, warning: count, info: count, review: z.catch(count, 0) }),
+  topics: count,
+  scanned: count,
+  notScanned: count,
+  documents: z.catch(count, 0),
+  links: count,
+  /** Against the caller's previous successful run of the same course; absent when there was none. */
+  comparison: kept(z.object({ new: count, fixed: count, dismissed: count })),
+});
+
+/**
+ * GET /api/job-status/{jobArn}. `status` is one of JOB_STATUSES; a reader shows one it does not
+ * know as it came rather than fail.
+ */
+export const jobStatusAnswer = z.object({
+  status: someText,
+  /** Once it SUCCEEDED: the report is at outputUrl + filename + '.html' (and '.json', '.csv'). */
+  outputUrl: kept(nonEmptyText),
+  progress: kept(jobProgress),
+  summary: kept(jobSummary),
+  startedAt: kept(z.string()),
+  updatedAt: kept(z.string()),
+  /** Why it FAILED. */
+  reason: kept(someText),
+});
+export type JobStatusAnswer = z.output<typeof jobStatusAnswer>;
+
+/** One run in GET /api/jobs: what it was asked to test, where it is, what it found. No credential. */
+export const jobListItem = z.object({
+  taskArn: someText,
+  filename: z.string(),
+  status: someText,
+  client: z.string(),
+  siteUrl: someText,
+  orgUnitId: count,
+  courseName: kept(someText),
+  modules: z.array(count),
+  scopes: kept(listOf(z.string())),
+  language: kept(z.string()),
+  createdAt: someText,
+  startedAt: kept(someText),
+  finishedAt: kept(someText),
+  progress: kept(jobProgress),
+  summary: kept(jobSummary),
+  /** Once it SUCCEEDED: the report is at outputUrl + filename + '.html' (and '.json', '.csv'). */
+  outputUrl: kept(someText),
+  /** Why it FAILED. */
+  reason: kept(someText),
+});
+export type JobListItem = z.output<typeof jobListItem>;
+
+/** GET /api/jobs: the caller's runs, newest first; `nextCursor` (absent on the last page) asks for the next. */
+export const jobsAnswer = z.object({ jobs: listOf(jobListItem), nextCursor: kept(someText) });
+export type JobsAnswer = z.output<typeof jobsAnswer>;
+
+/** POST /api/run-tests: the message to show, and the job to follow (a reader without taskArn follows none). */
+export const runTestsAnswer = z.object({ message: z.catch(z.string(), ''), taskArn: kept(nonEmptyText), filename: kept(z.string()) });
+export type RunTestsAnswer = z.output<typeof runTestsAnswer>;
+
+/** A finding the caller dismissed for a course: who, when and why. */
+export const dismissalItem = z.object({ fingerprint: z.string(), by: z.string(), at: z.string(), reason: kept(nonEmptyText) });
+export type DismissalItem = z.output<typeof dismissalItem>;
+
+/** GET /api/dismissals */
+export const dismissalsAnswer = z.object({ dismissals: listOf(dismissalItem) });
+export type DismissalsAnswer = z.output<typeof dismissalsAnswer>;
+
+/** DELETE /api/dismissals: `restored` is false when the finding was not dismissed (nothing changed). */
+export const restoreAnswer = z.object({ fingerprint: z.string(), restored: z.boolean() });
+export type RestoreAnswer = z.output<typeof restoreAnswer>;
+
+/** A module of the POST /api/toc answer, as far as the app reads it (the answer is Brightspace's own shape). */
+export interface TocModuleAnswer {
+  ModuleId?: number | string | undefined;
+  Title?: string | undefined;
+  Modules?: TocModuleAnswer[] | undefined;
+  Topics?: unknown[] | undefined;
+}
+const tocModule: z.ZodMiniType<TocModuleAnswer> = z.object({
+  ModuleId: kept(z.union([z.number(), z.string()])),
+  Title: kept(z.string()),
+  get Modules() {
+    return kept(listOf(tocModule));
+  },
+  /** Only counted: a topic is any object. */
+  Topics: kept(listOf(z.looseObject({}))),
+});
+
+/** POST /api/toc */
+export const tocAnswer = z.object({ Modules: kept(listOf(tocModule)) });
+export type TocAnswer = z.output<typeof tocAnswer>;
+
+/** Every error answer: a message for a person, in the caller's language, and a stable code. */
+export const errorAnswer = z.object({ message: kept(someText), code: kept(z.string()) });
+export type ErrorAnswer = z.output<typeof errorAnswer>;

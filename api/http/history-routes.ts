@@ -5,7 +5,7 @@ import { AppError } from '../errors.ts';
 import { msg } from '../i18n/messages.ts';
 import type { JobRecord } from '../jobs/types.ts';
 import type { Dismissal } from '../report/model.ts';
-import type { DismissalItem, DismissalsResponse, JobListItem, JobsResponse, RestoreResponse } from './contract.ts';
+import type { DismissalItem, DismissalsAnswer, JobListItem, JobsAnswer, RestoreAnswer } from './contract.ts';
 import { jsonResponse } from './respond.ts';
 import { authenticate, reportLinkOf, withErrors } from './routes.ts';
 import type { ApiDeps } from './routes.ts';
@@ -50,7 +50,7 @@ export function handleJobs(request: ApiRequest, deps: ApiDeps): Promise<ApiRespo
     const caller = await authenticate(request, deps);
     const query = parseJobsQuery(request.query);
     const page = await deps.history.listByOwner(caller.sub, query);
-    const body: JobsResponse = { jobs: await Promise.all(page.jobs.map((job) => listItemOf(job, deps))) };
+    const body: JobsAnswer = { jobs: await Promise.all(page.jobs.map((job) => listItemOf(job, deps))) };
     if (page.next !== undefined) body.nextCursor = encodeCursor(page.next);
     return jsonResponse(request, deps.allowedOrigins, 200, body);
   });
@@ -64,7 +64,7 @@ export function handleDismissals(request: ApiRequest, deps: ApiDeps): Promise<Ap
     const caller = await authenticate(request, deps);
     if (request.method === 'GET') {
       const course = parseCourseQuery(request.query, deps);
-      const body: DismissalsResponse = { dismissals: (await deps.dismissals.list(caller.sub, course)).map(itemOf) };
+      const body: DismissalsAnswer = { dismissals: (await deps.dismissals.list(caller.sub, course)).map(itemOf) };
       return jsonResponse(request, deps.allowedOrigins, 200, body);
     }
     if (request.method === 'PUT') {
@@ -85,7 +85,7 @@ export function handleDismissals(request: ApiRequest, deps: ApiDeps): Promise<Ap
     }
     const input = parseRestoreQuery(request.query, deps);
     const restored = await deps.dismissals.remove(caller.sub, { siteUrl: input.siteUrl, orgUnitId: input.orgUnitId }, input.fingerprint);
-    const body: RestoreResponse = { fingerprint: input.fingerprint, restored };
+    const body: RestoreAnswer = { fingerprint: input.fingerprint, restored };
     return jsonResponse(request, deps.allowedOrigins, 200, body);
   });
 }

@@ -4,7 +4,7 @@
 import { AppError, isAppError } from '../errors.ts';
 import { DEFAULT_LANGUAGE, type Language } from '../i18n/languages.ts';
 import { msg } from '../i18n/messages.ts';
-import type { ErrorResponse } from './contract.ts';
+import type { ErrorAnswer } from './contract.ts';
 import { failureDetail, type Log } from '../log.ts';
 import type { ApiRequest, ApiResponse } from './types.ts';
 
@@ -54,7 +54,7 @@ export function errorResponse(
   if (known === undefined || appError.code === 'internal') {
     context.log?.(`${request.method} ${request.path.slice(0, 200)} failed: ${failureDetail(error, context.secrets ?? [])}`);
   }
-  const body: ErrorResponse = { message: appError.messageIn(context.language ?? DEFAULT_LANGUAGE), code: appError.code };
+  const body: ErrorAnswer = { message: appError.messageIn(context.language ?? DEFAULT_LANGUAGE), code: appError.code };
   const extra: Record<string, string> = {};
   if (appError.code === 'unauthorized') extra['www-authenticate'] = 'Bearer';
   if (appError.code === 'overloaded' || appError.code === 'too_many_runs') extra['retry-after'] = '60';

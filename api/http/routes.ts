@@ -8,7 +8,7 @@ import type { LoadTableOfContentsInput } from '../engine/load-table-of-contents.
 import { assertAllowedDestination } from '../net/address-guard.ts';
 import type { Resolver } from '../net/address-guard.ts';
 import type { DismissalStore, JobHistory, JobRecord, JobRunner, JobStore } from '../jobs/types.ts';
-import type { JobStatusResponse, RunTestsResponse } from './contract.ts';
+import type { JobStatusAnswer, RunTestsAnswer } from './contract.ts';
 import { bearerTokenOf } from './access-token.ts';
 import type { Caller, TokenVerifier } from './access-token.ts';
 import { reportFilename } from '../jobs/report-filename.ts';
@@ -168,7 +168,7 @@ export function handleRunTests(request: ApiRequest, deps: ApiDeps): Promise<ApiR
     }
 
     const count = input.modules.length;
-    const body: RunTestsResponse = {
+    const body: RunTestsAnswer = {
       message: formatMessage(msg('api.run-started', { client: input.client, count, orgUnitId: String(input.orgUnitId) }), job.language),
       taskArn: job.id,
       filename: job.filename,
@@ -202,7 +202,7 @@ export function handleJobStatus(request: ApiRequest, deps: ApiDeps): Promise<Api
     if (job === undefined) throw new AppError('not_found', msg('error.job.not-found'));
     if (job.owner !== caller.sub) throw new AppError('forbidden', msg('error.job.not-yours'));
 
-    const body: JobStatusResponse = { status: job.status, updatedAt: job.updatedAt };
+    const body: JobStatusAnswer = { status: job.status, updatedAt: job.updatedAt };
     if (job.progress !== undefined) body.progress = job.progress;
     if (job.startedAt !== undefined) body.startedAt = job.startedAt;
     if (job.status === 'FAILED') body.reason = job.reason ?? formatMessage(msg('reason.run.failed'), job.language);

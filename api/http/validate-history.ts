@@ -1,24 +1,16 @@
-// Request validation for GET /api/jobs and GET/PUT/DELETE /api/dismissals: the query or the body
-// becomes a clean, typed request, or an AppError `invalid_input` that names every field at fault.
+// Request validation for GET /api/jobs and GET/PUT/DELETE /api/dismissals: the query or the body is
+// checked against the wire contract (contract.ts) and becomes a clean, typed request, or an AppError
+// `invalid_input` that names every field at fault, worded from our catalogue.
 import { AppError } from '../errors.ts';
 import { joinMessages, msg, type Message } from '../i18n/messages.ts';
+import type { BrokenRule } from '../engine/run-input-rules.ts';
 import type { CourseKey, JobCursor } from '../jobs/types.ts';
-import { assertAllowedUrl } from '../net/address-guard.ts';
-import type { ValidationPolicy } from './validate-request.ts';
+import { CONTROL_CHARACTER } from '../engine/run-input-rules.ts';
+import { HISTORY_LIMITS, courseQuery, dismissalRequest, jobsQuery, restoreQuery } from './contract.ts';
+import { asObject, brokenRulesByField, guardedOrigin, type ValidationPolicy } from './validate-request.ts';
 
-export const HISTORY_LIMITS = {
-  /** Runs per page of GET /api/jobs, and the default. */
-  pageSize: 100,
-  defaultPageSize: 20,
-  reason: 500,
-  siteUrl: 2048,
-  /** Dismissed findings one user may keep for one course. */
-  dismissalsPerCourse: 1000,
-} as const;
+export { HISTORY_LIMITS };
 
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
-const FINGERPRINT = /^[0-9a-f]{20}$/;
 const ISO_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,6})?Z$/;
 
 function fail(problems: Message[]): never {
@@ -30,14 +22,14 @@ export function encodeCursor(cursor: JobCursor): string {
   return Buffer.from(JSON.stringify([cursor.createdAt, cursor.id]), 'utf8').toString('base64url');
 }
 
+/** The page's end inside a cursor the contract let through; undefined when it is not one of ours. */
 function decodeCursor(text: string): JobCursor | undefined {
-  if (text.length > 600 || !/^[A-Za-z0-9_-]+$/.test(text)) return undefined;
   try {
     const value: unknown = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
     if (!Array.isArray(value) || value.length !== 2) return undefined;
     const [createdAt, id] = value as unknown[];
     if (typeof createdAt !== 'string' || !ISO_TIME.test(createdAt)) return undefined;
-    if (typeof id !== 'string' || id === '' || id.length > 256 || CONTROL.test(id)) return undefined;
+    if (typeof id !== 'string' || id === '' || id.length > 256 || CONTROL_CHARACTER.test(id)) return undefined;
     return { createdAt, id };
   } catch {
     return undefined;
@@ -50,88 +42,72 @@ export interface JobsQuery {
 }
 
 export function parseJobsQuery(query: URLSearchParams | undefined): JobsQuery {
+  // An empty cursor is none: the first page.
+  const result = jobsQuery.safeParse({ limit: query?.get('limit') ?? undefined, cursor: query?.get('cursor') || undefined });
+  const broken = result.success ? new Map<PropertyKey, BrokenRule>() : brokenRulesByField(result.error.issues);
+  const cursorText = result.success ? result.data.cursor : undefined;
+  const after = cursorText === undefined ? undefined : decodeCursor(cursorText);
   const problems: Message[] = [];
-  const limitText = query?.get('limit');
-  let limit: number = HISTORY_LIMITS.defaultPageSize;
-  if (limitText !== null && limitText !== undefined) {
-    limit = /^\d{1,4}$/.test(limitText) ? Number(limitText) : 0;
-    if (limit < 1 || limit > HISTORY_LIMITS.pageSize) problems.push(msg('error.history.limit', { max: HISTORY_LIMITS.pageSize }));
-  }
-  const cursorText = query?.get('cursor');
-  let after: JobCursor | undefined;
-  if (cursorText !== null && cursorText !== undefined && cursorText !== '') {
-    after = decodeCursor(cursorText);
-    if (after === undefined) problems.push(msg('error.history.cursor'));
-  }
-  if (problems.length > 0) fail(problems);
+  if (broken.has('limit')) problems.push(msg('error.history.limit', { max: HISTORY_LIMITS.pageSize }));
+  if (broken.has('cursor') || (cursorText !== undefined && after === undefined)) problems.push(msg('error.history.cursor'));
+  if (!result.success || problems.length > 0) fail(problems);
+  const limit = result.data.limit ?? HISTORY_LIMITS.defaultPageSize;
   return after === undefined ? { limit } : { limit, after };
 }
 
-function readSite(value: unknown, problems: Message[], policy: ValidationPolicy): string | undefined {
-  if (typeof value !== 'string' || value.trim() === '') {
-    problems.push(msg('error.history.site-required'));
-    return undefined;
-  }
-  if (value.length > HISTORY_LIMITS.siteUrl) {
-    problems.push(msg('error.field.too-long', { field: 'siteUrl', max: HISTORY_LIMITS.siteUrl }));
-    return undefined;
-  }
-  try {
-    // Kept by its origin, as run-tests keeps the site of a job: the same course is the same key.
-    return assertAllowedUrl(value.trim(), { allowPrivateTargets: policy.allowPrivateTargets, allowHttp: policy.allowPrivateTargets }).origin;
-  } catch (error) {
-    if (!(error instanceof AppError)) throw error;
-    problems.push(msg('error.history.site-refused', { problem: error.text }));
-    return undefined;
+type HistoryField = 'siteUrl' | 'orgUnitId' | 'fingerprint' | 'reason';
+
+function historyProblem(field: HistoryField, broken: BrokenRule): Message {
+  switch (field) {
+    case 'siteUrl':
+      return broken.rule === 'too-long' ? msg('error.field.too-long', { field, max: broken.max ?? 0 }) : msg('error.history.site-required');
+    case 'orgUnitId':
+      return msg('error.history.org-unit');
+    case 'fingerprint':
+      return msg('error.history.fingerprint');
+    case 'reason':
+      return msg('error.history.reason', { max: HISTORY_LIMITS.reason });
   }
 }
 
-function readOrgUnit(value: unknown, problems: Message[]): number | undefined {
-  const digits = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
-  const id = /^\d{1,15}$/.test(digits) ? Number(digits) : 0;
-  if (!Number.isSafeInteger(id) || id < 1) {
-    problems.push(msg('error.history.org-unit'));
-    return undefined;
+/**
+ * Checks fields against a history schema and guards the site address (kept by its origin, as
+ * run-tests keeps the site of a job: the same course is the same key). The value, or every
+ * problem in the order of `order`.
+ */
+function checked<S extends typeof courseQuery | typeof restoreQuery | typeof dismissalRequest>(
+  schema: S,
+  fields: Record<string, unknown>,
+  order: readonly HistoryField[],
+  policy: ValidationPolicy,
+): { request: ReturnType<S['parse']>; siteUrl: string } {
+  const result = schema.safeParse(fields);
+  const broken = result.success ? new Map<PropertyKey, BrokenRule>() : brokenRulesByField(result.error.issues);
+  const site = broken.has('siteUrl') ? undefined : guardedOrigin((fields.siteUrl as string).trim(), policy);
+  const problems: Message[] = [];
+  for (const field of order) {
+    const rule = broken.get(field);
+    if (rule !== undefined) problems.push(historyProblem(field, rule));
+    else if (field === 'siteUrl' && site !== undefined && 'refused' in site) problems.push(msg('error.history.site-refused', { problem: site.refused.text }));
   }
-  return id;
+  if (!result.success || site === undefined || !('origin' in site)) fail(problems);
+  return { request: result.data as ReturnType<S['parse']>, siteUrl: site.origin };
 }
 
-function readFingerprint(value: unknown, problems: Message[]): string | undefined {
-  if (typeof value !== 'string' || !FINGERPRINT.test(value)) {
-    problems.push(msg('error.history.fingerprint'));
-    return undefined;
-  }
-  return value;
-}
-
-function readReason(value: unknown, problems: Message[]): string | null | undefined {
-  if (value === undefined || value === null) return null;
-  const text = typeof value === 'string' ? value.trim() : undefined;
-  // Line breaks are fine in a reason; other control characters are not.
-  if (text === undefined || text.length > HISTORY_LIMITS.reason || CONTROL.test(text.replace(/\r?\n/g, ' '))) {
-    problems.push(msg('error.history.reason', { max: HISTORY_LIMITS.reason }));
-    return undefined;
-  }
-  return text === '' ? null : text;
-}
+const queryFields = (query: URLSearchParams | undefined, names: readonly string[]) =>
+  Object.fromEntries(names.map((name) => [name, query?.get(name) ?? undefined]));
 
 /** GET /api/dismissals?siteUrl=&orgUnitId= */
 export function parseCourseQuery(query: URLSearchParams | undefined, policy: ValidationPolicy): CourseKey {
-  const problems: Message[] = [];
-  const siteUrl = readSite(query?.get('siteUrl') ?? undefined, problems, policy);
-  const orgUnitId = readOrgUnit(query?.get('orgUnitId') ?? undefined, problems);
-  if (siteUrl === undefined || orgUnitId === undefined) fail(problems);
-  return { siteUrl, orgUnitId };
+  const { request, siteUrl } = checked(courseQuery, queryFields(query, ['siteUrl', 'orgUnitId']), ['siteUrl', 'orgUnitId'], policy);
+  return { siteUrl, orgUnitId: request.orgUnitId };
 }
 
 /** DELETE /api/dismissals?siteUrl=&orgUnitId=&fingerprint= */
 export function parseRestoreQuery(query: URLSearchParams | undefined, policy: ValidationPolicy): CourseKey & { fingerprint: string } {
-  const problems: Message[] = [];
-  const siteUrl = readSite(query?.get('siteUrl') ?? undefined, problems, policy);
-  const orgUnitId = readOrgUnit(query?.get('orgUnitId') ?? undefined, problems);
-  const fingerprint = readFingerprint(query?.get('fingerprint') ?? undefined, problems);
-  if (siteUrl === undefined || orgUnitId === undefined || fingerprint === undefined) fail(problems);
-  return { siteUrl, orgUnitId, fingerprint };
+  const order = ['siteUrl', 'orgUnitId', 'fingerprint'] as const;
+  const { request, siteUrl } = checked(restoreQuery, queryFields(query, order), order, policy);
+  return { siteUrl, orgUnitId: request.orgUnitId, fingerprint: request.fingerprint };
 }
 
 export interface DismissInput extends CourseKey {
@@ -141,15 +117,8 @@ export interface DismissInput extends CourseKey {
 
 /** PUT /api/dismissals */
 export function parseDismissRequest(body: unknown, policy: ValidationPolicy): DismissInput {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new AppError('invalid_input', msg('error.request.not-object', { fields: 'siteUrl, orgUnitId, fingerprint and reason' }));
-  }
-  const fields = body as Record<string, unknown>;
-  const problems: Message[] = [];
-  const siteUrl = readSite(fields.siteUrl, problems, policy);
-  const orgUnitId = readOrgUnit(fields.orgUnitId, problems);
-  const fingerprint = readFingerprint(fields.fingerprint, problems);
-  const reason = readReason(fields.reason, problems);
-  if (siteUrl === undefined || orgUnitId === undefined || fingerprint === undefined || reason === undefined) fail(problems);
-  return { siteUrl, orgUnitId, fingerprint, ...(reason === null ? {} : { reason }) };
+  const fields = asObject(body, 'siteUrl, orgUnitId, fingerprint and reason');
+  const { request, siteUrl } = checked(dismissalRequest, fields, ['siteUrl', 'orgUnitId', 'fingerprint', 'reason'], policy);
+  // A blank reason is none.
+  return { siteUrl, orgUnitId: request.orgUnitId, fingerprint: request.fingerprint, ...(request.reason ? { reason: request.reason } : {}) };
 }

@@ -1,22 +1,18 @@
-// Request validation for the QA API: the body is read as JSON within the size limit, then each
-// field is checked for its exact type and bounds. Any input either becomes a clean, typed request or
-// an AppError with a 4xx code that names every field at fault; nothing else is ever thrown.
+// Request validation for the QA API: the body is read as JSON within the size limit, then checked
+// against the wire contract (contract.ts), whose field rules are the run's input rules. Any input
+// either becomes a clean, typed request or an AppError with a 4xx code that names every field at
+// fault, worded from our catalogue in the caller's language (zod's own texts never reach a person);
+// nothing else is ever thrown.
+import type * as z from 'zod/mini';
 import { AppError } from '../errors.ts';
-import { joinMessages, msg, type Message } from '../i18n/messages.ts';
+import { joinMessages, msg, type Message, type MessageId } from '../i18n/messages.ts';
 import { assertAllowedUrl } from '../net/address-guard.ts';
-import { hiddenCharacterIn } from '../engine/run-input.ts';
+import { brokenRuleOf, type BrokenRule, type RuleName } from '../engine/run-input-rules.ts';
 import { LANGUAGES, languageOf, type Language } from '../i18n/languages.ts';
-import { MAX_BODY_BYTES } from './contract.ts';
-import { COURSE_SCOPES, type CourseScope } from '../brightspace/course-scopes.ts';
+import { isRecord, type JsonObject } from '../json.ts';
+import { COURSE_SCOPES, MAX_BODY_BYTES, jobIdParameter, runTestsRequest, tocRequest } from './contract.ts';
+import type { CourseScope } from '../brightspace/course-scopes.ts';
 import type { ApiRequest } from './types.ts';
-
-export const LIMITS = {
-  userName: 256,
-  password: 1024,
-  clientUrl: 2048,
-  clientName: 100,
-  modules: 2000,
-} as const;
 
 export interface TocInput {
   /** The Brightspace site's origin, e.g. https://school.brightspace.com */
@@ -57,216 +53,140 @@ export function readJsonBody(request: ApiRequest): unknown {
   }
 }
 
-// C0 and C1 control characters: never part of a name, a label or a user name.
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
-
-type FieldReader<T> = (value: unknown, problems: Message[]) => T | undefined;
-
-function text(field: string, max: number, options: { trim: boolean; what: Message }): FieldReader<string> {
-  return (value, problems) => {
-    const { what } = options;
-    if (value === undefined || value === null) {
-      problems.push(msg('error.field.required', { field, what }));
-      return undefined;
-    }
-    if (typeof value !== 'string') {
-      problems.push(msg('error.field.not-text', { field, what }));
-      return undefined;
-    }
-    const cleaned = options.trim ? value.trim() : value;
-    if (cleaned.trim() === '') {
-      problems.push(msg('error.field.empty', { field, what }));
-      return undefined;
-    }
-    if (cleaned.length > max) {
-      problems.push(msg('error.field.too-long', { field, max }));
-      return undefined;
-    }
-    if (options.trim && CONTROL.test(cleaned)) {
-      problems.push(msg('error.field.control-characters', { field }));
-      return undefined;
-    }
-    const hidden = options.trim ? hiddenCharacterIn(cleaned) : undefined;
-    if (hidden !== undefined) {
-      problems.push(msg('error.field.hidden-characters', { field, codePoint: hidden }));
-      return undefined;
-    }
-    return cleaned;
-  };
+/**
+ * The rule each field at fault broke, by field: the field's own issue before those of its entries
+ * (a list too long says more than its first bad entry), the first of those.
+ */
+export function brokenRulesByField(issues: readonly z.core.$ZodIssue[]): Map<PropertyKey, BrokenRule> {
+  const chosen = new Map<PropertyKey, z.core.$ZodIssue>();
+  for (const issue of issues) {
+    const field = issue.path[0];
+    if (field === undefined) continue;
+    const held = chosen.get(field);
+    if (held === undefined || issue.path.length < held.path.length) chosen.set(field, issue);
+  }
+  return new Map([...chosen].map(([field, issue]) => [field, brokenRuleOf(issue)]));
 }
 
-const readUserName = text('USER_NAME', LIMITS.userName, { trim: true, what: msg('error.field.what.user-name') });
-// A password is taken exactly as typed: spaces at either end can be part of it.
-const readPassword = text('PASSWORD', LIMITS.password, { trim: false, what: msg('error.field.what.password') });
-const readClientName = text('CLIENT_NAME', LIMITS.clientName, { trim: true, what: msg('error.field.what.client') });
-
-function positiveId(value: unknown): number | undefined {
-  if (typeof value === 'number') {
-    return Number.isSafeInteger(value) && value > 0 ? value : undefined;
-  }
-  if (typeof value === 'string') {
-    const digits = value.trim();
-    if (!/^\d{1,15}$/.test(digits)) return undefined;
-    const id = Number(digits);
-    return id > 0 ? id : undefined;
-  }
-  return undefined;
-}
-
-const readOrgUnitId: FieldReader<number> = (value, problems) => {
-  if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) {
-    problems.push(msg('error.field.org-unit-required'));
-    return undefined;
-  }
-  const id = positiveId(value);
-  if (id === undefined) problems.push(msg('error.field.org-unit-invalid'));
-  return id;
-};
-
-function readSiteUrl(value: unknown, problems: Message[], addressErrors: AppError[], policy: ValidationPolicy): string | undefined {
-  const field = 'CLIENT_URL';
-  const what = msg('error.field.what.site');
-  if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) {
-    problems.push(msg('error.field.required', { field, what }));
-    return undefined;
-  }
-  if (typeof value !== 'string') {
-    problems.push(msg('error.field.not-text', { field, what }));
-    return undefined;
-  }
-  if (value.length > LIMITS.clientUrl) {
-    problems.push(msg('error.field.too-long', { field, max: LIMITS.clientUrl }));
-    return undefined;
-  }
+/** Where an address is refused, the problem in the guard's words, and the guard's own error. */
+export function guardedOrigin(url: string, policy: ValidationPolicy): { origin: string } | { refused: AppError } {
   try {
     // The Brightspace API lives at the site root, so only the origin is kept. Plain http only goes
     // with the local switch (the local demo course), as the engine's own site policy has it.
-    return assertAllowedUrl(value, { allowPrivateTargets: policy.allowPrivateTargets, allowHttp: policy.allowPrivateTargets }).origin;
+    return { origin: assertAllowedUrl(url, { allowPrivateTargets: policy.allowPrivateTargets, allowHttp: policy.allowPrivateTargets }).origin };
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
-    problems.push(msg('error.field.site-refused', { problem: error.text }));
-    if (error.code === 'address_not_allowed') addressErrors.push(error);
-    return undefined;
+    return { refused: error };
   }
 }
 
-const readModules: FieldReader<number[]> = (value, problems) => {
-  if (value === undefined || value === null) {
-    problems.push(msg('error.field.modules-required'));
-    return undefined;
-  }
-  if (!Array.isArray(value)) {
-    problems.push(msg('error.field.modules-not-list'));
-    return undefined;
-  }
-  if (value.length === 0) {
-    problems.push(msg('error.field.modules-empty'));
-    return undefined;
-  }
-  if (value.length > LIMITS.modules) {
-    problems.push(msg('error.field.modules-too-many', { max: LIMITS.modules }));
-    return undefined;
-  }
-  if (!value.every((id) => typeof id === 'number' && Number.isSafeInteger(id) && id > 0)) {
-    problems.push(msg('error.field.modules-not-ids'));
-    return undefined;
-  }
-  return [...new Set(value as number[])];
+type RequestField = 'USER_NAME' | 'PASSWORD' | 'CLIENT_URL' | 'ORG_UNIT_ID' | 'CLIENT_NAME' | 'MODULES' | 'SCOPES' | 'LANGUAGE';
+
+const WHAT: Partial<Record<RequestField, MessageId>> = {
+  USER_NAME: 'error.field.what.user-name',
+  PASSWORD: 'error.field.what.password',
+  CLIENT_NAME: 'error.field.what.client',
+  CLIENT_URL: 'error.field.what.site',
 };
 
-const readLanguage: FieldReader<Language | null> = (value, problems) => {
-  if (value === undefined || value === null) return null;
-  const language = languageOf(value);
-  if (language === undefined) {
-    problems.push(msg('error.field.language', { languages: LANGUAGES.join(', ') }));
-    return undefined;
-  }
-  return language;
+const MODULES_MESSAGES: Partial<Record<RuleName, MessageId>> = {
+  required: 'error.field.modules-required',
+  'not-list': 'error.field.modules-not-list',
+  empty: 'error.field.modules-empty',
+  'too-many': 'error.field.modules-too-many',
 };
 
-const readScopes: FieldReader<CourseScope[] | null> = (value, problems) => {
-  if (value === undefined || value === null) return null;
-  const known = COURSE_SCOPES as readonly unknown[];
-  if (!Array.isArray(value) || value.length > COURSE_SCOPES.length * 2 || !value.every((scope) => known.includes(scope))) {
-    problems.push(msg('error.field.scopes', { scopes: COURSE_SCOPES.join(', ') }));
-    return undefined;
+/** A broken rule in the request's words: the field by its wire name, and what it is for. */
+function requestProblem(field: RequestField, broken: BrokenRule): Message {
+  switch (field) {
+    case 'ORG_UNIT_ID':
+      return msg(broken.rule === 'required' ? 'error.field.org-unit-required' : 'error.field.org-unit-invalid');
+    case 'MODULES':
+      return broken.rule === 'too-many'
+        ? msg('error.field.modules-too-many', { max: broken.max ?? 0 })
+        : msg(MODULES_MESSAGES[broken.rule] ?? 'error.field.modules-not-ids');
+    case 'SCOPES':
+      return msg('error.field.scopes', { scopes: COURSE_SCOPES.join(', ') });
+    case 'LANGUAGE':
+      return msg('error.field.language', { languages: LANGUAGES.join(', ') });
   }
-  return [...new Set(value as CourseScope[])];
-};
+  const what = msg(WHAT[field]!);
+  switch (broken.rule) {
+    case 'required':
+      return msg('error.field.required', { field, what });
+    case 'empty':
+      return msg('error.field.empty', { field, what });
+    case 'too-long':
+      return msg('error.field.too-long', { field, max: broken.max ?? 0 });
+    case 'control-character':
+      return msg('error.field.control-characters', { field });
+    case 'hidden-character':
+      return msg('error.field.hidden-characters', { field, codePoint: broken.codePoint ?? '' });
+    default:
+      return msg('error.field.not-text', { field, what });
+  }
+}
 
 /** LANGUAGE of a body that may not be valid at all: for the language of the error answer itself. */
 export function languageOfBody(body: string | undefined): Language | undefined {
   if (body === undefined || body.length > MAX_BODY_BYTES) return undefined;
   try {
-    const parsed = JSON.parse(body) as { LANGUAGE?: unknown } | null;
-    return typeof parsed === 'object' && parsed !== null ? languageOf(parsed.LANGUAGE) : undefined;
+    const parsed: unknown = JSON.parse(body);
+    return isRecord(parsed) ? languageOf(parsed.LANGUAGE) : undefined;
   } catch {
     return undefined;
   }
 }
 
-function asObject(body: unknown, fields: string): Record<string, unknown> {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new AppError('invalid_input', msg('error.request.not-object', { fields }));
-  }
-  return body as Record<string, unknown>;
+export function asObject(body: unknown, fields: string): JsonObject {
+  if (!isRecord(body)) throw new AppError('invalid_input', msg('error.request.not-object', { fields }));
+  return body;
 }
 
-function fail(problems: Message[], addressErrors: AppError[]): never {
-  // A refused address alone keeps its own code, so callers (and logs) can tell it from a typo.
-  if (problems.length === 1 && addressErrors.length === 1) throw addressErrors[0]!;
-  throw new AppError('invalid_input', joinMessages(problems));
+/**
+ * Checks a body against a request schema and guards its site address: the value, or every
+ * problem in the order of `fields`. A refused address alone keeps its own code, so callers (and
+ * logs) can tell it from a typo.
+ */
+function checked<S extends typeof tocRequest | typeof runTestsRequest>(
+  schema: S,
+  fields: JsonObject,
+  order: readonly RequestField[],
+  policy: ValidationPolicy,
+): { request: z.output<S>; siteUrl: string } {
+  const result = schema.safeParse(fields);
+  const broken = result.success ? new Map<PropertyKey, BrokenRule>() : brokenRulesByField(result.error.issues);
+  const site = broken.has('CLIENT_URL') ? undefined : guardedOrigin(fields.CLIENT_URL as string, policy);
+  const problems: Message[] = [];
+  for (const field of order) {
+    const rule = broken.get(field);
+    if (rule !== undefined) problems.push(requestProblem(field, rule));
+    else if (field === 'CLIENT_URL' && site !== undefined && 'refused' in site) problems.push(msg('error.field.site-refused', { problem: site.refused.text }));
+  }
+  if (problems.length === 1 && site !== undefined && 'refused' in site && site.refused.code === 'address_not_allowed') throw site.refused;
+  if (!result.success || site === undefined || !('origin' in site)) throw new AppError('invalid_input', joinMessages(problems));
+  return { request: result.data as z.output<S>, siteUrl: site.origin };
 }
 
 export function parseTocRequest(body: unknown, policy: ValidationPolicy): TocInput {
   const fields = asObject(body, 'ORG_UNIT_ID, CLIENT_URL, USER_NAME and PASSWORD');
-  const problems: Message[] = [];
-  const addressErrors: AppError[] = [];
-  const orgUnitId = readOrgUnitId(fields.ORG_UNIT_ID, problems);
-  const siteUrl = readSiteUrl(fields.CLIENT_URL, problems, addressErrors, policy);
-  const username = readUserName(fields.USER_NAME, problems);
-  const password = readPassword(fields.PASSWORD, problems);
-  const language = readLanguage(fields.LANGUAGE, problems);
-  if (orgUnitId === undefined || siteUrl === undefined || username === undefined || password === undefined || language === undefined) {
-    fail(problems, addressErrors);
-  }
-  return { siteUrl, orgUnitId, username, password, ...(language === null ? {} : { language }) };
+  const { request, siteUrl } = checked(tocRequest, fields, ['ORG_UNIT_ID', 'CLIENT_URL', 'USER_NAME', 'PASSWORD', 'LANGUAGE'], policy);
+  return { siteUrl, orgUnitId: request.ORG_UNIT_ID, username: request.USER_NAME, password: request.PASSWORD, ...(request.LANGUAGE == null ? {} : { language: request.LANGUAGE }) };
 }
 
 export function parseRunTestsRequest(body: unknown, policy: ValidationPolicy): RunTestsInput {
   const fields = asObject(body, 'USER_NAME, PASSWORD, CLIENT_URL, ORG_UNIT_ID, CLIENT_NAME and MODULES');
-  const problems: Message[] = [];
-  const addressErrors: AppError[] = [];
-  const username = readUserName(fields.USER_NAME, problems);
-  const password = readPassword(fields.PASSWORD, problems);
-  const siteUrl = readSiteUrl(fields.CLIENT_URL, problems, addressErrors, policy);
-  const orgUnitId = readOrgUnitId(fields.ORG_UNIT_ID, problems);
-  const client = readClientName(fields.CLIENT_NAME, problems);
-  const modules = readModules(fields.MODULES, problems);
-  const scopes = readScopes(fields.SCOPES, problems);
-  const language = readLanguage(fields.LANGUAGE, problems);
-  if (
-    username === undefined ||
-    password === undefined ||
-    siteUrl === undefined ||
-    orgUnitId === undefined ||
-    client === undefined ||
-    modules === undefined ||
-    scopes === undefined ||
-    language === undefined
-  ) {
-    fail(problems, addressErrors);
-  }
+  const order = ['USER_NAME', 'PASSWORD', 'CLIENT_URL', 'ORG_UNIT_ID', 'CLIENT_NAME', 'MODULES', 'SCOPES', 'LANGUAGE'] as const;
+  const { request, siteUrl } = checked(runTestsRequest, fields, order, policy);
   return {
     siteUrl,
-    orgUnitId,
-    username,
-    password,
-    client,
-    modules,
-    ...(scopes === null ? {} : { scopes }),
-    ...(language === null ? {} : { language }),
+    orgUnitId: request.ORG_UNIT_ID,
+    username: request.USER_NAME,
+    password: request.PASSWORD,
+    client: request.CLIENT_NAME,
+    modules: request.MODULES,
+    ...(request.SCOPES == null ? {} : { scopes: request.SCOPES }),
+    ...(request.LANGUAGE == null ? {} : { language: request.LANGUAGE }),
   };
 }
 
@@ -278,7 +198,8 @@ export function parseJobId(encoded: string): string {
   } catch {
     throw new AppError('invalid_input', msg('error.request.job-id-invalid'));
   }
-  if (id.trim() === '') throw new AppError('invalid_input', msg('error.request.job-id-missing'));
-  if (id.length > 256 || CONTROL.test(id)) throw new AppError('invalid_input', msg('error.request.job-id-invalid'));
-  return id;
+  const result = jobIdParameter.safeParse(id);
+  if (result.success) return result.data;
+  const missing = brokenRuleOf(result.error.issues[0]!).rule === 'required';
+  throw new AppError('invalid_input', msg(missing ? 'error.request.job-id-missing' : 'error.request.job-id-invalid'));
 }

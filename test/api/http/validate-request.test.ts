@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { AppError, isAppError } from '../../../api/errors.ts';
 import { assertClientLabel } from '../../../api/engine/run-input.ts';
 import { MAX_BODY_BYTES } from '../../../api/http/contract.ts';
-import { LIMITS, parseJobId, parseRunTestsRequest, parseTocRequest, readJsonBody } from '../../../api/http/validate-request.ts';
+import { INPUT_LIMITS } from '../../../api/engine/run-input-rules.ts';
+import { parseJobId, parseRunTestsRequest, parseTocRequest, readJsonBody } from '../../../api/http/validate-request.ts';
 
 const strict = { allowPrivateTargets: false };
 const valid = {
@@ -63,8 +64,8 @@ describe('the run-tests request', () => {
     ['an empty module list', { ...valid, MODULES: [] }, 'MODULES must list at least one'],
     ['module ids as strings', { ...valid, MODULES: ['12'] }, 'MODULES must contain only module IDs'],
     ['a negative module id', { ...valid, MODULES: [-1] }, 'MODULES must contain only module IDs'],
-    ['too many modules', { ...valid, MODULES: Array.from({ length: LIMITS.modules + 1 }, (_, i) => i + 1) }, 'MODULES lists too many'],
-    ['a long client label', { ...valid, CLIENT_NAME: 'x'.repeat(LIMITS.clientName + 1) }, 'CLIENT_NAME is too long'],
+    ['too many modules', { ...valid, MODULES: Array.from({ length: INPUT_LIMITS.modules + 1 }, (_, i) => i + 1) }, 'MODULES lists too many'],
+    ['a long client label', { ...valid, CLIENT_NAME: 'x'.repeat(INPUT_LIMITS.clientLabel + 1) }, 'CLIENT_NAME is too long'],
     ['a control character in the label', { ...valid, CLIENT_NAME: 'Acme\u0007' }, 'must not contain control characters'],
     ['an http site', { ...valid, CLIENT_URL: 'http://acme.brightspace.com' }, 'CLIENT_URL: The address must start with https://.'],
     ['a site that is not an address', { ...valid, CLIENT_URL: 'acme' }, 'CLIENT_URL: This is not a valid web address'],
