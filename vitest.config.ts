@@ -3,6 +3,7 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 
 const webSrc = fileURLToPath(new URL('./web/src', import.meta.url));
+const contract = fileURLToPath(new URL('./api/http/contract.ts', import.meta.url));
 
 // One run, three projects: the app in jsdom, the API/engine/scripts in Node, the CDK app in Node.
 // End-to-end tests have their own config (test/e2e/vitest.config.ts).
@@ -11,7 +12,7 @@ export default defineConfig({
     projects: [
       {
         plugins: [react()],
-        resolve: { alias: { '@': webSrc } },
+        resolve: { alias: { '@contract': contract, '@': webSrc } },
         test: {
           name: 'web',
           environment: 'jsdom',

@@ -27,6 +27,9 @@ import {
 
 // The words of the domain the wire carries, for readers of the wire (their owners define them).
 export { COURSE_SCOPES, JOB_STATUSES, LANGUAGES, RUN_PHASES };
+export type { CourseScope } from '../brightspace/course-scopes.ts';
+export type { RunPhase } from '../engine/progress.ts';
+export type { JobStatus } from '../jobs/job-status.ts';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
@@ -119,13 +122,15 @@ const nonEmptyText = z.string().check(z.minLength(1));
 /** A count: a whole number from 0. */
 const count = z.int().check(z.nonnegative());
 
+// The tolerant reader's two tools, for every answer the app reads (the report's JSON twin included).
+
 /** An optional part, kept only when it has the expected shape. */
-function kept<T extends z.ZodMiniType>(schema: T) {
+export function kept<T extends z.ZodMiniType>(schema: T) {
   return z.catch(z.optional(schema), undefined);
 }
 
 /** A list that keeps the entries it can read; not a list at all is a malformed answer. */
-function listOf<T extends z.ZodMiniType>(entry: T) {
+export function listOf<T extends z.ZodMiniType>(entry: T) {
   return z.pipe(
     z.array(z.unknown()),
     z.transform((entries) =>

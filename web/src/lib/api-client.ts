@@ -2,6 +2,7 @@
 // access token as a bearer header, the language shown as Accept-Language (so the server's messages
 // come in it), cookies included, JSON both ways, and errors that carry the server's own message.
 import { fetchAuthSession } from 'aws-amplify/auth';
+import { errorAnswer } from '@contract';
 import { getRuntimeConfig } from '@/lib/runtime-config';
 
 /** `status` is 0 when the server could not be reached at all. */
@@ -44,13 +45,10 @@ async function accessToken(): Promise<string> {
 
 async function readErrorBody(response: Response): Promise<{ code?: string; serverMessage?: string }> {
   try {
-    const body: unknown = await response.json();
-    if (typeof body !== 'object' || body === null) return {};
-    const { message, code } = body as Record<string, unknown>;
-    return {
-      ...(typeof message === 'string' && message.trim() !== '' ? { serverMessage: message } : {}),
-      ...(typeof code === 'string' ? { code } : {}),
-    };
+    const body = errorAnswer.safeParse(await response.json());
+    if (!body.success) return {};
+    const { message, code } = body.data;
+    return { ...(message === undefined ? {} : { serverMessage: message }), ...(code === undefined ? {} : { code }) };
   } catch {
     return {};
   }

@@ -3,6 +3,7 @@
 // will test. The API tests a module with everything nested in it, so a checked module has all its
 // sub-modules checked, and a module whose sub-modules are only partly checked is "mixed": its own
 // topics are then left out, since asking for them would bring every sub-module along.
+import type { TocAnswer, TocModuleAnswer } from '@contract';
 
 export interface ModuleChoice {
   /** The ModuleId as a string; sent back to the API as a number. */
@@ -18,32 +19,29 @@ export interface ModuleChoice {
 
 export type CheckState = 'checked' | 'mixed' | 'unchecked';
 
-function moduleId(value: unknown): string | null {
+function moduleId(value: number | string | undefined): string | null {
   if (typeof value === 'number' && Number.isSafeInteger(value)) return String(value);
   if (typeof value === 'string' && /^\d+$/.test(value.trim())) return value.trim();
   return null;
 }
 
-export function moduleChoices(toc: unknown): ModuleChoice[] {
+export function moduleChoices(toc: TocAnswer): ModuleChoice[] {
   const choices: ModuleChoice[] = [];
   const seen = new Set<string>();
-  const visit = (modules: unknown, depth: number, parentId: string | null) => {
-    if (!Array.isArray(modules)) return;
-    for (const module of modules) {
-      if (typeof module !== 'object' || module === null) continue;
-      const { ModuleId, Title, Modules, Topics } = module as Record<string, unknown>;
-      const id = moduleId(ModuleId);
-      const title = typeof Title === 'string' ? Title.trim() : '';
+  const visit = (modules: readonly TocModuleAnswer[] | undefined, depth: number, parentId: string | null) => {
+    for (const module of modules ?? []) {
+      const id = moduleId(module.ModuleId);
+      const title = module.Title?.trim() ?? '';
       const listed = id !== null && title !== '' && !seen.has(id);
       if (listed) {
         seen.add(id);
-        choices.push({ id, title, depth, parentId, topics: Array.isArray(Topics) ? Topics.filter((topic) => typeof topic === 'object' && topic !== null).length : 0 });
+        choices.push({ id, title, depth, parentId, topics: module.Topics?.length ?? 0 });
       }
       // A module left out (no id or title) still holds its children: they hang from the nearest listed one.
-      visit(Modules, depth + 1, listed ? id : parentId);
+      visit(module.Modules, depth + 1, listed ? id : parentId);
     }
   };
-  if (typeof toc === 'object' && toc !== null) visit((toc as Record<string, unknown>).Modules, 0, null);
+  visit(toc.Modules, 0, null);
   return choices;
 }
 

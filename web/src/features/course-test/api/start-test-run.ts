@@ -1,36 +1,29 @@
+// POST /api/run-tests, with the wire contract: starts a run.
 import { apiRequest } from '@/lib/api-client';
 import type { LocaleTag } from '@/lib/i18n/locale';
 import type { CourseFields } from '@/features/course-test/course-fields';
-import type { CourseScope } from '@/features/course-test/course-scopes';
+import { runTestsAnswer, type CourseScope, type RunTestsAnswer, type RunTestsRequest } from '@contract';
 
-export interface TestRunStarted {
-  message: string;
-  taskArn?: string;
-  filename?: string;
-}
+/** The server's message, and the job to follow when it named one. */
+export type TestRunStarted = RunTestsAnswer;
 
 /**
  * POST /api/run-tests: starts the job over the chosen modules and course-wide items; its report and
  * every message about it are in `language`.
  */
 export async function startTestRun(fields: CourseFields, moduleIds: readonly string[], scopes: readonly CourseScope[], language: LocaleTag): Promise<TestRunStarted> {
-  const body = await apiRequest<unknown>('/api/run-tests', {
-    method: 'POST',
-    body: {
-      USER_NAME: fields.userName.trim(),
-      PASSWORD: fields.password,
-      CLIENT_URL: fields.siteUrl.trim(),
-      ORG_UNIT_ID: fields.orgUnitId.trim(),
-      CLIENT_NAME: fields.clientName.trim(),
-      MODULES: moduleIds.map(Number),
-      SCOPES: [...scopes],
-      LANGUAGE: language,
-    },
-  });
-  const { message, taskArn, filename } = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
-  return {
-    message: typeof message === 'string' ? message : '',
-    ...(typeof taskArn === 'string' && taskArn !== '' ? { taskArn } : {}),
-    ...(typeof filename === 'string' ? { filename } : {}),
-  };
+  const request = {
+    USER_NAME: fields.userName.trim(),
+    PASSWORD: fields.password,
+    CLIENT_URL: fields.siteUrl.trim(),
+    ORG_UNIT_ID: fields.orgUnitId.trim(),
+    CLIENT_NAME: fields.clientName.trim(),
+    MODULES: moduleIds.map(Number),
+    SCOPES: [...scopes],
+    LANGUAGE: language,
+  } satisfies RunTestsRequest;
+  const body = await apiRequest<unknown>('/api/run-tests', { method: 'POST', body: request });
+  // The run started whatever the answer says: an answer without the job's id starts no monitor.
+  const answer = runTestsAnswer.safeParse(body);
+  return answer.success ? answer.data : { message: '' };
 }

@@ -23,7 +23,7 @@ import {
   type FieldDefinition,
   type FieldName,
 } from '@/features/course-test/course-fields';
-import { COURSE_SCOPES, type CourseScope } from '@/features/course-test/course-scopes';
+import { COURSE_SCOPES, type CourseScope } from '@contract';
 import { moduleChoices, selectionOf, toggleModule, type ModuleChoice } from '@/features/course-test/module-choices';
 import { ModulePicker } from '@/features/course-test/components/module-picker';
 import './course-test-form.css';

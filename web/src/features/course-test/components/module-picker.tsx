@@ -3,7 +3,7 @@
 // course-wide items (assignments, quizzes...) as one more group, then the bulk buttons and 'Run CTPO'.
 import { useEffect, useId, useRef, type Ref } from 'react';
 import { useIntl } from 'react-intl';
-import { COURSE_SCOPES, type CourseScope } from '@/features/course-test/course-scopes';
+import { COURSE_SCOPES, type CourseScope } from '@contract';
 import { checkState, selectedTopicCount, type CheckState, type ModuleChoice } from '@/features/course-test/module-choices';
 import './module-picker.css';
 

@@ -5,6 +5,7 @@ import { useId } from 'react';
 import { useIntl } from 'react-intl';
 import { Spinner } from '@/components/spinner/spinner';
 import type { MessageId } from '@/lib/i18n/message-ids';
+import { JOB_STATUSES } from '@contract';
 import type { RecentRun } from '@/features/run-history/api/list-runs';
 import { useRecentRuns } from '@/features/run-history/use-recent-runs';
 import './recent-runs.css';
@@ -16,8 +17,6 @@ interface RecentRunsProps {
   onRunAgain: (run: RecentRun) => void;
   onShowFindings: (run: RecentRun) => void;
 }
-
-const KNOWN_STATUSES = ['PROVISIONING', 'PENDING', 'RUNNING', 'DEPROVISIONING', 'SUCCEEDED', 'FAILED'] as const;
 
 /** A report file's address, only when it is a web address: the server's answer is not trusted blindly. */
 export function reportFileUrl(run: RecentRun, extension: 'html' | 'json' | 'csv'): string | null {
@@ -33,7 +32,7 @@ export function reportFileUrl(run: RecentRun, extension: 'html' | 'json' | 'csv'
 function RunItem({ run, onRunAgain, onShowFindings }: { run: RecentRun } & Pick<RecentRunsProps, 'onRunAgain' | 'onShowFindings'>) {
   const intl = useIntl();
   const headingId = useId();
-  const known = (KNOWN_STATUSES as readonly string[]).includes(run.status);
+  const known = (JOB_STATUSES as readonly string[]).includes(run.status);
   const statusText = known ? intl.formatMessage({ id: `runs.status.${run.status}` as MessageId }) : run.status;
   const when = intl.formatDate(run.startedAt ?? run.createdAt, { dateStyle: 'medium', timeStyle: 'short' });
   const course = run.courseName
@@ -48,6 +47,8 @@ function RunItem({ run, onRunAgain, onShowFindings }: { run: RecentRun } & Pick<
   const html = reportFileUrl(run, 'html');
   const csv = reportFileUrl(run, 'csv');
   const tone = run.status === 'SUCCEEDED' ? 'success' : run.status === 'FAILED' ? 'error' : 'busy';
+  const counts = run.summary?.findings;
+  const changes = run.summary?.comparison;
 
   return (
     <li className="recent-runs__item">
@@ -59,14 +60,14 @@ function RunItem({ run, onRunAgain, onShowFindings }: { run: RecentRun } & Pick<
           <span className={`recent-runs__status recent-runs__status--${tone}`}>{statusText}</span>{' '}
           <time dateTime={run.startedAt ?? run.createdAt}>{when}</time> <span className="recent-runs__host">{host}</span>
         </p>
-        {run.counts && (
+        {counts && (
           <p className="recent-runs__counts">
-            {intl.formatMessage({ id: 'runs.counts' }, { errors: run.counts.error, warnings: run.counts.warning, notes: run.counts.info })}
-            {run.changes && (
+            {intl.formatMessage({ id: 'runs.counts' }, { errors: counts.error, warnings: counts.warning, notes: counts.info })}
+            {changes && (
               <>
                 {' '}
                 <span className="recent-runs__changes">
-                  {intl.formatMessage({ id: 'runs.changes' }, { new: run.changes.new, fixed: run.changes.fixed, dismissed: run.changes.dismissed })}
+                  {intl.formatMessage({ id: 'runs.changes' }, { new: changes.new, fixed: changes.fixed, dismissed: changes.dismissed })}
                 </span>
               </>
             )}
