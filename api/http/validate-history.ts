@@ -1,6 +1,7 @@
 // Request validation for GET /api/jobs and GET/PUT/DELETE /api/dismissals: the query or the body is
 // checked against the wire contract (contract.ts) and becomes a clean, typed request, or an AppError
 // `invalid_input` that names every field at fault, worded from our catalogue.
+import * as z from 'zod/mini';
 import { AppError } from '../errors.ts';
 import { joinMessages, msg, type Message } from '../i18n/messages.ts';
 import type { BrokenRule } from '../engine/run-input-rules.ts';
@@ -11,8 +12,6 @@ import { asObject, brokenRulesByField, guardedOrigin, type ValidationPolicy } fr
 
 export { HISTORY_LIMITS };
 
-const ISO_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,6})?Z$/;
-
 function fail(problems: Message[]): never {
   throw new AppError('invalid_input', joinMessages(problems));
 }
@@ -22,15 +21,17 @@ export function encodeCursor(cursor: JobCursor): string {
   return Buffer.from(JSON.stringify([cursor.createdAt, cursor.id]), 'utf8').toString('base64url');
 }
 
+/** What a cursor holds: the createdAt and id of the page's last run. */
+const cursorContent = z.tuple([
+  z.string().check(z.regex(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,6})?Z$/)),
+  z.string().check(z.minLength(1), z.maxLength(256), z.refine((id) => !CONTROL_CHARACTER.test(id))),
+]);
+
 /** The page's end inside a cursor the contract let through; undefined when it is not one of ours. */
 function decodeCursor(text: string): JobCursor | undefined {
   try {
-    const value: unknown = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
-    if (!Array.isArray(value) || value.length !== 2) return undefined;
-    const [createdAt, id] = value as unknown[];
-    if (typeof createdAt !== 'string' || !ISO_TIME.test(createdAt)) return undefined;
-    if (typeof id !== 'string' || id === '' || id.length > 256 || CONTROL_CHARACTER.test(id)) return undefined;
-    return { createdAt, id };
+    const content = cursorContent.safeParse(JSON.parse(Buffer.from(text, 'base64url').toString('utf8')));
+    return content.success ? { createdAt: content.data[0], id: content.data[1] } : undefined;
   } catch {
     return undefined;
   }
@@ -80,7 +81,7 @@ function checked<S extends typeof courseQuery | typeof restoreQuery | typeof dis
   fields: Record<string, unknown>,
   order: readonly HistoryField[],
   policy: ValidationPolicy,
-): { request: ReturnType<S['parse']>; siteUrl: string } {
+): { request: z.output<S>; siteUrl: string } {
   const result = schema.safeParse(fields);
   const broken = result.success ? new Map<PropertyKey, BrokenRule>() : brokenRulesByField(result.error.issues);
   const site = broken.has('siteUrl') ? undefined : guardedOrigin((fields.siteUrl as string).trim(), policy);
@@ -91,7 +92,7 @@ function checked<S extends typeof courseQuery | typeof restoreQuery | typeof dis
     else if (field === 'siteUrl' && site !== undefined && 'refused' in site) problems.push(msg('error.history.site-refused', { problem: site.refused.text }));
   }
   if (!result.success || site === undefined || !('origin' in site)) fail(problems);
-  return { request: result.data as ReturnType<S['parse']>, siteUrl: site.origin };
+  return { request: result.data as z.output<S>, siteUrl: site.origin };
 }
 
 const queryFields = (query: URLSearchParams | undefined, names: readonly string[]) =>

@@ -1,5 +1,6 @@
 // The app's runtime configuration: one build serves every environment, and /config.json says
 // where sign-in and the API live. It is read once at start and validated before anything uses it.
+import * as z from 'zod/mini';
 
 export interface RuntimeConfig {
   region: string;
@@ -41,10 +42,6 @@ const POOL_ID = /^[a-z]{2}(?:-[a-z]+)+-\d+_[0-9A-Za-z]+$/;
 // A host (name, IPv4 or bracketed IPv6), an optional port and an optional path: Amplify prefixes https://.
 const OAUTH_DOMAIN = /^(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?(?:\/[^\s?#]*)?$/;
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function httpUrl(value: string): URL | undefined {
   try {
     const url = new URL(value);
@@ -54,106 +51,80 @@ function httpUrl(value: string): URL | undefined {
   }
 }
 
-/** Checks a parsed config.json; every problem is listed, not only the first. */
+// Each check names the kind of problem as its issue's message; the field is the issue's path.
+type FieldProblemKind = Extract<ConfigProblem, { field: string }>['kind'];
+const absent = (value: unknown) => value === undefined || value === null;
+const missingOr = (kind: FieldProblemKind) => (issue: { input?: unknown }) => (absent(issue.input) ? 'missing' : kind);
+const problem = (kind: FieldProblemKind, input: unknown) => ({ code: 'custom' as const, message: kind, input });
+
+/** Text with something in it, trimmed; absent is `missing`. */
+const text = z.string({ error: missingOr('notText') }).check(z.trim(), z.minLength(1, 'notText'));
+const matching = (pattern: RegExp, kind: FieldProblemKind) => text.check(z.regex(pattern, kind));
+const webUrl = z.pipe(
+  text,
+  z.transform((value, context) => {
+    const url = httpUrl(value);
+    if (url === undefined) context.issues.push(problem('notUrl', value));
+    return url as URL;
+  }),
+);
+/** An address of the i18n section: anything but an http(s) address there is `notUrl`. */
+const sectionUrl = z.pipe(
+  z.string('notUrl'),
+  z.transform((value, context) => {
+    const url = httpUrl(value.trim());
+    if (url === undefined) context.issues.push(problem('notUrl', value));
+    return url?.href ?? '';
+  }),
+);
+
+const configFile = z.object(
+  {
+    region: text,
+    userPoolId: matching(POOL_ID, 'notPoolId'),
+    userPoolClientId: text,
+    oauthDomain: matching(OAUTH_DOMAIN, 'notHost'),
+    userPoolEndpoint: z.nullish(webUrl),
+    siteUrl: webUrl,
+    apiUrl: webUrl,
+    jobStatusApiUrl: z.nullish(webUrl),
+    pollIntervalMs: z.nullish(z.int('notPollInterval').check(z.minimum(MIN_POLL_INTERVAL_MS, 'notPollInterval'))),
+    localHosts: z.nullish(z.array(z.string('notHostList').check(z.trim(), z.minLength(1, 'notHostList')), 'notHostList')),
+    i18n: z.nullish(
+      z.object({ defaultLanguage: z.optional(z.string('notText').check(z.trim(), z.minLength(1, 'notText'))), batchUrl: z.optional(sectionUrl), collectionUrl: z.optional(sectionUrl) }, 'notSection'),
+    ),
+  },
+  'notObject',
+);
+
+/** Checks a parsed config.json; every problem is listed (one per field), not only the first. */
 export function parseRuntimeConfig(raw: unknown): ConfigResult {
-  if (!isRecord(raw)) return { ok: false, problems: [{ kind: 'notObject' }] };
-  const problems: ConfigProblem[] = [];
-
-  const text = (field: string, required: boolean): string | undefined => {
-    const value = raw[field];
-    if (value === undefined || value === null) {
-      if (required) problems.push({ kind: 'missing', field });
-      return undefined;
+  const result = configFile.safeParse(raw);
+  if (!result.success) {
+    const problems = new Map<string, ConfigProblem>();
+    for (const issue of result.error.issues) {
+      // A list's entries are the list's problem: localHosts, not localHosts.1.
+      const field = issue.path.filter((part) => typeof part === 'string').join('.');
+      if (field === '') return { ok: false, problems: [{ kind: 'notObject' }] };
+      if (!problems.has(field)) problems.set(field, { kind: issue.message as FieldProblemKind, field });
     }
-    if (typeof value !== 'string' || value.trim() === '') {
-      problems.push({ kind: 'notText', field });
-      return undefined;
-    }
-    return value.trim();
-  };
-  const url = (field: string, required: boolean): URL | undefined => {
-    const value = text(field, required);
-    if (value === undefined) return undefined;
-    const parsed = httpUrl(value);
-    if (!parsed) problems.push({ kind: 'notUrl', field });
-    return parsed;
-  };
-
-  const region = text('region', true);
-  const userPoolId = text('userPoolId', true);
-  if (userPoolId !== undefined && !POOL_ID.test(userPoolId)) problems.push({ kind: 'notPoolId', field: 'userPoolId' });
-  const userPoolClientId = text('userPoolClientId', true);
-  const oauthDomain = text('oauthDomain', true);
-  if (oauthDomain !== undefined && !OAUTH_DOMAIN.test(oauthDomain)) problems.push({ kind: 'notHost', field: 'oauthDomain' });
-  const userPoolEndpoint = url('userPoolEndpoint', false);
-  const siteUrl = url('siteUrl', true);
-  const apiUrl = url('apiUrl', true);
-  const jobStatusApiUrl = url('jobStatusApiUrl', false);
-
-  let pollIntervalMs = DEFAULT_POLL_INTERVAL_MS;
-  if (raw.pollIntervalMs !== undefined && raw.pollIntervalMs !== null) {
-    const value = raw.pollIntervalMs;
-    if (typeof value === 'number' && Number.isInteger(value) && value >= MIN_POLL_INTERVAL_MS) pollIntervalMs = value;
-    else problems.push({ kind: 'notPollInterval', field: 'pollIntervalMs' });
+    return { ok: false, problems: [...problems.values()] };
   }
-
-  let localHosts: string[] = [];
-  if (raw.localHosts !== undefined && raw.localHosts !== null) {
-    const value = raw.localHosts;
-    if (Array.isArray(value) && value.every((host) => typeof host === 'string' && host.trim() !== '')) {
-      localHosts = value.map((host: string) => host.trim());
-    } else {
-      problems.push({ kind: 'notHostList', field: 'localHosts' });
-    }
-  }
-
-  let i18n: RuntimeConfig['i18n'];
-  if (raw.i18n !== undefined && raw.i18n !== null) {
-    const section = raw.i18n;
-    if (!isRecord(section)) {
-      problems.push({ kind: 'notSection', field: 'i18n' });
-    } else {
-      i18n = {};
-      const language = section.defaultLanguage;
-      if (language !== undefined) {
-        if (typeof language === 'string' && language.trim() !== '') i18n.defaultLanguage = language.trim();
-        else problems.push({ kind: 'notText', field: 'i18n.defaultLanguage' });
-      }
-      for (const key of ['batchUrl', 'collectionUrl'] as const) {
-        const value = section[key];
-        if (value === undefined) continue;
-        const parsed = typeof value === 'string' ? httpUrl(value.trim()) : undefined;
-        if (parsed) i18n[key] = parsed.href;
-        else problems.push({ kind: 'notUrl', field: `i18n.${key}` });
-      }
-    }
-  }
-
-  if (
-    problems.length > 0 ||
-    !region ||
-    !userPoolId ||
-    !userPoolClientId ||
-    !oauthDomain ||
-    !siteUrl ||
-    !apiUrl
-  ) {
-    return { ok: false, problems };
-  }
+  const file = result.data;
   const withoutTrailingSlash = (value: URL) => value.href.replace(/\/+$/, '');
   const config: RuntimeConfig = {
-    region,
-    userPoolId,
-    userPoolClientId,
-    oauthDomain,
-    siteUrl: `${siteUrl.origin}/`,
-    apiUrl: withoutTrailingSlash(apiUrl),
-    jobStatusApiUrl: withoutTrailingSlash(jobStatusApiUrl ?? apiUrl),
-    pollIntervalMs,
-    localHosts,
+    region: file.region,
+    userPoolId: file.userPoolId,
+    userPoolClientId: file.userPoolClientId,
+    oauthDomain: file.oauthDomain,
+    siteUrl: `${file.siteUrl.origin}/`,
+    apiUrl: withoutTrailingSlash(file.apiUrl),
+    jobStatusApiUrl: withoutTrailingSlash(file.jobStatusApiUrl ?? file.apiUrl),
+    pollIntervalMs: file.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS,
+    localHosts: file.localHosts ?? [],
   };
-  if (userPoolEndpoint) config.userPoolEndpoint = userPoolEndpoint.href;
-  if (i18n) config.i18n = i18n;
+  if (file.userPoolEndpoint) config.userPoolEndpoint = file.userPoolEndpoint.href;
+  if (file.i18n) config.i18n = file.i18n;
   return { ok: true, config };
 }
 

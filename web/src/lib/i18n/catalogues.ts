@@ -1,6 +1,7 @@
 // The built-in message catalogues. English is part of the initial bundle (the default, and the
 // base every other catalogue falls back to); each other catalogue is its own chunk, downloaded
 // only when that language is shown.
+import * as z from 'zod/mini';
 import en from '@/locales/en.json';
 import { SUPPORTED_LOCALES, isSupportedLocale, type LocaleTag } from '@/lib/i18n/locale';
 import type { MessageId } from '@/lib/i18n/message-ids';
@@ -22,9 +23,15 @@ for (const [path, load] of Object.entries(lazyCatalogues)) {
 export const AVAILABLE_LOCALES: readonly LocaleTag[] = SUPPORTED_LOCALES.filter((locale) => locale === 'en' || loaders.has(locale));
 
 /** Only strings are messages; anything else in a file is left out rather than shown. */
+export const messageTable = z.pipe(
+  z.record(z.string(), z.unknown()),
+  z.transform((entries) => Object.fromEntries(Object.entries(entries).filter((entry): entry is [string, string] => typeof entry[1] === 'string'))),
+);
+
+/** The messages of a JSON object of message id -> text; none when it is not one. */
 export function messagesFrom(value: unknown): Record<string, string> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return {};
-  return Object.fromEntries(Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+  const table = messageTable.safeParse(value);
+  return table.success ? table.data : {};
 }
 
 export async function loadCatalogue(locale: LocaleTag): Promise<Messages> {

@@ -13,7 +13,9 @@
 // If-None-Match, and a 304 (the entry's status, or the GET's) keeps the cached copy. 404 means no
 // overrides for that locale. On failure the error is logged, and the cached copy (or, without
 // one, the built-in messages) stays.
-import { messagesFrom, type Messages } from '@/lib/i18n/catalogues';
+import * as z from 'zod/mini';
+import { kept } from '@contract';
+import { messageTable, type Messages } from '@/lib/i18n/catalogues';
 import type { LocaleTag } from '@/lib/i18n/locale';
 
 export const OVERRIDE_CACHE_NAME = 'ctpo-message-overrides';
@@ -51,8 +53,16 @@ function joinUrl(base: string, key: string): string {
   return `${base.replace(/\/+$/, '')}/${key}`;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+/** One entry of a batch answer: an HTTP answer of its own (headers kept only when they are an object). */
+const batchEntry = z.object({ status: z.number(), headers: kept(z.record(z.string(), z.unknown())), body: z.optional(z.unknown()) });
+
+/** A batch answer: a list of entries, or { resources: [...] }. */
+const batchAnswer = z.union([z.array(z.unknown()), z.pipe(z.object({ resources: z.array(z.unknown()) }), z.transform((answer) => answer.resources))]);
+
+/** The overrides of one resource, or undefined when its body is not a JSON object. */
+function overridesOf(body: unknown): Messages | undefined {
+  const table = messageTable.safeParse(body);
+  return table.success ? table.data : undefined;
 }
 
 function failed(key: string, why: unknown): FreshAnswer {
@@ -61,11 +71,13 @@ function failed(key: string, why: unknown): FreshAnswer {
 }
 
 /** One batch entry, read like the HTTP answer it stands for. */
-function readBatchEntry(entry: unknown, resource: QueuedResource): FreshAnswer {
-  if (!isRecord(entry) || typeof entry.status !== 'number') return failed(resource.key, 'the batch entry has no status');
+function readBatchEntry(value: unknown, resource: QueuedResource): FreshAnswer {
+  const read = batchEntry.safeParse(value);
+  if (!read.success) return failed(resource.key, 'the batch entry has no status');
+  const entry = read.data;
   let headers: Headers;
   try {
-    headers = new Headers(isRecord(entry.headers) ? (entry.headers as Record<string, string>) : undefined);
+    headers = new Headers(entry.headers as Record<string, string> | undefined);
   } catch {
     return failed(resource.key, 'the batch entry has invalid headers');
   }
@@ -80,8 +92,9 @@ function readBatchEntry(entry: unknown, resource: QueuedResource): FreshAnswer {
       return failed(resource.key, 'the body is not JSON');
     }
   }
-  if (!isRecord(body)) return failed(resource.key, 'the body is not a JSON object');
-  return { kind: 'changed', messages: messagesFrom(body), version: headers.get('ETag') };
+  const messages = overridesOf(body);
+  if (!messages) return failed(resource.key, 'the body is not a JSON object');
+  return { kind: 'changed', messages, version: headers.get('ETag') };
 }
 
 /** Loads the overrides of one page's lifetime: each resource is asked for at most once. */
@@ -146,9 +159,9 @@ export class MessageOverrideLoader {
       });
       if (!response.ok) throw new Error(`status ${response.status}`);
       const body: unknown = await response.json();
-      const list = Array.isArray(body) ? body : isRecord(body) && Array.isArray(body.resources) ? body.resources : undefined;
-      if (!list || list.length !== batch.length) throw new Error('the answer is not one entry per resource');
-      entries = list;
+      const list = batchAnswer.safeParse(body);
+      if (!list.success || list.data.length !== batch.length) throw new Error('the answer is not one entry per resource');
+      entries = list.data;
     } catch (error) {
       console.error(BATCH_FAILED_MESSAGE, error instanceof Error ? error.message : error);
       for (const resource of batch) resource.settle({ kind: 'failed' });
@@ -168,9 +181,9 @@ export class MessageOverrideLoader {
       if (response.status === 304 && version) return { kind: 'unchanged' };
       if (response.status === 404) return { kind: 'none' };
       if (!response.ok) return failed(key, `status ${response.status}`);
-      const body: unknown = await response.json();
-      if (!isRecord(body)) return failed(key, 'the body is not a JSON object');
-      return { kind: 'changed', messages: messagesFrom(body), version: response.headers.get('ETag') };
+      const messages = overridesOf(await response.json());
+      if (!messages) return failed(key, 'the body is not a JSON object');
+      return { kind: 'changed', messages, version: response.headers.get('ETag') };
     } catch (error) {
       return failed(key, error);
     }
@@ -195,8 +208,8 @@ export class MessageOverrideLoader {
     try {
       const response = await cache.match(this.resourceUrl(key));
       if (!response) return undefined;
-      const body: unknown = await response.json();
-      return isRecord(body) ? { messages: messagesFrom(body), version: response.headers.get('ETag') } : undefined;
+      const messages = overridesOf(await response.json());
+      return messages ? { messages, version: response.headers.get('ETag') } : undefined;
     } catch {
       return undefined;
     }
