@@ -82,7 +82,7 @@ function parseCommandLine(argv: string[]) {
     const parts = modulesText.split(',').map((part) => idTextRule.safeParse(part));
     if (parts.some((part) => !part.success)) throw new UsageError('--modules must be "all" or module ids separated by commas, e.g. 1,2.');
     const list = moduleIdsRule.safeParse(parts.map((part) => part.data));
-    if (!list.success) throw new UsageError(`--modules lists too many modules: at most ${INPUT_LIMITS.modules}.`);
+    if (!list.success) throw new UsageError(`--modules lists too many modules: at most ${INPUT_LIMITS.modules.toLocaleString('en')}.`);
     modules = list.data;
   }
   let scopes: CourseScope[] | undefined;

@@ -94,6 +94,19 @@ describe('npm run ctpo', () => {
     expect(scopes.stderr).toContain('--scopes must be "all" or some of assignments, quizzes, discussions, announcements, overview, gradebook, separated by commas.');
   }, 60_000);
 
+  it('holds --org-unit and --modules to the run’s input rules, as the API does', async () => {
+    const orgUnit = await ctpo(['--site', site.origin, '--org-unit', '0', '--modules', '10', '--client', 'A', '--out', out]);
+    expect(orgUnit.code).toBe(2);
+    expect(orgUnit.stderr).toContain('--org-unit must be a whole number greater than 0.');
+    const zero = await ctpo(['--site', site.origin, '--org-unit', '6606', '--modules', '0', '--client', 'A', '--out', out]);
+    expect(zero.code).toBe(2);
+    expect(zero.stderr).toContain('--modules must be "all" or module ids separated by commas');
+    const many = Array.from({ length: 2001 }, (_, index) => index + 1).join(',');
+    const tooMany = await ctpo(['--site', site.origin, '--org-unit', '6606', '--modules', many, '--client', 'A', '--out', out]);
+    expect(tooMany.code).toBe(2);
+    expect(tooMany.stderr).toContain('--modules lists too many modules: at most 2,000.');
+  }, 60_000);
+
   it('reads the course-wide items --scopes names', async () => {
     const whole = await startBrightspaceSite(wholeCourseSite(web.origin));
     const folder = await mkdtemp(join(tmpdir(), 'ctpo-command-scopes-'));

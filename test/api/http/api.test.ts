@@ -4,6 +4,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { JOB_STATUSES } from '../../../api/jobs/job-status.ts';
+import { errorAnswer, jobStatusAnswer, runTestsAnswer } from '../../../api/http/contract.ts';
 import { signJwt } from '../../../api/local/identity/jwt.ts';
 import { generateSigningKey, loadOrCreateSigningKey } from '../../../api/local/identity/signing-key.ts';
 import { LOCAL_CLIENT_ID } from '../../../api/local/local-config.ts';
@@ -106,6 +107,8 @@ describe('a run, as the app drives it', () => {
       taskArn: expect.any(String),
       filename: expect.stringMatching(/^sleep-100-ou6606-\d{8}t\d{6}z-[a-z2-7]{16}$/),
     });
+    // The app reads the answer with the wire contract, and loses nothing of it.
+    expect(runTestsAnswer.parse(started.body)).toEqual(started.body);
     const id = started.body.taskArn as string;
     const job = await stack.jobs.get(id);
     expect(job).toMatchObject({ owner: decodeJwtPayload(tokenA).sub, siteUrl: 'https://acme.example.com', orgUnitId: 6606, modules: [11, 12] });
@@ -121,6 +124,7 @@ describe('a run, as the app drives it', () => {
     expect(done.startedAt).toEqual(expect.any(String));
     expect(done.updatedAt).toEqual(expect.any(String));
     expect(done.reason).toBeUndefined();
+    expect(jobStatusAnswer.parse(done)).toEqual(done);
   });
 
   it('reports a failed run with its reason and no report address', async () => {
@@ -223,7 +227,9 @@ describe('bad input', () => {
   });
 
   it('job-status answers 404 for an unknown job, 403 for someone else’s, 400 for a malformed id', async () => {
-    expect(await call('GET', '/api/job-status/no-such-job', { token: tokenA })).toMatchObject({ status: 404, body: { code: 'not_found', message: 'There is no job with this identifier.' } });
+    const unknown = await call('GET', '/api/job-status/no-such-job', { token: tokenA });
+    expect(unknown).toMatchObject({ status: 404, body: { code: 'not_found', message: 'There is no job with this identifier.' } });
+    expect(errorAnswer.parse(unknown.body)).toEqual(unknown.body);
     const started = await call('POST', '/api/run-tests', { token: tokenA, body: { ...goodRun, CLIENT_NAME: 'sleep-10' } });
     const id = started.body.taskArn as string;
     const theirs = await call('GET', `/api/job-status/${encodeURIComponent(id)}`, { token: tokenB });

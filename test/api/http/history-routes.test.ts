@@ -5,6 +5,7 @@ import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LOCAL_CLIENT_ID } from '../../../api/local/local-config.ts';
 import type { LocalStack } from '../../../api/local/local-stack.ts';
+import { dismissalItem, dismissalsAnswer, jobsAnswer, restoreAnswer } from '../../../api/http/contract.ts';
 import { aJob } from '../support/job-record.ts';
 import { decodeJwtPayload, httpsClient, sendJson, signIn, startTestStack } from '../local/support.ts';
 import type { HttpsClient, SendOptions, Sent, SignInSetup } from '../local/support.ts';
@@ -83,6 +84,8 @@ describe('GET /api/jobs', () => {
       // A link signed for this run's report, as job-status hands it (api/http/report-links.ts).
       outputUrl: expect.stringMatching(new RegExp(`^${stack.origin.replace(/[.]/g, '\\.')}/reports/[a-z0-9]{1,16}\\.[1-9][0-9]+\\.[0-9a-f]{64}/$`)),
     });
+    // The app reads the answer with the wire contract, and loses nothing of it.
+    expect(jobsAnswer.parse(listed.body)).toEqual(listed.body);
     // No credential of any kind, in any form.
     expect(JSON.stringify(listed.body)).not.toMatch(/brightspace-secret-9|qa\.tester|PASSWORD|USER_NAME/);
     expect((await call('GET', '/api/jobs', { token: tokenB })).body).toEqual({ jobs: [] });
@@ -145,6 +148,8 @@ describe('/api/dismissals', () => {
 
     const listed = await call('GET', `/api/dismissals${query(course)}`, { token: tokenA });
     expect(listed.body).toEqual({ dismissals: [put.body] });
+    expect(dismissalItem.parse(put.body)).toEqual(put.body);
+    expect(dismissalsAnswer.parse(listed.body)).toEqual(listed.body);
     // The site is kept by its origin: the same course however its address was written.
     expect((await call('GET', `/api/dismissals${query({ ...course, siteUrl: `${SITE}/` })}`, { token: tokenA })).body).toEqual({ dismissals: [put.body] });
     expect((await call('GET', `/api/dismissals${query({ ...course, orgUnitId: '7707' })}`, { token: tokenA })).body).toEqual({ dismissals: [] });
@@ -157,6 +162,7 @@ describe('/api/dismissals', () => {
 
     const restored = await call('DELETE', `/api/dismissals${query({ ...course, fingerprint: FINGERPRINT })}`, { token: tokenA });
     expect(restored).toMatchObject({ status: 200, body: { fingerprint: FINGERPRINT, restored: true } });
+    expect(restoreAnswer.parse(restored.body)).toEqual(restored.body);
     expect((await call('GET', `/api/dismissals${query(course)}`, { token: tokenA })).body).toEqual({ dismissals: [] });
     expect((await call('DELETE', `/api/dismissals${query({ ...course, fingerprint: FINGERPRINT })}`, { token: tokenA })).body).toEqual({ fingerprint: FINGERPRINT, restored: false });
   });
