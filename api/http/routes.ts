@@ -1,6 +1,6 @@
-// Three of the QA API's five routes (history-routes.ts has the other two; docs/design.md, "The QA API contract"). Each handler is complete
-// on its own (token, validation, CORS, errors), so an AWS Lambda function can serve one route by
-// calling it directly; createApi (create-api.ts) routes among them for the local server.
+// Three of the QA API's five routes (history-routes.ts has the other two; docs/design.md, "The QA
+// API contract"). Each handler is complete on its own (token, validation, CORS, errors), so an AWS
+// Lambda function can serve one route by calling it directly; createApi (create-api.ts) routes among them for the local server.
 import { randomUUID } from 'node:crypto';
 import { AppError } from '../errors.ts';
 import { formatMessage, msg } from '../i18n/messages.ts';
