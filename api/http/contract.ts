@@ -152,6 +152,9 @@ export const jobProgress = z.pipe(
   z.transform((progress) => ({ ...progress, done: Math.min(progress.done, progress.total) })),
 );
 
+/** A module (its id and title) or a course-wide part of the course a run read (report/coverage.ts). */
+const coveredPlace = z.union([z.object({ module: count, title: z.string() }), z.object({ scope: z.enum(COURSE_SCOPES) })]);
+
 /** What a finished run found (report/summary.ts); counts a server before them did not send read as 0. */
 export const jobSummary = z.object({
   findings: z.object({ error: count, warning: count, info: count, review: z.catch(count, 0) }),
@@ -161,7 +164,18 @@ export const jobSummary = z.object({
   documents: z.catch(count, 0),
   links: count,
   /** Against the caller's previous successful run of the same course; absent when there was none. */
-  comparison: kept(z.object({ new: count, fixed: count, dismissed: count })),
+  comparison: kept(
+    z.object({
+      new: count,
+      open: kept(count),
+      fixed: count,
+      dismissed: count,
+      /** When the run compared with ran. */
+      previous: kept(z.object({ startedAt: z.string(), finishedAt: z.string() })),
+      /** What the comparison covered: everything this run read, or these places (and `more` besides). */
+      comparedOn: kept(z.object({ all: z.boolean(), places: listOf(coveredPlace), more: count })),
+    }),
+  ),
 });
 
 /**

@@ -11,6 +11,7 @@ import { DEFAULT_LANGUAGE, type Language } from '../i18n/languages.ts';
 import type { AccessibilityCheckInfo } from '../a11y/a11y-runner.ts';
 import { formatMessage, type Message } from '../i18n/messages.ts';
 import { accessibilityOfReport } from './accessibility-summary.ts';
+import { scopeOfFinding } from './coverage.ts';
 import { REPORT_SCHEMA_VERSION, type Report, type ReportFinding } from './model.ts';
 
 export const TOOL_VERSION: string = packageJson.version;
@@ -97,7 +98,10 @@ export function buildReport(input: ReportInput): Report {
         (a.url ?? '').localeCompare(b.url ?? '') ||
         (a.subject ?? '').localeCompare(b.subject ?? ''),
     )
-    .map((finding) => ({ ...finding, message: formatMessage(finding.message, language), fingerprint: fingerprintOf(finding) }));
+    .map((finding) => {
+      const scope = scopeOfFinding(finding);
+      return { ...finding, message: formatMessage(finding.message, language), fingerprint: fingerprintOf(finding), ...(scope === undefined ? {} : { scope }) };
+    });
   distinctFingerprints(findings);
   const notScanned = [...input.notScanned]
     .sort((a, b) => (topicRank.get(a.topicId ?? -1) ?? Number.MAX_SAFE_INTEGER) - (topicRank.get(b.topicId ?? -1) ?? Number.MAX_SAFE_INTEGER))

@@ -1,14 +1,22 @@
 // What changed since the last run: a new report is compared with the caller's previous successful
 // run of the same course (its JSON twin as written) and with what they dismissed for the course.
-// Each finding becomes `new` or `open`; findings of the previous run this one no longer finds are
-// listed as fixed; dismissed findings leave the list and every count for a section of their own.
-// Only places both runs looked at are compared: a module the previous run did not test has nothing
-// "new" in it, and a module this run did not test has nothing "fixed".
+// Dismissed findings leave the list and every count for a section of their own.
+//
+// Only places both runs read are compared: each module and each course-wide part (the gradebook,
+// the overview...) a run read is a place (report/coverage.ts), and a finding lies in its module and
+// the course-wide part that read it. A place this run read but the previous run did not is compared
+// with the most recent earlier run that did read it: each report carries forward what earlier runs
+// knew of the places it left out (`comparison.carried`), so a one-module run between two whole-course
+// runs neither calls the course-wide findings fixed nor makes the next whole run call them new.
+// Fixed: findings known in a place this run read that it no longer finds. Every finding of this run
+// is new or still open, so the two add up to the total: a finding in a place no earlier run read is
+// new, since no report ever told it (the report names such places as read for the first time).
 import type { Severity } from '../checks/finding.ts';
 import type { ItemType } from '../brightspace/places.ts';
 import { ITEM_TYPES } from '../brightspace/places.ts';
-import type { CourseScope } from '../brightspace/course-scopes.ts';
-import type { Dismissal, Report, ReportDismissedFinding, ReportFinding } from './model.ts';
+import { COURSE_SCOPES, type CourseScope } from '../brightspace/course-scopes.ts';
+import type { ComparedPlace, ComparedRun, Dismissal, Report, ReportComparison, ReportDismissedFinding, ReportFinding } from './model.ts';
+import { keysOfFinding, placeKeyOf, placesOfRun, scopeOfFinding, type CoveredPlace } from './coverage.ts';
 import { isRecord } from '../json.ts';
 
 export interface ComparisonBaseline {
@@ -18,52 +26,28 @@ export interface ComparisonBaseline {
   dismissals: readonly Dismissal[];
 }
 
-/** The part of a report a comparison reads: its findings and where it looked. */
-interface RunScope {
-  modules: readonly { moduleId: number }[];
-  scopes: readonly string[];
-  notScanned: readonly { itemType: ItemType; itemId: number | null }[];
-}
-
-interface PreviousRun extends RunScope {
-  startedAt: string;
-  finishedAt: string;
+/** What the earlier runs knew, place by place, read back from the previous report. */
+interface Known {
+  previous: ComparedRun & { read: CoveredPlace[] };
+  /** Each place read by an earlier run, with the most recent run that read it. */
+  places: Map<string, ComparedPlace>;
+  /** The findings found there by that run. */
   findings: ReportFinding[];
-  /** Fingerprints it had set aside as dismissed: known then, even if not in its findings. */
-  dismissed: Set<string>;
+  /** Findings that were dismissed there: known, so one restored later is still open, not new. */
+  dismissed: ReportFinding[];
+  /** The fingerprints of both. */
+  fingerprints: Set<string>;
 }
 
-// Course-wide items belong to the scope that reads them (run-tests SCOPES).
-const SCOPE_OF_ITEM: Partial<Record<ItemType, CourseScope>> = {
-  assignment: 'assignments',
-  quiz: 'quizzes',
-  'discussion-forum': 'discussions',
-  'discussion-topic': 'discussions',
-  announcement: 'announcements',
-  'grade-item': 'gradebook',
-};
-
-type Place = Pick<ReportFinding, 'moduleId' | 'itemType' | 'itemId'>;
-
-const placeKey = (place: { itemType: string; itemId: number | null }) => `${place.itemType}:${place.itemId ?? ''}`;
-
-/** Whether a run looked at a place: its module was tested (or its scope read) and it was scanned. */
-function looked(run: RunScope): (place: Place) => boolean {
-  const modules = new Set(run.modules.map((module) => module.moduleId));
-  const notScanned = new Set(run.notScanned.map(placeKey));
-  return (place) => {
-    if (notScanned.has(placeKey(place))) return false;
-    if (place.moduleId !== null) return modules.has(place.moduleId);
-    const scope = SCOPE_OF_ITEM[place.itemType];
-    return scope === undefined || run.scopes.includes(scope);
-  };
-}
+const itemKey = (place: { itemType: string; itemId: number | null }) => `${place.itemType}:${place.itemId ?? ''}`;
 
 export function compareWithHistory(report: Report, baseline: ComparisonBaseline): Report {
   const dismissals = new Map(baseline.dismissals.map((dismissal) => [dismissal.fingerprint, dismissal]));
-  const previous = baseline.previous === undefined ? undefined : previousRunOf(baseline.previous.report);
-  const previousLooked = previous === undefined ? undefined : looked(previous);
-  const previousKnown = new Set([...(previous?.findings ?? []).map((finding) => finding.fingerprint), ...(previous?.dismissed ?? [])]);
+  const known = baseline.previous === undefined ? undefined : knownFrom(baseline.previous.report);
+
+  const read = placesOfRun(report);
+  const readKeys = new Set(read.map(placeKeyOf));
+  const knownPlace = (keys: string[]) => known !== undefined && keys.every((key) => known.places.has(key));
 
   const findings: ReportFinding[] = [];
   const dismissed: ReportDismissedFinding[] = [];
@@ -72,16 +56,19 @@ export function compareWithHistory(report: Report, baseline: ComparisonBaseline)
     if (dismissal !== undefined) {
       const { fingerprint: _fingerprint, ...why } = dismissal;
       dismissed.push({ ...finding, dismissal: why });
-    } else if (previous === undefined || !previousLooked!(finding)) {
+    } else if (known === undefined) {
       findings.push(finding);
     } else {
-      findings.push({ ...finding, status: previousKnown.has(finding.fingerprint) ? 'open' : 'new' });
+      const open = knownPlace(keysOfFinding(finding)) && known.fingerprints.has(finding.fingerprint);
+      findings.push({ ...finding, status: open ? 'open' : 'new' });
     }
   }
 
+  // An item this run could not read says nothing of what was found in it before.
+  const notScannedNow = new Set(report.notScanned.map(itemKey));
   const found = new Set(report.findings.map((finding) => finding.fingerprint));
-  const nowLooked = looked(report);
-  const fixed = (previous?.findings ?? []).filter((finding) => !found.has(finding.fingerprint) && nowLooked(finding));
+  const comparable = (finding: ReportFinding) => keysOfFinding(finding).every((key) => readKeys.has(key)) && !notScannedNow.has(itemKey(finding));
+  const fixed = (known?.findings ?? []).filter((finding) => !found.has(finding.fingerprint) && comparable(finding));
 
   const counts: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
   for (const finding of findings) counts[finding.severity]++;
@@ -91,19 +78,34 @@ export function compareWithHistory(report: Report, baseline: ComparisonBaseline)
     review: findings.filter((finding) => finding.review === true).length,
   };
   delete totals.comparison;
-  if (previous !== undefined) {
-    totals.comparison = { new: findings.filter((finding) => finding.status === 'new').length, fixed: fixed.length, dismissed: dismissed.length };
+  if (known !== undefined) {
+    const fresh = findings.filter((finding) => finding.status === 'new').length;
+    totals.comparison = { new: fresh, open: findings.length - fresh, fixed: fixed.length, dismissed: dismissed.length };
   }
 
+  return { ...report, totals, findings, comparison: comparisonOf(report, baseline, known, read, readKeys, fixed), dismissed };
+}
+
+function comparisonOf(report: Report, baseline: ComparisonBaseline, known: Known | undefined, read: CoveredPlace[], readKeys: Set<string>, fixed: ReportFinding[]): ReportComparison {
+  if (known === undefined) return { previous: null, compared: [], firstRead: [], fixed, carried: { places: [], findings: [], dismissed: [] } };
+  const compared: ComparedPlace[] = [];
+  const firstRead: CoveredPlace[] = [];
+  for (const place of read) {
+    const before = known.places.get(placeKeyOf(place));
+    if (before === undefined) firstRead.push(place);
+    else compared.push({ place, run: before.run });
+  }
+  // What this run left out is carried as the earlier runs knew it; what it read, it now knows itself.
+  const carriedPlaces = [...known.places.entries()].filter(([key]) => !readKeys.has(key)).map(([, place]) => place);
+  const carriedFindings = known.findings.filter((finding) => !keysOfFinding(finding).every((key) => readKeys.has(key)));
+  const carriedDismissed = known.dismissed.filter((finding) => !keysOfFinding(finding).every((key) => readKeys.has(key)));
+  const { startedAt, finishedAt, read: previousRead } = known.previous;
   return {
-    ...report,
-    totals,
-    findings,
-    comparison: {
-      previous: previous === undefined ? null : { filename: baseline.previous!.filename, startedAt: previous.startedAt, finishedAt: previous.finishedAt },
-      fixed,
-    },
-    dismissed,
+    previous: { filename: baseline.previous!.filename, startedAt, finishedAt, read: previousRead },
+    compared,
+    firstRead,
+    fixed,
+    carried: { places: carriedPlaces, findings: carriedFindings, dismissed: carriedDismissed },
   };
 }
 
@@ -114,6 +116,8 @@ export function compareWithHistory(report: Report, baseline: ComparisonBaseline)
 const SEVERITIES: readonly string[] = ['error', 'warning', 'info'];
 const isIdOrNull = (value: unknown): value is number | null => value === null || (typeof value === 'number' && Number.isSafeInteger(value));
 const isItemType = (value: unknown): value is ItemType => (ITEM_TYPES as readonly unknown[]).includes(value);
+
+const isScope = (value: unknown): value is CourseScope => (COURSE_SCOPES as readonly unknown[]).includes(value);
 
 const OPTIONAL_TEXT = ['linkText', 'element', 'selector', 'helpUrl', 'subject', 'document'] as const;
 const OPTIONAL_NUMBER = ['page', 'count'] as const;
@@ -142,20 +146,47 @@ function findingOf(value: unknown): ReportFinding | undefined {
   for (const field of OPTIONAL_TEXT) if (typeof value[field] === 'string') finding[field] = value[field];
   for (const field of OPTIONAL_NUMBER) if (typeof value[field] === 'number') finding[field] = value[field];
   if (value.review === true) finding.review = true;
+  // Reports before `scope` was written: derived as the report writes it now.
+  const scope = isScope(value.scope) ? value.scope : scopeOfFinding(finding);
+  if (scope !== undefined) finding.scope = scope;
   return finding;
 }
 
-function previousRunOf(value: unknown): PreviousRun | undefined {
+const findingsOf = (value: unknown): ReportFinding[] => (Array.isArray(value) ? value.flatMap((entry) => findingOf(entry) ?? []) : []);
+
+function coveredPlaceOf(value: unknown): CoveredPlace | undefined {
+  if (!isRecord(value)) return undefined;
+  if (typeof value.module === 'number') return { module: value.module, title: typeof value.title === 'string' ? value.title : '' };
+  return isScope(value.scope) ? { scope: value.scope } : undefined;
+}
+
+function comparedRunOf(value: unknown): ComparedRun | undefined {
+  return isRecord(value) && typeof value.startedAt === 'string' && typeof value.finishedAt === 'string' ? { startedAt: value.startedAt, finishedAt: value.finishedAt } : undefined;
+}
+
+/** What the previous report knew: its own places and findings, and what it carried from earlier runs. */
+function knownFrom(value: unknown): Known | undefined {
   if (!isRecord(value) || !Array.isArray(value.findings) || !Array.isArray(value.modules)) return undefined;
-  if (typeof value.startedAt !== 'string' || typeof value.finishedAt !== 'string') return undefined;
-  const modules = value.modules.filter((module): module is { moduleId: number } => isRecord(module) && typeof module.moduleId === 'number');
-  const scopes = Array.isArray(value.scopes) ? value.scopes.filter((scope): scope is string => typeof scope === 'string') : [];
-  const notScanned = (Array.isArray(value.notScanned) ? value.notScanned : []).flatMap((entry) =>
-    isRecord(entry) && isItemType(entry.itemType) && isIdOrNull(entry.itemId) ? [{ itemType: entry.itemType, itemId: entry.itemId }] : [],
+  const run = comparedRunOf(value);
+  if (run === undefined) return undefined;
+  const modules = value.modules.flatMap((module) =>
+    isRecord(module) && typeof module.moduleId === 'number' ? [{ moduleId: module.moduleId, title: typeof module.title === 'string' ? module.title : '' }] : [],
   );
-  const findings = value.findings.flatMap((entry) => findingOf(entry) ?? []);
-  const dismissed = new Set(
-    (Array.isArray(value.dismissed) ? value.dismissed : []).flatMap((entry) => (isRecord(entry) && typeof entry.fingerprint === 'string' ? [entry.fingerprint] : [])),
-  );
-  return { startedAt: value.startedAt, finishedAt: value.finishedAt, modules, scopes, notScanned, findings, dismissed };
+  const scopes = Array.isArray(value.scopes) ? value.scopes.filter(isScope) : [];
+  const read = placesOfRun({ modules, scopes });
+  const places = new Map<string, ComparedPlace>();
+  const carried = isRecord(value.comparison) && isRecord(value.comparison.carried) ? value.comparison.carried : {};
+  for (const entry of Array.isArray(carried.places) ? carried.places : []) {
+    const place = isRecord(entry) ? coveredPlaceOf(entry.place) : undefined;
+    const when = isRecord(entry) ? comparedRunOf(entry.run) : undefined;
+    if (place !== undefined && when !== undefined) places.set(placeKeyOf(place), { place, run: when });
+  }
+  for (const place of read) places.set(placeKeyOf(place), { place, run });
+
+  const readKeys = new Set(read.map(placeKeyOf));
+  const own = (finding: ReportFinding) => keysOfFinding(finding).every((key) => readKeys.has(key));
+  const findings = [...findingsOf(value.findings), ...findingsOf(carried.findings).filter((finding) => !own(finding))];
+  const dismissed = [...findingsOf(value.dismissed), ...findingsOf(carried.dismissed).filter((finding) => !own(finding))];
+  const fingerprints = new Set([...findings, ...dismissed].map((finding) => finding.fingerprint));
+  return { previous: { ...run, read }, places, findings, dismissed, fingerprints };
 }

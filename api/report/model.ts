@@ -4,16 +4,28 @@ import type { CheckedDocument, Finding, Severity, NotScanned } from '../checks/f
 import type { ItemPlace } from '../brightspace/places.ts';
 import type { CourseScope } from '../brightspace/course-scopes.ts';
 import type { Language } from '../i18n/languages.ts';
+import type { CoveredPlace } from './coverage.ts';
 
-export const REPORT_SCHEMA_VERSION = 2;
+// 3: every finding has a status once compared, `scope` on course-wide findings, and the comparison
+// says what it covered (compared, firstRead, carried) and what the previous run read.
+export const REPORT_SCHEMA_VERSION = 3;
 
 /** A finding as written: its message in the report's language, and a fingerprint stable across runs. */
 export interface ReportFinding extends Omit<Finding, 'message'> {
   message: string;
   /** The same for the same problem in the same place in every run (check, place, subject). */
   fingerprint: string;
-  /** Against the previous run of the course: new, or still open. Absent for a first run. */
+  /**
+   * Against the course's earlier runs: new, or still open. Every finding has one once there is an
+   * earlier run; absent for a first run.
+   */
   status?: 'new' | 'open';
+  /**
+   * The course-wide part of the course that read it (run-tests SCOPES): a grade finding's is the
+   * gradebook, the overview's the overview, an item outside the modules its tool's. Absent for a
+   * module's own content. Reports before it had none: report/coverage.ts derives it the same way.
+   */
+  scope?: CourseScope;
 }
 
 /** A document that was read and checked (a File topic's file, or a course file a page links to). */
@@ -91,8 +103,11 @@ export interface Report {
     findings: Record<Severity, number>;
     /** Of the `info` findings, those a person must look at ("Needs review"). */
     review: number;
-    /** Against the previous run of the course (report/compare.ts); absent when there was none. */
-    comparison?: { new: number; fixed: number; dismissed: number };
+    /**
+     * Against the course's earlier runs (report/compare.ts); absent when there was none. `new` and
+     * `open` add up to the findings counted.
+     */
+    comparison?: { new: number; open: number; fixed: number; dismissed: number };
   };
   /** The findings to act on; dismissed ones are in `dismissed`, out of every count. */
   findings: ReportFinding[];
@@ -110,15 +125,44 @@ export interface Report {
   accessibility?: ReportAccessibility;
 }
 
-/** What changed since the caller's previous successful run of the same course. */
+/** An earlier run, named for a person by when it ran. */
+export interface ComparedRun {
+  startedAt: string;
+  finishedAt: string;
+}
+
+/** A place this run read, and the most recent earlier run that had read it too. */
+export interface ComparedPlace {
+  place: CoveredPlace;
+  run: ComparedRun;
+}
+
+/** What changed since the caller's earlier successful runs of the same course. */
 export interface ReportComparison {
-  /** The run compared with; null when there is none (the course's first run for this user). */
-  previous: { filename: string; startedAt: string; finishedAt: string } | null;
   /**
-   * Findings of the previous run this run no longer finds, where both runs looked, as the previous
-   * report wrote them (its language).
+   * The run compared with (the caller's previous successful run of the course) and what it read;
+   * null when there is none (the course's first run for this user).
+   */
+  previous: (ComparedRun & { filename: string; read?: CoveredPlace[] }) | null;
+  /**
+   * What the comparison covered: each place this run read that an earlier run had read too, with
+   * the most recent such run (the previous one, or an older one when the previous run left the place
+   * out). Findings elsewhere are neither fixed nor compared.
+   */
+  compared: ComparedPlace[];
+  /** Places this run read that no earlier run had: their findings are all new. */
+  firstRead: CoveredPlace[];
+  /**
+   * Findings of earlier runs this run no longer finds, in places both read, as those reports wrote
+   * them (their language).
    */
   fixed: ReportFinding[];
+  /**
+   * What earlier runs knew of the places this run did not read, kept for the next run's comparison:
+   * the places with the run that last read each, the findings found there then, and those that
+   * were dismissed there then (known, so that one restored later is still open, not new).
+   */
+  carried: { places: ComparedPlace[]; findings: ReportFinding[]; dismissed: ReportFinding[] };
 }
 
 /** Why a finding is out of the counts: who dismissed it for the course, when, and why. */

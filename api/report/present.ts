@@ -23,7 +23,16 @@ export interface Presenter {
   value(text: string): string;
 }
 
-/** `isolate`: wrap course text in FSI…PDI (HTML wants it; a spreadsheet cell would show the marks). */
+/**
+ * Where course text starts and ends inside a sentence, for the HTML writer to isolate it with
+ * <bdi> (two private-use characters no message uses). Isolate characters (FSI…PDI) would do the
+ * same but stay in the text a person copies out of the report.
+ */
+export const ISOLATE_START = '\uE002';
+export const ISOLATE_END = '\uE003';
+const ISOLATE_MARKS = /[\uE002\uE003]/g;
+
+/** `isolate`: mark course text for the HTML writer (a spreadsheet cell wants it bare). */
 export function presenterFor(language: Language, { isolate = false } = {}): Presenter {
   const t = translator(language);
   const lists = new Intl.ListFormat(bcp47Of(language), { type: 'conjunction' });
@@ -32,7 +41,7 @@ export function presenterFor(language: Language, { isolate = false } = {}): Pres
     t,
     title: (check) => checkTitle(check, language),
     list: (items) => lists.format(items),
-    value: isolate ? (text) => `\u2068${text}\u2069` : (text) => text,
+    value: isolate ? (text) => `${ISOLATE_START}${text.replace(ISOLATE_MARKS, '')}${ISOLATE_END}` : (text) => text,
   };
 }
 

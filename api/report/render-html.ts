@@ -8,6 +8,7 @@
 // escaped, and only http(s) addresses become links. The filters are plain CSS (checkboxes and
 // :has()), so they work where scripts are blocked.
 import type { Severity } from '../checks/finding.ts';
+import type { MessageId } from '../i18n/messages.ts';
 import { bcp47Of, directionOf } from '../i18n/languages.ts';
 import { fixFirstGroups, repeatedGroups, type PlaceRef, type RepeatedGroup } from './groups.ts';
 import type { Report, ReportFinding, ReportModule, ReportNotScanned } from './model.ts';
@@ -19,6 +20,8 @@ import {
   itemTitle,
   moduleTitle,
   placeKey,
+  ISOLATE_END,
+  ISOLATE_START,
   presenterFor,
   severityLabel,
   summarySentences,
@@ -27,16 +30,22 @@ import {
   type Presenter,
 } from './present.ts';
 import { REPORT_STYLE } from './report-style.ts';
+import { comparedOnAll, type CoveredPlace } from './coverage.ts';
 
 const SEVERITIES: Severity[] = ['error', 'warning', 'info'];
 
+/** Text as HTML; course text the presenter marked in a sentence becomes a <bdi> element. */
 export function escapeHtml(value: unknown): string {
-  return String(value)
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
+  return escapeText(value).replaceAll(ISOLATE_START, '<bdi>').replaceAll(ISOLATE_END, '</bdi>');
+}
+
+/** Text for an attribute or the <title>, where no element can stand: the marks are dropped. */
+function escapeAttribute(value: unknown): string {
+  return escapeText(value).replaceAll(ISOLATE_START, '').replaceAll(ISOLATE_END, '');
+}
+
+function escapeText(value: unknown): string {
+  return String(value).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 }
 
 /** Text from the course on its own: isolated, so it keeps its own direction in either kind of page. */
@@ -206,7 +215,7 @@ ${renderFindings(ctx, own)}
 </article>`);
   }
   const depth = Math.min(module.depth, 3);
-  const cleanLine = clean.length === 0 ? '' : `<p class="clean">${listOfHtml(p, clean, 'report.topics.clean', 'topics')}</p>`;
+  const cleanLine = clean.length === 0 ? '' : `<p class="clean">${messageHtml(p, 'report.topics.clean', {}, { topics: listHtml(p, clean) })}</p>`;
   const empty = module.topics.length === 0 && moduleLevel.length === 0 && moduleNotScanned.length === 0 ? `<p class="clean">${escapeHtml(p.t('report.module.no-topics'))}</p>` : '';
   return `<section class="module depth-${depth}" id="module-${module.moduleId}" aria-labelledby="module-${module.moduleId}-title">
 <h3 id="module-${module.moduleId}-title">${courseText(moduleTitle(p, module.moduleId, module.title))}</h3>
@@ -217,12 +226,19 @@ ${cleanLine}${empty}
 </section>`;
 }
 
-/** A message whose list value is made of HTML pieces (links): the list is formatted around markers. */
-function listOfHtml(p: Presenter, pieces: string[], id: 'report.topics.clean', name: 'topics'): string {
+/** A message with values made of HTML (links, isolated course text): formatted around markers. */
+function messageHtml(p: Presenter, id: MessageId, values: Record<string, string | number>, html: Record<string, string>): string {
   // Private-use characters mark where each piece goes; course text never reaches the message itself.
+  const pieces: string[] = [];
+  const marked: Record<string, string> = {};
+  for (const [name, piece] of Object.entries(html)) marked[name] = `\uE000${pieces.push(piece) - 1}\uE001`;
+  return escapeHtml(p.t(id, { ...values, ...marked })).replace(/\uE000(\d+)\uE001/g, (_, index: string) => pieces[Number(index)]!);
+}
+
+/** A list of HTML pieces in the language's words ("a, b and c"). */
+function listHtml(p: Presenter, pieces: string[]): string {
   const markers = pieces.map((_, index) => `\uE000${index}\uE001`);
-  const text = escapeHtml(p.t(id, { [name]: p.list(markers) }));
-  return text.replace(/\uE000(\d+)\uE001/g, (_, index: string) => pieces[Number(index)]!);
+  return escapeHtml(p.list(markers)).replace(/\uE000(\d+)\uE001/g, (_, index: string) => pieces[Number(index)]!);
 }
 
 function fileNameOf(url: string): string {
@@ -303,7 +319,8 @@ function renderHistory(ctx: Context): string {
     const fresh = report.findings.filter((finding) => finding.status === 'new');
     const open = report.findings.filter((finding) => finding.status === 'open').length;
     parts.push(
-      `<p>${escapeHtml(p.t('report.history.compared', { date: `${when(p, previous.finishedAt)} UTC`, report: previous.filename }))}</p>`,
+      `<p>${messageHtml(p, 'report.history.compared', { date: `${when(p, previous.finishedAt)} UTC` }, { places: placesHtml(ctx, previous.read ?? []) })}</p>`,
+      ...coverageLines(ctx),
       `<p class="lead">${escapeHtml(p.t('report.history.counts', { new: fresh.length, fixed: fixed.length, open }))}</p>`,
       `<h3 id="history-new">${escapeHtml(p.t('report.history.new.title'))} (${fresh.length})</h3>`,
       list(fresh, p.t('report.history.new.none')),
@@ -315,6 +332,56 @@ function renderHistory(ctx: Context): string {
   if (dismissed.length > 0) parts.push(`<p><a href="#dismissed">${escapeHtml(p.t('report.history.dismissed-count', { count: dismissed.length }))}</a></p>`);
   return `<section id="history" aria-labelledby="history-title"><h2 id="history-title">${escapeHtml(p.t('report.history.title'))}</h2>
 ${parts.join('\n')}</section>`;
+}
+
+/** At most this many places are named in one sentence; the rest are counted. */
+const PLACES_NAMED = 6;
+
+/** Places of the course in a sentence: module titles as course text, course-wide parts by name. */
+function placesHtml(ctx: Context, all: readonly CoveredPlace[]): string {
+  const { p } = ctx;
+  const places = withoutSubModules(ctx.report, all);
+  const names = places.slice(0, PLACES_NAMED).map((place) => ('module' in place ? courseText(moduleTitle(p, place.module, place.title)) : escapeHtml(p.t('report.scope', { scope: place.scope }))));
+  if (places.length > PLACES_NAMED) names.push(escapeHtml(p.t('report.places.more', { count: places.length - PLACES_NAMED })));
+  return names.length === 0 ? escapeHtml(p.t('report.scopes.none')) : listHtml(p, names);
+}
+
+/**
+ * The places with a module's sub-modules left out where the module and all of them are listed: the
+ * module's name stands for them, as in the module picker (known from this run's table of contents).
+ */
+function withoutSubModules(report: Report, places: readonly CoveredPlace[]): CoveredPlace[] {
+  const listed = new Set(places.flatMap((place) => ('module' in place ? [place.module] : [])));
+  const parentOf = new Map(report.modules.map((module) => [module.moduleId, module.parentModuleId]));
+  const childrenOf = (id: number) => report.modules.filter((module) => module.parentModuleId === id).map((module) => module.moduleId);
+  const standsFor = (id: number): boolean => {
+    const parent = parentOf.get(id);
+    return parent !== undefined && parent !== null && listed.has(parent) && childrenOf(parent).every((child) => listed.has(child));
+  };
+  return places.filter((place) => !('module' in place) || !standsFor(place.module));
+}
+
+/**
+ * What the comparison covered: the places both runs read (and which older run a place was compared
+ * with when the last run left it out), and the places read for the first time.
+ */
+function coverageLines(ctx: Context): string[] {
+  const { p, report } = ctx;
+  const comparison = report.comparison!;
+  const previous = comparison.previous!;
+  const lines: string[] = [];
+  if (comparison.compared.length === 0) lines.push(escapeHtml(p.t('report.history.compared-on.none')));
+  else if (comparedOnAll(comparison)) lines.push(escapeHtml(p.t('report.history.compared-on.all')));
+  else lines.push(messageHtml(p, 'report.history.compared-on', {}, { places: placesHtml(ctx, comparison.compared.map((entry) => entry.place)) }));
+  // Places the last run did not read, compared with the older run that last did, one line per run.
+  const older = new Map<string, CoveredPlace[]>();
+  for (const entry of comparison.compared) {
+    if (entry.run.finishedAt === previous.finishedAt) continue;
+    older.set(entry.run.finishedAt, [...(older.get(entry.run.finishedAt) ?? []), entry.place]);
+  }
+  for (const [finishedAt, places] of older) lines.push(messageHtml(p, 'report.history.compared-older', { date: `${when(p, finishedAt)} UTC` }, { places: placesHtml(ctx, places) }));
+  if (comparison.firstRead.length > 0) lines.push(messageHtml(p, 'report.history.first-read', {}, { places: placesHtml(ctx, comparison.firstRead) }));
+  return lines.map((line) => `<p>${line}</p>`);
 }
 
 /** The findings dismissed for the course: apart and out of every count, with who, when and why. */
@@ -452,7 +519,7 @@ export function renderHtmlReport(report: Report): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
-<title>${escapeHtml(p.t('report.document-title', { client, course }))}</title>
+<title>${escapeAttribute(p.t('report.document-title', { client, course }))}</title>
 <style>${REPORT_STYLE}
 ${filterStyles(checks)}</style>
 </head>

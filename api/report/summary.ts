@@ -1,6 +1,10 @@
 // What a finished run found, counted as the report counts it: the job monitor's summary line
 // (job-status `summary`) and the command line's last line come from here.
-import type { Report } from './model.ts';
+import type { ComparedRun, Report } from './model.ts';
+import { comparedOnAll, type CoveredPlace } from './coverage.ts';
+
+/** At most this many places are named in a summary's comparison; the rest are counted. */
+export const SUMMARY_PLACES = 10;
 
 /** What a finished run found, counted as the report counts it. */
 export interface JobSummary {
@@ -14,7 +18,20 @@ export interface JobSummary {
    * Against the caller's previous successful run of the same course; absent when there was none.
    * Dismissed findings are out of `findings` and counted here.
    */
-  comparison?: { new: number; fixed: number; dismissed: number };
+  comparison?: {
+    new: number;
+    /** Absent in summaries written before it; with `new`, the findings counted. */
+    open?: number;
+    fixed: number;
+    dismissed: number;
+    /** When the previous run of the course ran. */
+    previous?: ComparedRun;
+    /**
+     * What the comparison covered: the first SUMMARY_PLACES places compared and how many more;
+     * `all` when that is everything either run read (nothing was left out of the comparison).
+     */
+    comparedOn?: { all: boolean; places: CoveredPlace[]; more: number };
+  };
 }
 
 export function summaryOf(report: Report): JobSummary {
@@ -26,6 +43,17 @@ export function summaryOf(report: Report): JobSummary {
     notScanned: totals.notScanned,
     documents: totals.documents,
     links: totals.links,
-    ...(totals.comparison === undefined ? {} : { comparison: { ...totals.comparison } }),
+    ...(totals.comparison === undefined ? {} : { comparison: { ...totals.comparison, ...comparedOf(report) } }),
+  };
+}
+
+function comparedOf(report: Report): Pick<NonNullable<JobSummary['comparison']>, 'previous' | 'comparedOn'> {
+  const { comparison } = report;
+  if (comparison === undefined || comparison.previous === null) return {};
+  const { startedAt, finishedAt } = comparison.previous;
+  const places = comparison.compared.map((entry) => entry.place);
+  return {
+    previous: { startedAt, finishedAt },
+    comparedOn: { all: comparedOnAll(comparison), places: places.slice(0, SUMMARY_PLACES), more: Math.max(0, places.length - SUMMARY_PLACES) },
   };
 }

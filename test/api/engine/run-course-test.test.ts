@@ -128,7 +128,7 @@ describe('runCourseTest against the Brightspace-like site', () => {
   });
 
   it('describes the course and the modules in table-of-contents order', () => {
-    expect(report).toMatchObject({ schemaVersion: 2, language: 'en', scopes: [], tool: { name: 'CTPO' }, client: 'Acme Learning', siteUrl: `${site.origin}/`, orgUnitId: 6606, courseName: 'Biology 101' });
+    expect(report).toMatchObject({ schemaVersion: 3, language: 'en', scopes: [], tool: { name: 'CTPO' }, client: 'Acme Learning', siteUrl: `${site.origin}/`, orgUnitId: 6606, courseName: 'Biology 101' });
     expect(report.modules.map((m) => [m.moduleId, m.depth, m.parentModuleId, m.topics.length])).toEqual([
       [10, 0, null, 3],
       [20, 0, null, 6],

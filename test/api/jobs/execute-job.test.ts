@@ -83,7 +83,7 @@ describe('a course test run in a worker thread', () => {
     const html = readFileSync(join(dir, 'reports', `${done.filename}.html`), 'utf8');
     const json = JSON.parse(readFileSync(join(dir, 'reports', `${done.filename}.json`), 'utf8')) as { schemaVersion: number; client: string; orgUnitId: number; findings: { check: string }[] };
     expect(html).toContain('Acme College');
-    expect(json).toMatchObject({ schemaVersion: 2, client: 'Acme College', orgUnitId: 6606 });
+    expect(json).toMatchObject({ schemaVersion: 3, client: 'Acme College', orgUnitId: 6606 });
     expect(json.findings.map((finding) => finding.check)).toEqual(expect.arrayContaining(['content.placeholder', 'a11y.document-title', 'a11y.html-has-lang']));
     const csv = readFileSync(join(dir, 'reports', `${done.filename}.csv`), 'utf8');
     expect(csv.split('\r\n')[0]).toBe('\ufeffModule,Topic,Item,Check,Check ID,Severity,What is wrong,Where,Link text,Address,How to fix,Fingerprint');

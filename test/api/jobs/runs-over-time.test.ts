@@ -99,7 +99,7 @@ describe('a course tested again and again', () => {
 
   it('says on the first run that there is nothing to compare with', async () => {
     first = await runCourse();
-    expect(first.report.comparison).toEqual({ previous: null, fixed: [] });
+    expect(first.report.comparison).toEqual({ previous: null, compared: [], firstRead: [], fixed: [], carried: { places: [], findings: [], dismissed: [] } });
     expect(first.report.dismissed).toEqual([]);
     expect(first.report.findings.map(line)).toEqual(['content.placeholder 101 -', 'link.broken 101 -', 'link.broken 201 -']);
     expect((first.status.summary as Record<string, unknown>).comparison).toBeUndefined();
@@ -110,16 +110,24 @@ describe('a course tested again and again', () => {
     topic(102).html = page(`<p>See <a href="${web.origin}/ok/tissues">the atlas</a> and <a href="${web.origin}/missing/quiz">the quiz</a>.</p>`);
     const second = await runCourse();
 
-    expect(second.report.comparison?.previous).toEqual({ filename: first.filename, startedAt: first.report.startedAt, finishedAt: first.report.finishedAt });
+    expect(second.report.comparison?.previous).toEqual({
+      filename: first.filename,
+      startedAt: first.report.startedAt,
+      finishedAt: first.report.finishedAt,
+      read: [{ module: 10, title: 'Week 1' }, { module: 20, title: 'Week 2' }],
+    });
     expect(second.report.comparison?.fixed.map(line)).toEqual(['link.broken 101 -']);
     expect(second.report.comparison?.fixed[0]?.url).toBe(`${web.origin}/missing/article`);
     expect(second.report.findings.map(line)).toEqual(['content.placeholder 101 open', 'link.broken 102 new', 'link.broken 201 open']);
-    expect(second.report.totals.comparison).toEqual({ new: 1, fixed: 1, dismissed: 0 });
-    expect(second.status.summary).toMatchObject({ findings: { error: 3 }, comparison: { new: 1, fixed: 1, dismissed: 0 } });
+    expect(second.report.totals.comparison).toEqual({ new: 1, open: 2, fixed: 1, dismissed: 0 });
+    expect(second.status.summary).toMatchObject({
+      findings: { error: 3 },
+      comparison: { new: 1, open: 2, fixed: 1, dismissed: 0, previous: { startedAt: first.report.startedAt }, comparedOn: { all: true, more: 0 } },
+    });
 
     const jobs = (await call('GET', '/api/jobs')).jobs as { filename: string; courseName?: string; summary?: unknown }[];
     expect(jobs.map((job) => job.filename)).toEqual([second.filename, first.filename]);
-    expect(jobs[0]).toMatchObject({ courseName: 'Biology 101', summary: { comparison: { new: 1, fixed: 1, dismissed: 0 } } });
+    expect(jobs[0]).toMatchObject({ courseName: 'Biology 101', summary: { comparison: { new: 1, open: 2, fixed: 1, dismissed: 0 } } });
   });
 
   it('sets a finding dismissed in between apart, with who and why, out of the counts', async () => {
@@ -143,12 +151,14 @@ describe('a course tested again and again', () => {
     expect(restored.report.dismissed).toEqual([]);
   });
 
-  it('compares only the modules both runs tested', async () => {
+  it('compares only the modules both runs tested, and each module with the last run that tested it', async () => {
     const weekTwo = await runCourse([20]);
     expect(weekTwo.report.comparison?.fixed).toEqual([]);
     expect(weekTwo.report.findings.map(line)).toEqual(['link.broken 201 open']);
+    expect(weekTwo.status.summary).toMatchObject({ comparison: { new: 0, open: 1, fixed: 0, comparedOn: { all: false, places: [{ module: 20, title: 'Week 2' }], more: 0 } } });
     const both = await runCourse();
-    // Week 1 was not tested last time: its findings are neither new nor open.
-    expect(both.report.findings.map(line)).toEqual(['content.placeholder 101 -', 'link.broken 102 -', 'link.broken 201 open']);
+    // Week 1 was not tested last time: it is compared with the run before, so nothing in it is new.
+    expect(both.report.findings.map(line)).toEqual(['content.placeholder 101 open', 'link.broken 102 open', 'link.broken 201 open']);
+    expect(both.report.totals.comparison).toEqual({ new: 0, open: 3, fixed: 0, dismissed: 0 });
   });
 });

@@ -66,7 +66,7 @@ const fingerprintOf = (report: Report, check: string, topicId: number | null) =>
 describe('comparing a run with the previous run of the course', () => {
   it('says there is nothing to compare with on the first run, and marks nothing', () => {
     const compared = compareWithHistory(run([broken(cells, 'https://x.example/a')]), { dismissals: [] });
-    expect(compared.comparison).toEqual({ previous: null, fixed: [] });
+    expect(compared.comparison).toEqual({ previous: null, compared: [], firstRead: [], fixed: [], carried: { places: [], findings: [], dismissed: [] } });
     expect(compared.totals.comparison).toBeUndefined();
     expect(compared.findings.every((finding) => finding.status === undefined)).toBe(true);
     expect(compared.totals.findings).toEqual({ error: 1, warning: 0, info: 0 });
@@ -84,9 +84,14 @@ describe('comparing a run with the previous run of the course', () => {
       'link.broken 21 new',
       'structure.hidden 21 open',
     ]);
-    expect(compared.comparison?.previous).toEqual({ filename: 'acme-ou6606-previous', startedAt: '2026-05-01T10:00:00.000Z', finishedAt: '2026-05-01T10:02:00.000Z' });
+    expect(compared.comparison?.previous).toEqual({
+      filename: 'acme-ou6606-previous',
+      startedAt: '2026-05-01T10:00:00.000Z',
+      finishedAt: '2026-05-01T10:02:00.000Z',
+      read: [{ module: 1, title: 'Week 1' }, { module: 2, title: 'Week 2' }],
+    });
     expect(compared.comparison?.fixed).toEqual([previous.findings.find((finding) => finding.url === 'https://x.example/gone')]);
-    expect(compared.totals.comparison).toEqual({ new: 1, fixed: 1, dismissed: 0 });
+    expect(compared.totals.comparison).toEqual({ new: 1, open: 3, fixed: 1, dismissed: 0 });
     expect(compared.totals.findings).toEqual({ error: 3, warning: 1, info: 0 });
   });
 
@@ -94,7 +99,7 @@ describe('comparing a run with the previous run of the course', () => {
     const findings = [broken(cells, 'https://x.example/a'), hidden(organs)];
     const compared = compareWithHistory(run(findings, { day: 2 }), { previous: asStored(run(findings)), dismissals: [] });
     expect(compared.findings.every((finding) => finding.status === 'open')).toBe(true);
-    expect(compared.totals.comparison).toEqual({ new: 0, fixed: 0, dismissed: 0 });
+    expect(compared.totals.comparison).toEqual({ new: 0, open: 2, fixed: 0, dismissed: 0 });
   });
 
   it('sets dismissed findings apart with who, when and why, out of every count', () => {
@@ -116,7 +121,7 @@ describe('comparing a run with the previous run of the course', () => {
     expect(compared.totals.findings).toEqual({ error: 1, warning: 0, info: 0 });
     expect(compared.totals.review).toBe(0);
     // Dismissed is not fixed: the placeholder is still there.
-    expect(compared.totals.comparison).toEqual({ new: 1, fixed: 0, dismissed: 2 });
+    expect(compared.totals.comparison).toEqual({ new: 1, open: 0, fixed: 0, dismissed: 2 });
   });
 
   it('dismisses on the first run too, with nothing to compare', () => {
@@ -137,17 +142,19 @@ describe('comparing a run with the previous run of the course', () => {
     expect(gone.comparison?.fixed).toEqual([]);
   });
 
-  it('compares only where both runs looked', () => {
+  it('compares only where both runs looked, and calls a finding in a place read for the first time new', () => {
     // The previous run tested Week 1 only; this one tests Week 2 only, then both.
     const previous = run([broken(cells, 'https://x.example/a')], { modules: [week1] });
     const onlyWeek2 = compareWithHistory(run([hidden(organs)], { modules: [week2], day: 2 }), { previous: asStored(previous), dismissals: [] });
     expect(onlyWeek2.comparison?.fixed).toEqual([]);
-    expect(onlyWeek2.findings[0]?.status).toBeUndefined();
-    expect(onlyWeek2.totals.comparison).toEqual({ new: 0, fixed: 0, dismissed: 0 });
+    expect(onlyWeek2.findings[0]?.status).toBe('new');
+    expect(onlyWeek2.totals.comparison).toEqual({ new: 1, open: 0, fixed: 0, dismissed: 0 });
+    expect(onlyWeek2.comparison).toMatchObject({ compared: [], firstRead: [{ module: 2, title: 'Week 2' }] });
 
     const both = compareWithHistory(run([hidden(organs), placeholder(cells)], { day: 2 }), { previous: asStored(previous), dismissals: [] });
-    expect(both.findings.map((finding) => `${finding.check} ${finding.status}`)).toEqual(['content.placeholder new', 'structure.hidden undefined']);
+    expect(both.findings.map((finding) => `${finding.check} ${finding.status}`)).toEqual(['content.placeholder new', 'structure.hidden new']);
     expect(both.comparison?.fixed.map((finding) => finding.check)).toEqual(['link.broken']);
+    expect(both.comparison?.compared).toEqual([{ place: { module: 1, title: 'Week 1' }, run: { startedAt: '2026-05-01T10:00:00.000Z', finishedAt: '2026-05-01T10:02:00.000Z' } }]);
   });
 
   it('calls nothing fixed in an item this run could not read, and nothing new in one the previous run could not', () => {
@@ -155,7 +162,7 @@ describe('comparing a run with the previous run of the course', () => {
     const previous = run([broken(cells, 'https://x.example/a')], { notScanned: [unreadable(tissues)] });
     const compared = compareWithHistory(run([placeholder(tissues)], { notScanned: [unreadable(cells)], day: 2 }), { previous: asStored(previous), dismissals: [] });
     expect(compared.comparison?.fixed).toEqual([]);
-    expect(compared.findings[0]?.status).toBeUndefined();
+    expect(compared.findings[0]?.status).toBe('new');
   });
 
   it('compares course-wide items only when both runs read their part of the course', () => {
@@ -178,5 +185,63 @@ describe('comparing a run with the previous run of the course', () => {
     stored.report.findings[1]!.message = '<b>kept as text</b>';
     const compared = compareWithHistory(run([], { day: 2 }), { previous: stored, dismissals: [] });
     expect(compared.comparison?.fixed.map((finding) => finding.check)).toEqual(['link.broken']);
+  });
+
+  describe('a partial run between two whole-course runs', () => {
+    const course = itemPlace('course', 6606, 'Biology 101');
+    const weights: Finding = { check: 'grades.weights-not-100', severity: 'warning', ...course, url: null, message: msg('finding.structure.topic-hidden'), subject: 'weights' };
+    const overviewPlaceholder: Finding = { ...placeholder(course), subject: 'overview' };
+    const missingGrade: Finding = { check: 'grades.missing-item', severity: 'error', ...itemPlace('quiz', 902, 'Quiz 2', topicPlace(week2, { TopicId: 21, Title: 'Organs' })), url: null, message: msg('finding.structure.topic-hidden'), subject: 'grade' };
+    const all: CourseScope[] = ['overview', 'gradebook'];
+    const whole = run([broken(cells, 'https://x.example/a'), hidden(organs), missingGrade, weights, overviewPlaceholder], { scopes: all });
+    const first = compareWithHistory(whole, { dismissals: [] });
+    const oneModule = compareWithHistory(run([hidden(organs)], { modules: [week2], day: 2 }), { previous: asStored(first), dismissals: [] });
+
+    it('writes the course-wide part that read each course-level finding', () => {
+      expect(whole.findings.map((finding) => `${finding.check} ${finding.scope}`)).toEqual([
+        'link.broken undefined',
+        'grades.missing-item gradebook',
+        'structure.hidden undefined',
+        'content.placeholder overview',
+        'grades.weights-not-100 gradebook',
+      ]);
+    });
+
+    it('calls nothing fixed that the one-module run did not read, and gives every finding a status', () => {
+      // The gradebook and the overview were not read; Week 2's grade finding needs the gradebook too.
+      expect(oneModule.comparison?.fixed).toEqual([]);
+      expect(oneModule.findings.map((finding) => finding.status)).toEqual(['open']);
+      expect(oneModule.totals.comparison).toEqual({ new: 0, open: 1, fixed: 0, dismissed: 0 });
+      expect(oneModule.comparison?.compared.map((entry) => entry.place)).toEqual([{ module: 2, title: 'Week 2' }]);
+      expect(oneModule.comparison?.previous?.read).toEqual([{ module: 1, title: 'Week 1' }, { module: 2, title: 'Week 2' }, { scope: 'overview' }, { scope: 'gradebook' }]);
+    });
+
+    it('carries what it did not read to the next run, which compares it with the last run that read it', () => {
+      expect(oneModule.comparison?.carried.places.map((entry) => entry.place)).toEqual([{ module: 1, title: 'Week 1' }, { scope: 'overview' }, { scope: 'gradebook' }]);
+      expect(oneModule.comparison?.carried.findings.map((finding) => finding.check)).toEqual(['link.broken', 'grades.missing-item', 'content.placeholder', 'grades.weights-not-100']);
+      // The next whole run: the course-wide findings and Week 1's are still open, not new; the one gone is fixed.
+      const next = compareWithHistory(run([broken(cells, 'https://x.example/a'), hidden(organs), missingGrade, overviewPlaceholder], { scopes: all, day: 3 }), { previous: asStored(oneModule), dismissals: [] });
+      expect(next.findings.map((finding) => `${finding.check} ${finding.status}`)).toEqual(['link.broken open', 'grades.missing-item open', 'structure.hidden open', 'content.placeholder open']);
+      expect(next.comparison?.fixed.map((finding) => finding.check)).toEqual(['grades.weights-not-100']);
+      expect(next.totals.comparison).toEqual({ new: 0, open: 4, fixed: 1, dismissed: 0 });
+      const day1 = { startedAt: '2026-05-01T10:00:00.000Z', finishedAt: '2026-05-01T10:02:00.000Z' };
+      const day2 = { startedAt: '2026-05-02T10:00:00.000Z', finishedAt: '2026-05-02T10:02:00.000Z' };
+      expect(next.comparison?.compared).toEqual([
+        { place: { module: 1, title: 'Week 1' }, run: day1 },
+        { place: { module: 2, title: 'Week 2' }, run: day2 },
+        { place: { scope: 'overview' }, run: day1 },
+        { place: { scope: 'gradebook' }, run: day1 },
+      ]);
+      expect(next.comparison?.carried).toEqual({ places: [], findings: [], dismissed: [] });
+    });
+
+    it('reads a report written before findings had a scope', () => {
+      const stored = asStored(first) as { filename: string; report: { findings: Record<string, unknown>[]; comparison?: unknown } };
+      for (const finding of stored.report.findings) delete finding.scope;
+      delete stored.report.comparison;
+      const compared = compareWithHistory(run([hidden(organs)], { modules: [week2], day: 2 }), { previous: stored, dismissals: [] });
+      expect(compared.comparison?.fixed).toEqual([]);
+      expect(compared.comparison?.carried.findings.map((finding) => finding.scope)).toEqual([undefined, 'gradebook', 'overview', 'gradebook']);
+    });
   });
 });

@@ -40,8 +40,8 @@ const sectionOf = (html: string, id: string) => {
   const end = html.indexOf('</section>', start);
   return html.slice(start, next === -1 || next > end ? end : next);
 };
-// Course text in HTML is isolated for the bidirectional algorithm; the tests read it without the marks.
-const plain = (html: string) => html.replace(/[\u2068\u2069]/g, '');
+// Course text in HTML is isolated for the bidirectional algorithm (<bdi>); the tests read it without.
+const plain = (html: string) => html.replace(/<\/?bdi>/g, '');
 const csvRows = (report: Report) => parse(renderCsvReport(report), { bom: true, columns: true, skip_empty_lines: true }) as Record<string, string>[];
 
 describe('the history in the HTML report', () => {
@@ -59,7 +59,10 @@ describe('the history in the HTML report', () => {
     const compared = compareWithHistory(current, { previous: { filename: 'acme-ou6606-previous', report: JSON.parse(renderJsonReport(previous)) }, dismissals: [] });
     const html = plain(renderHtmlReport(compared));
 
-    expect(html).toMatch(/Compared with your run of .+ UTC \(acme-ou6606-previous\)\./);
+    // The previous run is named by when it ran and what it read, not by its file name.
+    expect(html).toMatch(/Compared with your run of .+ UTC, which read Week &lt;1&gt;\./);
+    expect(html).not.toContain('acme-ou6606-previous');
+    expect(html).toContain('Compared on everything this run read.');
     expect(html).toContain('1 finding is new, 1 was fixed and 1 is still open.');
     const fresh = sectionOf(html, 'history-new');
     expect(fresh).toContain('New since the last run (1)');
@@ -68,7 +71,7 @@ describe('the history in the HTML report', () => {
     const fixed = sectionOf(html, 'history-fixed');
     expect(fixed).toContain('Fixed since the last run (1)');
     expect(fixed).toContain('href="https://x.example/gone?%3Cscript%3E"');
-    expect(fixed).toContain('<bdi>Week &lt;1&gt;</bdi> › <bdi>Cells &amp; &lt;b&gt;tissues&lt;/b&gt;</bdi>');
+    expect(fixed).toContain('Week &lt;1&gt; › Cells &amp; &lt;b&gt;tissues&lt;/b&gt;');
     expect(html).not.toContain('<script>');
     // The new one carries its mark where it is listed with its topic, too.
     expect(html.match(/class="status-new">New</g)).toHaveLength(2);
@@ -98,6 +101,32 @@ describe('the history in the HTML report', () => {
     expect(rows).toHaveLength(2);
     expect(rows[1]).toMatchObject({ Address: 'https://x.example/b', 'Since the last run': 'Dismissed' });
     expect(rows[1]!['Dismissal']).toMatch(/^Dismissed by qa@example\.com on .+ UTC\. Reason: =Vendor <fix> in June\.$/);
+  });
+
+  it('says what the comparison covered: the parts both runs read, an older run for what the last one left out, and what is read for the first time', () => {
+    const week2 = { ModuleId: 2, Title: 'Unit 2: Water' };
+    const withWeek2 = (report: Report, modules: 'both' | 'week2', scopes: Report['scopes']): Report => ({
+      ...report,
+      scopes,
+      modules: [
+        ...(modules === 'both' ? report.modules : []),
+        { moduleId: 2, title: week2.Title, depth: 0, parentModuleId: null, topics: [] },
+      ],
+    });
+    const stored = (report: Report) => ({ filename: 'x', report: JSON.parse(renderJsonReport(report)) as unknown });
+    const whole = compareWithHistory(withWeek2(run([broken('https://x.example/a')], 1), 'both', ['gradebook']), { dismissals: [] });
+    const partial = compareWithHistory(withWeek2(run([], 2), 'week2', []), { previous: stored(whole), dismissals: [] });
+    const partialHtml = plain(renderHtmlReport(partial));
+    expect(partialHtml).toMatch(/Compared with your run of .+ UTC, which read Week &lt;1&gt;, Unit 2: Water, and Gradebook\./);
+    expect(partialHtml).toContain('Compared on Unit 2: Water only.');
+    expect(partialHtml).toContain('0 findings are new, 0 were fixed and 0 are still open.');
+
+    const next = compareWithHistory(withWeek2(run([broken('https://x.example/a')], 3), 'both', ['gradebook', 'overview']), { previous: stored(partial), dismissals: [] });
+    const nextHtml = plain(renderHtmlReport(next));
+    expect(nextHtml).toContain('Compared on Week &lt;1&gt;, Unit 2: Water, and Gradebook only.');
+    expect(nextHtml).toMatch(/The last run did not read Week &lt;1&gt; and Gradebook: compared with your run of May 1, 2026, 10:02 AM UTC, the last that did\./);
+    expect(nextHtml).toContain('Read for the first time in this run, so every finding there is new: Course overview.');
+    expect(nextHtml).toContain('0 findings are new, 0 were fixed and 1 is still open.');
   });
 
   it('leaves the history out of a report that was never compared (the command line)', () => {

@@ -57,16 +57,19 @@ describe('renderJsonReport', () => {
 });
 
 describe('the HTML report', () => {
-  it('isolates course text for the bidirectional algorithm: on its own in <bdi>, inside a sentence between FSI and PDI', () => {
+  it('isolates course text for the bidirectional algorithm with <bdi>, so text copied out of the report is clean', () => {
     expect(document.querySelector('#module-1-title')?.innerHTML).toBe('<bdi>Week &lt;1&gt;</bdi>');
-    expect(document.querySelector('h1')?.textContent).toBe('\u2068Acme "Learning"\u2069: \u2068Biology <101>\u2069');
+    expect(document.querySelector('h1')?.innerHTML).toBe('<bdi>Acme "Learning"</bdi>: <bdi>Biology &lt;101&gt;</bdi>');
+    // No isolate characters (FSI…PDI) nor the writer's own markers anywhere in what a person copies.
+    expect(html).not.toMatch(/[\u2066-\u2069\uE000-\uE003]/);
+    expect(document.title).toBe('CTPO report: Acme "Learning", Biology <101>');
   });
 
   it('escapes everything that comes from the course', () => {
     expect(html).toContain('&lt;script&gt;alert(&quot;topic&quot;)&lt;/script&gt;');
     expect(html).toContain('&quot;Bad &lt;img src=x onerror=alert(1)&gt; link&quot; is not a valid web address');
     expect(html).toContain('Week &lt;1&gt;');
-    expect(html).toContain('Acme &quot;Learning&quot;\u2069: \u2068Biology &lt;101&gt;');
+    expect(html).toContain('Acme &quot;Learning&quot;</bdi>: <bdi>Biology &lt;101&gt;');
     expect(html).not.toMatch(/<script/i);
     expect(html).not.toMatch(/<img/i);
   });
@@ -143,7 +146,7 @@ describe('the HTML report', () => {
     // element and attribute as written in the HTML editor.
     expect(labels).toMatchObject({ Where: 'image “Map <of> "campus"” and 3 times on the page img srcset', 'File loaded': 'https://example.com/old' });
     expect(redirect.querySelector('dd code.check-id')?.textContent).toBe('img srcset');
-    expect(html).toContain('image “\u2068Map &lt;of&gt; &quot;campus&quot;\u2069” and 3 times on the page');
+    expect(html).toContain("image “<bdi>Map &lt;of&gt; &quot;campus&quot;</bdi>” and 3 times on the page");
   });
 
   it('shows check ids only as small secondary text', () => {
