@@ -137,6 +137,38 @@ export function axeLocaleOf(language: Language | undefined): object | undefined 
   }
 }
 
+/** axe-core's own words for a rule: its one-line help (a title) and its description (what to ensure). */
+export interface AxeRuleText {
+  help: string;
+  description: string;
+}
+
+const RULE_TEXTS = new Map<string, Map<string, AxeRuleText>>();
+
+function ruleTextsOf(language: Language | undefined): Map<string, AxeRuleText> {
+  const key = (language === undefined ? undefined : AXE_LOCALES[language]) ?? 'en';
+  let texts = RULE_TEXTS.get(key);
+  if (texts === undefined) {
+    texts = new Map(axe.getRules().map((rule) => [rule.ruleId, { help: rule.help, description: rule.description }]));
+    const locale = key === 'en' ? undefined : (axeLocaleOf(language) as { rules?: Record<string, Partial<AxeRuleText>> } | undefined);
+    // A rule the translation lacks (or gives only half of) keeps axe's English words for that half.
+    for (const [rule, text] of Object.entries(locale?.rules ?? {})) {
+      const english = texts.get(rule);
+      if (english !== undefined) texts.set(rule, { help: text.help ?? english.help, description: text.description ?? english.description });
+    }
+    RULE_TEXTS.set(key, texts);
+  }
+  return texts;
+}
+
+/**
+ * axe-core's help and description of a rule, in the language where axe has it (its locale files),
+ * else in English; undefined for a rule axe does not know.
+ */
+export function axeRuleText(rule: string, language?: Language): AxeRuleText | undefined {
+  return ruleTextsOf(language).get(rule);
+}
+
 /** Elements named per rule and item. */
 export const AXE_EXAMPLES = 3;
 

@@ -5,6 +5,7 @@ import { formatMessage, isMessage, msg, type Message, type MessageId } from '../
 import type { Language } from '../i18n/languages.ts';
 import type { Finding, Severity } from './finding.ts';
 import type { ItemPlace } from '../brightspace/places.ts';
+import { axeRuleText } from '../a11y/axe-rules.ts';
 
 export const CHECKS = {
   'structure.broken': 'error',
@@ -58,6 +59,20 @@ export function finding(check: CheckId, place: ItemPlace, url: string | null, me
 export function checkTitle(check: string, language?: Language): string {
   const own = msg(`check.${check}` as MessageId);
   if (isMessage(own)) return formatMessage(own, language);
-  if (check.startsWith('a11y.')) return formatMessage(msg('check.a11y-rule', { rule: check.slice('a11y.'.length) }), language);
+  if (check.startsWith('a11y.')) {
+    // Every other axe rule by axe-core's own help text, translated where axe ships the language.
+    const rule = check.slice('a11y.'.length);
+    return axeRuleText(rule, language)?.help.replace(/[.。]$/u, '') ?? formatMessage(msg('check.a11y-rule', { rule }), language);
+  }
   return check;
+}
+
+/**
+ * What axe-core says to ensure for an axe rule without advice of our own (its description), in the
+ * language where axe has it; undefined for anything else.
+ */
+export function axeRuleAdvice(check: string, language?: Language): string | undefined {
+  if (!check.startsWith('a11y.')) return undefined;
+  const description = axeRuleText(check.slice('a11y.'.length), language)?.description;
+  return description === undefined ? undefined : /[.。!]$/u.test(description) ? description : `${description}.`;
 }

@@ -11,8 +11,13 @@ function day(date: Date): string {
   return date.toISOString().slice(0, 10);
 }
 
-/** The dates of any item (a module, a topic, an assignment...), checked against each other and today. */
-export function dateFindings(dates: Dates, place: ItemPlace, now: Date): Finding[] {
+/**
+ * The dates of any item (a module, a topic, an assignment...), checked against each other and today;
+ * with `course`, the course offering's dates, against those too. One wrong date is one finding: a
+ * date outside the course's dates that has also passed (last term's date left in a copied course) is
+ * told as outside the course, which says what to do about it, and not again as passed.
+ */
+export function dateFindings(dates: Dates, place: ItemPlace, now: Date, course?: CourseDates): Finding[] {
   const { start, end, due } = dates;
   const findings: Finding[] = [];
   const problems: Message[] = [];
@@ -22,19 +27,23 @@ export function dateFindings(dates: Dates, place: ItemPlace, now: Date): Finding
   if (problems.length > 0) {
     findings.push(finding('structure.date-order', place, null, msg('finding.structure.date-order', { kind: kindOf(place), problems: listOf(problems) }), { subject: 'dates' }));
   }
+  const outside = course === undefined ? () => false : outsideOf(course);
   const passed: Message[] = [];
-  if (end && end < now) passed.push(msg('finding.structure.closed-on', { end: day(end) }));
-  if (due && due < now) passed.push(msg('finding.structure.was-due-on', { due: day(due) }));
+  if (end && end < now && !outside(end)) passed.push(msg('finding.structure.closed-on', { end: day(end) }));
+  if (due && due < now && !outside(due)) passed.push(msg('finding.structure.was-due-on', { due: day(due) }));
   if (passed.length > 0) {
     findings.push(finding('structure.past-date', place, null, msg('finding.structure.past-date', { kind: kindOf(place), problems: listOf(passed) }), { subject: 'dates' }));
   }
+  if (course !== undefined) findings.push(...courseDateFindings(dates, place, course));
   return findings;
 }
+
+const outsideOf = (course: CourseDates) => (date: Date | null) => date !== null && ((course.start !== null && date < course.start) || (course.end !== null && date > course.end));
 
 /** A start, due or end date outside the course offering's dates. */
 export function courseDateFindings(dates: Dates, place: ItemPlace, course: CourseDates): Finding[] {
   if (course.start === null && course.end === null) return [];
-  const outside = (date: Date | null) => date !== null && ((course.start !== null && date < course.start) || (course.end !== null && date > course.end));
+  const outside = outsideOf(course);
   const problems: Message[] = [];
   if (outside(dates.start)) problems.push(msg('finding.structure.opens-on', { start: day(dates.start!) }));
   if (outside(dates.due)) problems.push(msg('finding.structure.due-on', { due: day(dates.due!) }));
@@ -80,8 +89,7 @@ export function checkStructure(selected: SelectedModule[], now: Date, course?: C
     if (entry.topics.length === 0 && entry.children.length === 0) {
       findings.push(finding('structure.empty-module', ownPlace, null, msg('finding.structure.empty-module'), { subject: 'contents' }));
     }
-    findings.push(...dateFindings(datesOf(module), ownPlace, now));
-    if (course) findings.push(...courseDateFindings(datesOf(module), ownPlace, course));
+    findings.push(...dateFindings(datesOf(module), ownPlace, now, course));
 
     const siblings: { title: string; place: ItemPlace }[] = [
       ...entry.children.filter((child) => selectedIds.has(child.ModuleId)).map((child) => ({ title: child.Title, place: modulePlace(child) })),
@@ -97,8 +105,7 @@ export function checkStructure(selected: SelectedModule[], now: Date, course?: C
       if (topic.IsHidden === true && !hiddenModules.has(module.ModuleId)) {
         findings.push(finding('structure.hidden', place, null, msg('finding.structure.topic-hidden'), { subject: 'visibility' }));
       }
-      findings.push(...dateFindings(datesOf(topic), place, now));
-      if (course) findings.push(...courseDateFindings(datesOf(topic), place, course));
+      findings.push(...dateFindings(datesOf(topic), place, now, course));
     }
   }
 

@@ -20,7 +20,7 @@ import { gradebookFindings } from '../checks/grades.ts';
 import { internalLinkFindings } from '../checks/internal-links.ts';
 import { fragmentFindings, mailtoFindings, openedAddressFindings, probeFindings, staticLinkFindings } from '../checks/links.ts';
 import { releaseConditionFindings } from '../checks/release-conditions.ts';
-import { courseDateFindings, dateFindings } from '../checks/structure.ts';
+import { dateFindings } from '../checks/structure.ts';
 import { isAppError } from '../errors.ts';
 import { parseTopic, type LinkOccurrence } from '../extract/html.ts';
 import type { CourseStylesheets } from '../extract/stylesheets.ts';
@@ -199,8 +199,7 @@ export class CourseChecks {
     const { index } = this.#options;
     if (item.dates !== undefined) {
       const now = this.#options.now ?? new Date();
-      this.#push(dateFindings(item.dates.dates, place, now), item);
-      if (item.dates.course && this.#options.courseDates !== undefined) this.#push(courseDateFindings(item.dates.dates, place, this.#options.courseDates), item);
+      this.#push(dateFindings(item.dates.dates, place, now, item.dates.course ? this.#options.courseDates : undefined), item);
     }
     if (item.quicklink !== undefined) this.#push(quicklinkFindings(item.quicklink, place), item);
     const activityState = (kind: 'assignment' | 'quiz' | 'discussion-topic', id: number) => {

@@ -2,7 +2,7 @@
 // where it is (link text, element, page, item) in plain words, how to fix it, and what its address
 // is. Every text comes from the report's language; course text is returned as is (writers escape).
 import { DomUtils, parseDocument } from 'htmlparser2';
-import { checkTitle } from '../checks/catalogue.ts';
+import { axeRuleAdvice, checkTitle } from '../checks/catalogue.ts';
 import { isMessage, msg, type MessageId, translator } from '../i18n/messages.ts';
 import { bcp47Of, type Language } from '../i18n/languages.ts';
 import type { Report, ReportFinding, ReportNotScanned } from './model.ts';
@@ -50,13 +50,47 @@ export function severityLabel(p: Presenter, finding: Pick<ReportFinding, 'severi
   return p.t(`report.severity.${finding.severity}`);
 }
 
-/** "How to fix" for a check: its own advice, else the advice for any axe rule, else none. */
+/**
+ * "How to fix" for a check: its own advice, else axe's description of its rule (in the language
+ * where axe has it), else the advice for any axe rule, else none. The same wherever the thing is.
+ */
 export function fixOf(p: Presenter, check: string): string | null {
   const own = msg(`fix.${check}` as MessageId);
   if (isMessage(own)) return p.t(own);
+  const axe = axeRuleAdvice(check, p.language);
+  if (axe !== undefined) return axe;
   if (check.startsWith('a11y.')) return p.t('fix.a11y-rule');
   return null;
 }
+
+// Findings about what is written in an item (a link, an element, a text): fixed where it is written.
+const WRITTEN_FAMILIES = new Set(['link', 'a11y', 'content', 'media']);
+
+/**
+ * "How to fix" one finding: where to make the change, for what lives in a page, a PDF, a Word file,
+ * a PowerPoint slide or an activity's settings, then the check's advice.
+ */
+export function fixFor(p: Presenter, finding: Pick<ReportFinding, 'check' | 'itemType' | 'topicId' | 'moduleId' | 'document' | 'element' | 'page'>): string | null {
+  const advice = fixOf(p, finding.check);
+  // Not for what is checked by hand (a link the site would not let CTPO verify) nor for a link or
+  // quicklink topic, whose advice already says to point the topic elsewhere.
+  if (advice === null || !WRITTEN_FAMILIES.has(finding.check.split('.')[0]!) || finding.check === 'link.unverifiable' || finding.element === 'topic') return advice;
+  const where = p.t('report.fix.where', { place: documentKindOf(finding) ?? tagKey(finding.itemType) });
+  return `${where} ${advice}`;
+}
+
+/** The kind of document a finding was found in, or none for a page or an activity. */
+export function documentKindOf(finding: Pick<ReportFinding, 'document' | 'element'>): DocumentKind | undefined {
+  const tag = finding.element?.trim().split(/\s+/)[0]?.toLowerCase();
+  if (tag === 'pdf' || tag === 'docx' || tag === 'pptx') return tag;
+  const extension = fileName(finding.document)?.split('.').pop()?.toLowerCase();
+  return extension === 'pdf' || extension === 'docx' || extension === 'pptx' ? extension : undefined;
+}
+
+type DocumentKind = 'pdf' | 'docx' | 'pptx';
+
+/** A link inside a document, as the document readers name it (checks/documents.ts): not an HTML element. */
+const DOCUMENT_LINK = /^(pdf|docx|pptx)\s/i;
 
 // Select keys cannot hold "-"; h1-h6 read as one "heading".
 function tagKey(tag: string): string {
@@ -95,22 +129,42 @@ export function describeElement(p: Presenter, element: string, linkText?: string
     name ??= [alt, DomUtils.textContent(first), title, fieldName, fileName(src), fileName(href), id].map((value) => (value === undefined || value === null ? '' : shorten(value))).find((value) => value !== '') ?? null;
   } else {
     tag = element.trim().split(/\s+/)[0]?.toLowerCase() ?? '';
+    // A link topic's or quicklink's own address: the topic is the link.
+    if (tag === 'topic') return p.t('report.where.topic-link');
   }
   const kind = p.t('report.element', { tag: tagKey(tag) });
   return name === null ? kind : p.t('report.element.named', { element: kind, name: p.value(name) });
 }
 
-/** Where the finding is within its item, as separate parts ("link text “…”", "page or slide 3"). */
+/**
+ * Where the finding is within its item, as separate parts ("link “Marking guide” on page 1 of the
+ * PDF “rubric.pdf”", "slide 3", "3 times on the page"), each worded for the kind of place: a page
+ * of a PDF, a slide of a presentation, a Word file (which has no fixed pages).
+ */
 export function whereParts(p: Presenter, finding: ReportFinding): string[] {
   const parts: string[] = [];
-  if (finding.element !== undefined && finding.element !== '') parts.push(describeElement(p, finding.element, finding.linkText));
-  else if (finding.linkText !== undefined && finding.linkText !== '') parts.push(p.t('report.where.link-text', { text: p.value(finding.linkText) }));
-  if (finding.document !== undefined && finding.document !== finding.url) parts.push(p.t('report.where.document', { file: p.value(fileName(finding.document) ?? finding.document) }));
-  if (finding.page !== undefined) {
-    const slide = finding.element?.startsWith('pptx') === true || finding.check === 'doc.slide-no-title';
-    parts.push(p.t(slide ? 'report.where.slide' : 'report.where.pdf-page', { page: finding.page }));
+  const document = documentKindOf(finding);
+  const element = finding.element?.trim() ?? '';
+  let thing: string | null = null;
+  if (element !== '' && DOCUMENT_LINK.test(element)) thing = describeElement(p, 'a', finding.linkText);
+  else if (element !== '') thing = describeElement(p, element, finding.linkText);
+  else if (finding.linkText !== undefined && finding.linkText !== '') thing = p.t('report.where.link-text', { text: p.value(finding.linkText) });
+
+  const inOther = finding.document !== undefined && finding.document !== finding.url;
+  const file = finding.document === undefined ? '' : p.value(fileName(finding.document) ?? finding.document);
+  // A page only where the format has them: a PDF's page, a presentation's slide; Word has none.
+  const position = finding.page === undefined || document === 'docx' ? undefined : finding.page;
+  if (inOther) {
+    const kind = document ?? 'other';
+    const place = position === undefined ? p.t('report.where.in-document', { kind, file }) : p.t('report.where.in-document-at', { kind: kind === 'pptx' ? 'pptx' : 'pdf', file, page: position });
+    parts.push(thing === null ? place : p.t('report.where.thing-in', { thing, place }));
+  } else {
+    if (thing !== null) parts.push(thing);
+    if (position !== undefined) parts.push(p.t(document === 'pptx' ? 'report.where.slide' : 'report.where.pdf-page', { page: position }));
   }
-  if (finding.count !== undefined && finding.count > 1) parts.push(p.t('report.where.count', { count: finding.count }));
+  if (finding.count !== undefined && finding.count > 1 && !finding.check.startsWith('doc.')) {
+    parts.push(document === undefined ? p.t('report.where.count', { count: finding.count }) : p.t('report.where.count-in-document', { count: finding.count }));
+  }
   if (finding.itemType !== 'topic' && finding.itemType !== 'module' && finding.topicId !== null && finding.itemTitle) {
     parts.push(p.t('report.where.item', { type: tagKey(finding.itemType), title: p.value(finding.itemTitle) }));
   }
@@ -123,7 +177,9 @@ export function whereParts(p: Presenter, finding: ReportFinding): string[] {
  */
 export function elementCode(finding: Pick<ReportFinding, 'element'>): string | null {
   const element = finding.element?.trim();
-  return element === undefined || element === '' || element.startsWith('<') || element.length > 60 ? null : element;
+  // A link inside a document and a topic's own address are not written in HTML: nothing to show.
+  if (element === undefined || element === '' || element === 'topic' || DOCUMENT_LINK.test(element)) return null;
+  return element.startsWith('<') || element.length > 60 ? null : element;
 }
 
 const EMBEDDING_ATTRIBUTES = new Set(['src', 'srcset', 'poster', 'data', 'background', 'style']);
@@ -134,8 +190,10 @@ const EMBEDDING_TAGS = new Set(['img', 'video', 'audio', 'source', 'track', 'ifr
  * the page itself. A finding about an element names it by tag and attribute (`a href`, `img alt`),
  * and its address is then that element's; otherwise it is the page's (axe's findings).
  */
-export function addressLabel(p: Presenter, finding: Pick<ReportFinding, 'check' | 'element'>): string {
+export function addressLabel(p: Presenter, finding: Pick<ReportFinding, 'check' | 'element' | 'url' | 'document'>): string {
   const [family] = finding.check.split('.');
+  // A finding about a document itself (its text, its images) has the document's address.
+  if (finding.document !== undefined && finding.document === finding.url) return p.t('report.address.document');
   const element = finding.element?.trim();
   const tag = element === undefined || element === '' || element.startsWith('<') ? undefined : element.split(/\s+/)[0]!.toLowerCase();
   if (family === 'media' || tag === 'video') return p.t('report.address.media');

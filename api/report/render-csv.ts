@@ -10,7 +10,7 @@
 import { stringify } from 'csv-stringify/sync';
 import { bcp47Of } from '../i18n/languages.ts';
 import type { Report, ReportFinding } from './model.ts';
-import { elementCode, fixOf, itemHeading, moduleTitle, presenterFor, severityLabel, topicTitle, whereParts } from './present.ts';
+import { elementCode, fixFor, itemHeading, moduleTitle, presenterFor, severityLabel, topicTitle, whereParts } from './present.ts';
 
 export function renderCsvReport(report: Report): string {
   const p = presenterFor(report.language);
@@ -44,7 +44,7 @@ export function renderCsvReport(report: Report): string {
     [p.list(whereParts(p, finding)), elementCode(finding), finding.selector ?? null].filter((part) => part !== null && part !== '').join(' · '),
     finding.linkText ?? '',
     finding.url ?? '',
-    fixOf(p, finding.check) ?? '',
+    fixFor(p, finding) ?? '',
     finding.fingerprint,
     ...(compared ? [state === undefined ? '' : p.t('report.history.state', { state }), dismissal] : []),
   ];

@@ -15,6 +15,7 @@ import type { Report, ReportFinding, ReportModule, ReportNotScanned } from './mo
 import {
   addressLabel,
   elementCode,
+  fixFor,
   fixOf,
   itemHeading,
   itemTitle,
@@ -90,23 +91,33 @@ function checkHead(ctx: Context, finding: Pick<ReportFinding, 'check' | 'severit
   return `<${level} class="finding-head"><span class="badge ${finding.severity}">${escapeHtml(severityLabel(p, finding))}</span>${fresh}<span class="finding-title">${escapeHtml(p.title(finding.check))}</span> <span class="check-id">${escapeHtml(finding.check)}</span></${level}>`;
 }
 
-/** What, where, the address and how to fix: the body of a finding (or of a repeated group). */
-function findingDetails(ctx: Context, finding: ReportFinding): string {
+/** "Where" of a finding: in words, with the element's code and axe's selector; empty when nothing is known. */
+function whereHtml(ctx: Context, finding: ReportFinding): string {
   const { p } = ctx;
-  const rows: string[] = [`<dt>${escapeHtml(p.t('report.field.what'))}</dt><dd>${escapeHtml(finding.message)}</dd>`];
   const where = whereParts(p, finding);
   const code = elementCode(finding);
   // axe's selector finds the element on the page (the browser's developer tools take it as it is).
   const selector = finding.selector === undefined || finding.selector === '' ? '' : ` <code class="check-id selector">${escapeHtml(finding.selector)}</code>`;
-  if (where.length > 0 || selector !== '') {
-    rows.push(`<dt>${escapeHtml(p.t('report.field.where'))}</dt><dd>${escapeHtml(p.list(where))}${code === null ? '' : ` <code class="check-id">${escapeHtml(code)}</code>`}${selector}</dd>`);
-  }
+  if (where.length === 0 && selector === '') return '';
+  return `${escapeHtml(p.list(where))}${code === null ? '' : ` <code class="check-id">${escapeHtml(code)}</code>`}${selector}`;
+}
+
+/** The help link of an axe rule, after the advice. */
+function ruleHelp(ctx: Context, finding: ReportFinding): string {
+  return finding.helpUrl === undefined ? '' : ` ${linkTo(finding.helpUrl, ctx.p.t('report.fix.rule-help', { rule: finding.check.replace(/^a11y\./, '') }))}`;
+}
+
+/**
+ * What, where, the address and how to fix: the body of a finding. A repeated problem shows what its
+ * places share (`where: false`, and the advice only when every place shares it).
+ */
+function findingDetails(ctx: Context, finding: ReportFinding, { where = true, fix = fixFor(ctx.p, finding) }: { where?: boolean; fix?: string | null } = {}): string {
+  const { p } = ctx;
+  const rows: string[] = [`<dt>${escapeHtml(p.t('report.field.what'))}</dt><dd>${escapeHtml(finding.message)}</dd>`];
+  const place = where ? whereHtml(ctx, finding) : '';
+  if (place !== '') rows.push(`<dt>${escapeHtml(p.t('report.field.where'))}</dt><dd>${place}</dd>`);
   if (finding.url !== null) rows.push(`<dt>${escapeHtml(addressLabel(p, finding))}</dt><dd class="address">${linkTo(finding.url)}</dd>`);
-  const fix = fixOf(p, finding.check);
-  if (fix !== null) {
-    const help = finding.helpUrl === undefined ? '' : ` ${linkTo(finding.helpUrl, p.t('report.fix.rule-help', { rule: finding.check.replace(/^a11y\./, '') }))}`;
-    rows.push(`<dt>${escapeHtml(p.t('report.field.fix'))}</dt><dd>${escapeHtml(fix)}${help}</dd>`);
-  }
+  if (fix !== null) rows.push(`<dt>${escapeHtml(p.t('report.field.fix'))}</dt><dd>${escapeHtml(fix)}${ruleHelp(ctx, finding)}</dd>`);
   const html = finding.element?.trim().startsWith('<') ? `<details><summary>${escapeHtml(p.t('report.field.html'))}</summary><code>${escapeHtml(finding.element)}</code></details>` : '';
   return `<dl>${rows.join('')}</dl>${html}`;
 }
@@ -118,8 +129,10 @@ function filterAttributes(ctx: Context, finding: ReportFinding): string {
 function renderFinding(ctx: Context, finding: ReportFinding): string {
   const group = ctx.repeatedOf.get(finding);
   if (group !== undefined) {
-    // Listed once under Repeated problems; here only a pointer, so this place is still complete.
-    return `<li class="finding" ${filterAttributes(ctx, finding)}><p class="finding-head"><span class="badge ${finding.severity}">${escapeHtml(severityLabel(ctx.p, finding))}</span><a href="#${group.id}">${escapeHtml(ctx.p.t('report.repeated.see', { title: ctx.p.title(finding.check) }))}</a></p></li>`;
+    // Told once under Repeated problems; here where it is in this place, and a pointer to the rest.
+    const where = whereHtml(ctx, finding);
+    const whereRow = where === '' ? '' : `<dl><dt>${escapeHtml(ctx.p.t('report.field.where'))}</dt><dd>${where}</dd></dl>`;
+    return `<li class="finding" ${filterAttributes(ctx, finding)}>${checkHead(ctx, finding)}${whereRow}<p><a href="#${group.id}">${escapeHtml(ctx.p.t('report.repeated.see', { title: ctx.p.title(finding.check) }))}</a></p></li>`;
   }
   return `<li class="finding" ${filterAttributes(ctx, finding)}>${checkHead(ctx, finding)}${findingDetails(ctx, finding)}</li>`;
 }
@@ -176,19 +189,24 @@ ${renderPlaces(ctx, group.places, true)}</li>`;
 ${body}</section>`;
 }
 
-/** What a repeated problem shares, without what differs from place to place (how often, which page, where on it). */
-function withoutPlaceDetails(finding: ReportFinding): ReportFinding {
-  const { count: _count, page: _page, selector: _selector, ...shared } = finding;
-  return shared;
-}
-
+/**
+ * A repeated problem: what its places share once, then every place with its own details (link
+ * text, element, page or slide, document) and, where the advice differs (a page and a PDF), its own.
+ */
 function renderRepeated(ctx: Context, groups: RepeatedGroup[]): string {
   if (groups.length === 0) return '';
   const { p } = ctx;
-  const items = groups.map(
-    (group) => `<li class="finding" id="${group.id}" ${filterAttributes(ctx, group.example)}>${checkHead(ctx, group.example)}${findingDetails(ctx, withoutPlaceDetails(group.example))}
-<p>${escapeHtml(p.t('report.repeated.places', { count: group.places.length }))}</p>${renderPlaces(ctx, group.places)}</li>`,
-  );
+  const items = groups.map((group) => {
+    const fixes = group.findings.map((finding) => fixFor(p, finding));
+    const shared = fixes.every((fix) => fix === fixes[0]) ? fixes[0]! : null;
+    const lines = group.findings.map((finding, index) => {
+      const where = whereHtml(ctx, finding);
+      const own = shared === null && fixes[index] !== null ? ` <span class="place-fix">${escapeHtml(p.t('report.label', { label: p.t('report.field.fix') }))} ${escapeHtml(fixes[index]!)}</span>` : '';
+      return `<li><a href="#${placeKey(finding)}">${placeLabel(ctx, { ...finding, key: '', count: 1 })}</a>${where === '' ? '' : `: ${where}`}${own}</li>`;
+    });
+    return `<li class="finding" id="${group.id}" ${filterAttributes(ctx, group.example)}>${checkHead(ctx, group.example)}${findingDetails(ctx, group.example, { where: false, fix: shared })}
+<p>${escapeHtml(p.t('report.repeated.places', { count: group.places.length }))}</p><ul class="places">${lines.join('')}</ul></li>`;
+  });
   return `<section id="repeated" aria-labelledby="repeated-title"><h2 id="repeated-title">${escapeHtml(p.t('report.repeated.title'))}</h2>
 <p>${escapeHtml(p.t('report.repeated.intro'))}</p>
 <ul class="findings">${items.join('\n')}</ul></section>`;

@@ -42,6 +42,7 @@ th, td { text-align: start; vertical-align: top; padding: .35rem .5rem; border-b
 .fix-first p { margin: .15rem 0; }
 .places { margin: .3rem 0 0; padding-inline-start: 1.2rem; }
 .places li { margin-block: .35rem; }
+.places .place-fix { display: block; color: var(--muted); font-size: .92em; }
 .spread { color: var(--muted); }
 .filters fieldset { border: 1px solid var(--line); border-radius: .4rem; margin: 0 0 .6rem; min-width: 0; }
 .filters label { display: inline-flex; gap: .45rem; align-items: center; margin-block: .2rem; margin-inline-end: 1rem; max-width: 100%; }

@@ -8,7 +8,7 @@ export const fixes = {
   'fix.structure.past-date': 'Set the dates for this offering of the course, or remove them.',
   'fix.structure.duplicate-title': 'Rename the items so that each title says what it is.',
   'fix.structure.date-outside-course': 'Move the date inside the course’s start and end dates, or correct the course’s dates.',
-  'fix.link.broken': 'Edit the page in Brightspace and point the link at a page that exists, or remove the link.',
+  'fix.link.broken': 'Point the link at a page that exists, or remove the link.',
   'fix.link.unreachable': 'Open the address in a browser. If the site is gone, replace the link or remove it.',
   'fix.link.redirect': 'Replace the address with the one it now leads to, so the link keeps working.',
   'fix.link.insecure': 'Change http:// to https:// in the address, once you have checked that the https address works.',

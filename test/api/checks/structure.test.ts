@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { selectModules } from '../../../api/brightspace/toc.ts';
-import { checkStructure } from '../../../api/checks/structure.ts';
+import { checkStructure, dateFindings } from '../../../api/checks/structure.ts';
+import { itemPlace } from '../../../api/brightspace/places.ts';
+import { formatMessage } from '../../../api/i18n/messages.ts';
 import type { TocModule } from '../../../api/brightspace/types.ts';
 
 const NOW = new Date('2026-03-01T12:00:00Z');
@@ -72,5 +74,25 @@ describe('checkStructure', () => {
         { ModuleId: 3, Title: 'week 1', Topics: [topic(31)] },
       ]),
     ).toEqual(['structure.duplicate-title warning 1/12', 'structure.duplicate-title warning 3/-']);
+  });
+});
+
+describe('one wrong date is one finding', () => {
+  const place = itemPlace('discussion-topic', 7, 'Drafts');
+  const course = { start: new Date('2026-08-31T00:00:00Z'), end: new Date('2026-12-23T00:00:00Z') };
+  const now = new Date('2026-09-14T15:00:00Z');
+
+  it('tells a date both passed and outside the course once, as outside the course', () => {
+    const found = dateFindings({ start: null, end: null, due: new Date('2026-08-15T00:00:00Z') }, place, now, course);
+    expect(found.map((finding) => finding.check)).toEqual(['structure.date-outside-course']);
+    expect(formatMessage(found[0]!.message)).toContain('due on 2026-08-15, outside the course');
+  });
+
+  it('still tells a passed date inside the course, and each of two different wrong dates', () => {
+    const dates = { start: null, end: new Date('2026-09-01T00:00:00Z'), due: new Date('2027-01-05T00:00:00Z') };
+    const found = dateFindings(dates, place, now, course);
+    expect(found.map((finding) => `${finding.check} ${finding.subject}`)).toEqual(['structure.date-order dates', 'structure.past-date dates', 'structure.date-outside-course course-dates']);
+    // Without the course's dates, a passed date is told as passed.
+    expect(dateFindings({ start: null, end: null, due: new Date('2026-08-15T00:00:00Z') }, place, now).map((finding) => finding.check)).toEqual(['structure.past-date']);
   });
 });

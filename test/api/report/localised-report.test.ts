@@ -78,7 +78,7 @@ describe('the French report', () => {
     expect(text('.meta dd:nth-of-type(4)')).toBe('Du 1 mars 2026, 10:00 au 1 mars 2026, 10:02 UTC (2 min 5 s)');
     expect(text('#repeated .finding dd')).toBe('La page n’existe pas (HTTP 404).');
     expect(document.querySelector('#fix-first .fix-first > li p:nth-of-type(2)')?.textContent?.replace(/\s+/g, ' ')).toBe(
-      'Comment corriger : Modifiez la page dans Brightspace et faites pointer le lien vers une page qui existe, ou supprimez le lien.',
+      'Comment corriger : Faites pointer le lien vers une page qui existe, ou supprimez le lien.',
     );
     expect(text('#module-1 > .clean')).toBe('Aucun problème dans Clean page.');
   });

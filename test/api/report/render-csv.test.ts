@@ -35,7 +35,7 @@ describe('the CSV twin', () => {
       Where: 'image “cell-diagram.png” and 2 times on the page · #content > p:nth-child(2) > img',
       'Link text': '',
       Address: 'https://school.example.com/content/enforced/6606-BIO/topic-11.html',
-      'How to fix': english['fix.a11y.image-alt'],
+      'How to fix': `In Brightspace: open the topic and edit its page. ${english['fix.a11y.image-alt']}`,
       Fingerprint: report.findings[1]!.fingerprint,
     });
     expect(findingRows.find((row) => row['Check ID'] === 'link.redirect')).toMatchObject({ Where: 'image “Map <of> "campus"” and 3 times on the page · img srcset', 'Link text': 'Map <of> "campus"' });

@@ -134,7 +134,7 @@ describe('the HTML report', () => {
       'What is wrong': 'Images must have alternative text (2 elements).',
       Where: 'image “cell-diagram.png” and 2 times on the page #content > p:nth-child(2) > img',
       Page: 'https://school.example.com/content/enforced/6606-BIO/topic-11.html',
-      'How to fix': `${english['fix.a11y.image-alt']} How to fix this, explained (axe rule image-alt)`,
+      'How to fix': `In Brightspace: open the topic and edit its page. ${english['fix.a11y.image-alt']} How to fix this, explained (axe rule image-alt)`,
     });
     // The element's HTML is there for whoever wants it, folded away rather than in the message.
     expect(text('#topic-11 details summary')).toEqual(['HTML of the element']);
@@ -287,13 +287,68 @@ describe('documents in the report', () => {
 
   it('names the document and the page or slide of a finding inside one', () => {
     const wheres = [...page.querySelectorAll('.finding dl')].map((list) => plain(list.textContent));
-    expect(wheres.some((where) => where?.includes('in the document “syllabus v2.pdf”') && where.includes('page 3'))).toBe(true);
+    expect(wheres.some((where) => where?.includes('on page 3 of the PDF “syllabus v2.pdf”'))).toBe(true);
     expect(wheres.some((where) => where?.includes('slide 2'))).toBe(true);
+    // Nothing says "page" of a slide, nor shows the document reader's own name for a link.
+    expect(wheres.some((where) => /pdf link|pptx hyperlink|docx hyperlink|page or slide/.test(where ?? ''))).toBe(false);
   });
 
   it('keeps a broken link inside a document apart from the same link on the page', () => {
     const onPage = buildReport({ ...withDocuments, accessibility: undefined, selected: SELECTED, viewUrl: () => '', findings: [{ check: 'link.broken', severity: 'error', ...clean, url: 'https://example.com/gone', message: msg('finding.link.not-found', { status: 404 }), element: 'a href' }], notScanned: [], scanned: 1, links: 1, startedAt: new Date(), finishedAt: new Date() });
     expect(onPage.findings[0]!.fingerprint).not.toBe(withDocuments.findings.find((f) => f.check === 'link.broken')!.fingerprint);
+  });
+});
+
+describe('a problem repeated in documents and pages', () => {
+  const gone = 'https://example.com/library/missing.html';
+  const file = (name: string) => `https://school.example.com/content/enforced/6606-BIO/${name}`;
+  const place = (moduleId: number, topicId: number, title: string) => topicPlace({ ModuleId: moduleId, Title: `Module ${moduleId}` }, { TopicId: topicId, Title: title });
+  const broken = (at: ReturnType<typeof place>, details: { element: string; linkText: string; page?: number; document?: string }) => ({
+    check: 'link.broken',
+    severity: 'error' as const,
+    ...at,
+    url: gone,
+    message: msg('finding.link.not-found', { status: 404 }),
+    subject: gone,
+    ...details,
+  });
+  const repeated = buildReport({
+    client: 'Acme',
+    siteUrl: 'https://school.example.com/',
+    orgUnitId: 6606,
+    selected: [1, 2, 3].map((id) => ({ module: { ModuleId: id, Title: `Module ${id}` }, depth: 0, parentModuleId: null, topics: [{ TopicId: id * 10, Title: `Topic ${id}` }], children: [] })),
+    viewUrl: (topicId) => `https://school.example.com/d2l/le/content/6606/viewContent/${topicId}/View`,
+    findings: [
+      broken(place(1, 10, 'Rubric (PDF)'), { element: 'pdf link', linkText: 'Marking guide', page: 1, document: file('rubric.pdf') }),
+      broken(place(2, 20, 'Reading list'), { element: 'pptx hyperlink', linkText: 'the sampling sheet', page: 2, document: file('slides.pptx') }),
+      broken(place(3, 30, 'Lab handout'), { element: 'docx hyperlink', linkText: 'sampling sheet', page: 4, document: file('handout.docx') }),
+      broken(place(3, 30, 'Lab handout'), { element: 'a href', linkText: 'field guide' }),
+    ],
+    notScanned: [],
+    scanned: 3,
+    links: 1,
+    startedAt: new Date('2026-03-01T10:00:00Z'),
+    finishedAt: new Date('2026-03-01T10:02:05Z'),
+  });
+  const page = new JSDOM(renderHtmlReport(repeated)).window.document;
+  const group = page.querySelector('#repeated .finding')!;
+
+  it('lists every place with its own link text, page or slide and document, and its own advice', () => {
+    expect(text('.places li', group)).toEqual([
+      'Module 1 › Rubric (PDF): link “Marking guide” on page 1 of the PDF “rubric.pdf” How to fix: In the document the PDF was made from: make the change there, export the PDF again and upload it in place of this one. Point the link at a page that exists, or remove the link.',
+      'Module 2 › Reading list: link “the sampling sheet” on slide 2 of the PowerPoint file “slides.pptx” How to fix: In the PowerPoint file: make the change on its slide, then upload it in place of this one. Point the link at a page that exists, or remove the link.',
+      // Word has no fixed pages: none is named.
+      'Module 3 › Lab handout: link “sampling sheet” in the Word file “handout.docx” How to fix: In the Word file: make the change there, then upload it in place of this one. Point the link at a page that exists, or remove the link.',
+      'Module 3 › Lab handout: link “field guide” a href How to fix: In Brightspace: open the topic and edit its page. Point the link at a page that exists, or remove the link.',
+    ]);
+    // What differs from place to place is not told once for all.
+    expect(group.querySelector(':scope > dl')?.textContent).not.toMatch(/Where|How to fix/);
+  });
+
+  it('keeps each place\'s own where in its place, pointing to the group', () => {
+    const inPlace = page.querySelector('#topic-10 .finding')!;
+    expect(plain(inPlace.querySelector('dd')?.textContent)).toBe('link “Marking guide” on page 1 of the PDF “rubric.pdf”');
+    expect(inPlace.querySelector('a[href="#repeated-1"]')).not.toBeNull();
   });
 });
 
@@ -324,11 +379,13 @@ describe('how accessibility was checked, in the header', () => {
     expect(text('.meta dt')).not.toContain('Accessibility');
   });
 
-  it('lists a repeated accessibility problem once, without the selector of one of its places', () => {
+  it('lists a repeated accessibility problem once, each place with its own selector', () => {
     const places = [11, 21, 31].map((id) => ({ ...base.findings.find((f) => f.check === 'a11y.image-alt')!, topicId: id, moduleId: id === 11 ? 1 : id === 21 ? 2 : 3 }));
     const page = new JSDOM(renderHtmlReport({ ...base, findings: places })).window.document;
     const repeated = page.querySelector('#repeated .finding')!;
     expect(repeated.querySelector('details code')?.textContent).toBe('<img src="https://school.example.com/img/cell-diagram.png">');
-    expect(repeated.querySelector('code.selector')).toBeNull();
+    // What the places share once; each place with its own where, selector included.
+    expect(repeated.querySelectorAll(':scope > dl code.selector')).toHaveLength(0);
+    expect(repeated.querySelectorAll('.places li code.selector')).toHaveLength(3);
   });
 });
