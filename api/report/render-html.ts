@@ -118,7 +118,7 @@ function findingDetails(ctx: Context, finding: ReportFinding, { where = true, fi
   if (place !== '') rows.push(`<dt>${escapeHtml(p.t('report.field.where'))}</dt><dd>${place}</dd>`);
   if (finding.url !== null) rows.push(`<dt>${escapeHtml(addressLabel(p, finding))}</dt><dd class="address">${linkTo(finding.url)}</dd>`);
   if (fix !== null) rows.push(`<dt>${escapeHtml(p.t('report.field.fix'))}</dt><dd>${escapeHtml(fix)}${ruleHelp(ctx, finding)}</dd>`);
-  const html = finding.element?.trim().startsWith('<') ? `<details><summary>${escapeHtml(p.t('report.field.html'))}</summary><code>${escapeHtml(finding.element)}</code></details>` : '';
+  const html = finding.element?.trim().startsWith('<') ? `<details class="html"><summary>${escapeHtml(p.t('report.field.html'))}</summary><code>${escapeHtml(finding.element)}</code></details>` : '';
   return `<dl>${rows.join('')}</dl>${html}`;
 }
 
@@ -151,6 +151,14 @@ function renderNotScanned(ctx: Context, entries: ReportNotScanned[]): string {
     .join('\n');
 }
 
+/** Lists longer than this are folded (details), so a phone reaches what follows. */
+const FOLD_AFTER = 5;
+
+/** A list folded under its summary when it is long; open when it is short. */
+function folded(summary: string, body: string, count: number): string {
+  return `<details class="more"${count > FOLD_AFTER ? '' : ' open'}><summary>${summary}</summary>${body}</details>`;
+}
+
 /** "Module › Topic › Item", each part isolated (HTML). */
 function placeLabel(ctx: Context, place: PlaceRef): string {
   const { p } = ctx;
@@ -181,7 +189,7 @@ ${groups
     return `<li><h3>${escapeHtml(p.title(group.check))} <span class="check-id">${escapeHtml(group.check)}</span></h3>
 <p class="spread">${escapeHtml(p.t('report.fix-first.spread', { findings: group.findings.length, places: group.places.length }))}</p>
 ${fix === null ? '' : `<p><strong>${escapeHtml(p.t('report.label', { label: p.t('report.field.fix') }))}</strong> ${escapeHtml(fix)}</p>`}
-${renderPlaces(ctx, group.places, true)}</li>`;
+${group.places.length > FOLD_AFTER ? folded(escapeHtml(p.t('report.repeated.places', { count: group.places.length })), renderPlaces(ctx, group.places, true), group.places.length) : renderPlaces(ctx, group.places, true)}</li>`;
   })
   .join('\n')}
 </ol>`;
@@ -205,7 +213,7 @@ function renderRepeated(ctx: Context, groups: RepeatedGroup[]): string {
       return `<li><a href="#${placeKey(finding)}">${placeLabel(ctx, { ...finding, key: '', count: 1 })}</a>${where === '' ? '' : `: ${where}`}${own}</li>`;
     });
     return `<li class="finding" id="${group.id}" ${filterAttributes(ctx, group.example)}>${checkHead(ctx, group.example)}${findingDetails(ctx, group.example, { where: false, fix: shared })}
-<p>${escapeHtml(p.t('report.repeated.places', { count: group.places.length }))}</p><ul class="places">${lines.join('')}</ul></li>`;
+${folded(escapeHtml(p.t('report.repeated.places', { count: group.places.length })), `<ul class="places">${lines.join('')}</ul>`, lines.length)}</li>`;
   });
   return `<section id="repeated" aria-labelledby="repeated-title"><h2 id="repeated-title">${escapeHtml(p.t('report.repeated.title'))}</h2>
 <p>${escapeHtml(p.t('report.repeated.intro'))}</p>
@@ -340,8 +348,10 @@ function renderHistory(ctx: Context): string {
       `<p>${messageHtml(p, 'report.history.compared', { date: `${when(p, previous.finishedAt)} UTC` }, { places: placesHtml(ctx, previous.read ?? []) })}</p>`,
       ...coverageLines(ctx),
       `<p class="lead">${escapeHtml(p.t('report.history.counts', { new: fresh.length, fixed: fixed.length, open }))}</p>`,
-      `<h3 id="history-new">${escapeHtml(p.t('report.history.new.title'))} (${fresh.length})</h3>`,
-      list(fresh, p.t('report.history.new.none')),
+      // What is new is also in its place below: folded when long, so the findings stay near.
+      fresh.length === 0
+        ? `<h3 id="history-new">${escapeHtml(p.t('report.history.new.title'))} (0)</h3>${list(fresh, p.t('report.history.new.none'))}`
+        : folded(`<h3 id="history-new">${escapeHtml(p.t('report.history.new.title'))} (${fresh.length})</h3>`, list(fresh, ''), fresh.length),
       `<h3 id="history-fixed">${escapeHtml(p.t('report.history.fixed.title'))} (${fixed.length})</h3>`,
       ...(fixed.length > 0 ? [`<p>${escapeHtml(p.t('report.history.fixed.intro'))}</p>`] : []),
       list(fixed, p.t('report.history.fixed.none')),
@@ -460,27 +470,55 @@ function accessibilityNotes(ctx: Context): string {
   return notes.map((note) => `<p class="a11y-note">${escapeHtml(note)}</p>`).join('\n');
 }
 
-function renderSummary(ctx: Context): string {
+/** Where each card of the summary leads: the part of the report that tells its count. */
+interface SummaryTargets {
+  error: string;
+  findings: string;
+  notScanned: string | null;
+  documents: string | null;
+}
+
+function renderSummary(ctx: Context, targets: SummaryTargets): string {
   const { p, report } = ctx;
   const { totals } = report;
-  const tile = (className: string, value: string, label: string) => `<li${className ? ` class="${className}"` : ''}><strong>${escapeHtml(value)}</strong>${escapeHtml(label)}</li>`;
+  const tile = (className: string, value: string, label: string, target: string | null) => {
+    const body = `<strong>${escapeHtml(value)}</strong><span class="label">${escapeHtml(label)}</span>`;
+    return `<li${className ? ` class="${className}"` : ''}>${target === null ? body : `<a href="#${target}">${body}</a>`}</li>`;
+  };
   const number = (value: number) => new Intl.NumberFormat(bcp47Of(p.language)).format(value);
   const tiles = [
-    ...SEVERITIES.map((severity) => tile(severity, number(totals.findings[severity]), p.t(`report.total.${severity}`, { count: totals.findings[severity] }))),
-    tile('', p.t('report.total.scanned-value', { scanned: totals.scanned, topics: totals.topics }), p.t('report.total.scanned')),
-    tile('', number(totals.notScanned), p.t('report.total.not-scanned')),
-    ...(totals.documents > 0 ? [tile('', number(totals.documents), p.t('report.total.documents'))] : []),
-    tile('', number(totals.links), p.t('report.total.links')),
-    ...(totals.linksNotCheckable > 0 ? [tile('', number(totals.linksNotCheckable), p.t('report.total.links-not-checkable'))] : []),
+    ...SEVERITIES.map((severity) => tile(severity, number(totals.findings[severity]), p.t(`report.total.${severity}`, { count: totals.findings[severity] }), severity === 'error' ? targets.error : targets.findings)),
+    tile('', p.t('report.total.scanned-value', { scanned: totals.scanned, topics: totals.topics }), p.t('report.total.scanned'), targets.findings),
+    tile('', number(totals.notScanned), p.t('report.total.not-scanned'), targets.notScanned),
+    ...(totals.documents > 0 ? [tile('', number(totals.documents), p.t('report.total.documents'), targets.documents)] : []),
+    tile('', number(totals.links), p.t('report.total.links'), targets.findings),
+    ...(totals.linksNotCheckable > 0 ? [tile('', number(totals.linksNotCheckable), p.t('report.total.links-not-checkable'), null)] : []),
   ];
+  // The chart lists every module: folded on a long course, so "Fix first" is near on a phone too.
+  const chart = report.modules.length === 0 ? '' : report.modules.length > FOLD_AFTER ? folded(escapeHtml(p.t('report.chart.caption')), renderChart(ctx), report.modules.length) : renderChart(ctx);
   return `<section id="summary" aria-labelledby="summary-title">
 <h2 id="summary-title">${escapeHtml(p.t('report.summary.title'))}</h2>
 <p class="lead">${summarySentences(p, report).map((sentence) => `<span>${escapeHtml(sentence)}</span>`).join(' ')}</p>
+${renderNotScannedList(ctx)}
 <ul class="totals">
 ${tiles.join('\n')}
 </ul>
-${report.modules.length > 0 ? renderChart(ctx) : ''}
+${totals.findings.error > 0 ? `<p class="jump"><a href="#fix-first">${escapeHtml(p.t('report.fix-first.jump', { count: totals.findings.error }))}</a></p>` : ''}
+${chart}
 </section>`;
+}
+
+/** What could not be scanned, named and linked to its place: the summary's count says which. */
+function renderNotScannedList(ctx: Context): string {
+  const { p, report } = ctx;
+  if (report.notScanned.length === 0) return '';
+  const items = report.notScanned.map((entry) => {
+    const label = placeLabel(ctx, { ...entry, key: '', count: 1 });
+    // An item inside a topic (a document it links to) is named after the place too.
+    const own = entry.title !== '' && entry.title !== entry.topicTitle && entry.title !== entry.itemTitle ? ` › ${courseText(entry.title)}` : '';
+    return `<li><a href="#${placeKey(entry)}">${label}${own}</a>: ${escapeHtml(entry.reason)}</li>`;
+  });
+  return `<div id="not-scanned">${folded(escapeHtml(p.t('report.not-scanned.list', { count: report.notScanned.length })), `<ul class="places">${items.join('')}</ul>`, items.length)}</div>`;
 }
 
 function renderFilters(ctx: Context, checks: string[]): string {
@@ -521,8 +559,8 @@ export function renderHtmlReport(report: Report): string {
   const scopes = report.scopes.length === 0 ? p.t('report.scopes.none') : p.list(report.scopes.map((scope) => p.t('report.scope', { scope })));
   const sections = [
     ['summary', p.t('report.summary.title')],
-    ...(report.comparison === undefined ? [] : [['history', p.t('report.history.title')]]),
     ['fix-first', p.t('report.fix-first.title')],
+    ...(report.comparison === undefined ? [] : [['history', p.t('report.history.title')]]),
     ...(groups.length > 0 ? [['repeated', p.t('report.repeated.title')]] : []),
     ['findings', p.t('report.findings.title')],
     ...(report.findings.some((item) => !inModules(item)) || report.notScanned.some((item) => !inModules(item)) ? [['course-wide', p.t('report.course-wide.title')]] : []),
@@ -558,9 +596,9 @@ ${accessibilityNotes(ctx)}
 <nav class="sections" aria-label="${escapeHtml(p.t('report.nav.label'))}"><ul>${sections.map(([id, label]) => `<li><a href="#${id}">${escapeHtml(label)}</a></li>`).join('')}</ul></nav>
 </header>
 <main>
-${renderSummary(ctx)}
-${renderHistory(ctx)}
+${renderSummary(ctx, { error: 'fix-first', findings: 'findings', notScanned: report.notScanned.length > 0 ? 'not-scanned' : null, documents: report.documents.length > 0 ? 'documents' : null })}
 ${renderFixFirst(ctx)}
+${renderHistory(ctx)}
 ${renderFilters(ctx, checks)}
 ${renderRepeated(ctx, groups)}
 <section id="findings" aria-labelledby="findings-title">

@@ -62,7 +62,13 @@ th, td { text-align: start; vertical-align: top; padding: .35rem .5rem; border-b
 .address { font-size: .92em; }
 details { margin: .3rem 0 0; font-size: .88rem; }
 summary { cursor: pointer; color: var(--muted); }
-details code { display: block; white-space: pre-wrap; background: var(--soft); padding: .4rem .5rem; border-radius: .25rem; font-size: .85rem; }
+details.more { font-size: inherit; margin: .3rem 0 .6rem; }
+details.more > summary { color: var(--link); }
+details.more > summary h3 { display: inline; font-size: 1rem; }
+.totals a { display: block; color: inherit; text-decoration: none; }
+.totals a:hover .label, .totals a:focus-visible .label { text-decoration: underline; }
+.jump { margin: 0 0 1rem; font-weight: 600; }
+details.html code { display: block; white-space: pre-wrap; background: var(--soft); padding: .4rem .5rem; border-radius: .25rem; font-size: .85rem; }
 .not-scanned { background: var(--soft); border-radius: .3rem; padding: .5rem .7rem; margin: .4rem 0; }
 .not-scanned p { margin: .1rem 0; }
 .hint { color: var(--muted); font-size: .9rem; }
@@ -86,5 +92,7 @@ footer { color: var(--muted); font-size: .85rem; border-block-start: 1px solid v
   h2, h3, h4 { break-after: avoid; }
   a { color: inherit; }
   .badge { border: 1px solid currentColor; print-color-adjust: exact; -webkit-print-color-adjust: exact; }
+  /* A folded list prints unfolded (where the browser can open it for print). */
+  details::details-content { content-visibility: visible; display: contents; }
 }
 `;

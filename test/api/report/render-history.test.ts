@@ -95,7 +95,7 @@ describe('the history in the HTML report', () => {
     expect(dismissed).toContain('Dismissed (1)');
     expect(dismissed).toContain(`data-fingerprint="${fingerprint}"`);
     expect(dismissed).toMatch(/Dismissed by qa@example\.com on .+ UTC\. Reason: =Vendor &lt;fix&gt; in June\./);
-    expect(html).toMatch(/<li class="error"><strong>1<\/strong>error<\/li>/);
+    expect(html).toMatch(/<li class="error"><a href="#fix-first"><strong>1<\/strong><span class="label">error<\/span><\/a><\/li>/);
 
     const rows = csvRows(compared);
     expect(rows).toHaveLength(2);

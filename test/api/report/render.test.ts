@@ -65,6 +65,40 @@ describe('the HTML report', () => {
     expect(document.title).toBe('CTPO report: Acme "Learning", Biology <101>');
   });
 
+  it('links each summary card to the part of the report that tells it', () => {
+    const cards = [...document.querySelectorAll('#summary .totals li')].map((card) => [plain(card.querySelector('.label')?.textContent), card.querySelector('a')?.getAttribute('href') ?? null]);
+    expect(cards).toEqual([
+      ['errors', '#fix-first'],
+      ['warning', '#findings'],
+      ['notes', '#findings'],
+      ['topics scanned', '#findings'],
+      ['not scanned', '#not-scanned'],
+      ['links checked', '#findings'],
+      // Counted, never fetched: nothing in the report lists them.
+      ['e-mail, phone and app links (not checkable)', null],
+    ]);
+    for (const [, href] of cards) if (href !== null) expect(document.querySelector(href)).not.toBeNull();
+  });
+
+  it('names and links what could not be scanned where it says how many', () => {
+    expect(plain(document.querySelector('#summary .lead')?.textContent)).toContain('3 items could not be scanned');
+    const items = [...document.querySelectorAll('#not-scanned li')];
+    expect(items.map((item) => plain(item.textContent))).toEqual([
+      expect.stringMatching(/^Week <1> › Marks \(XLSX\): /),
+      expect.stringMatching(/^Project › Final essay: /),
+      expect.stringMatching(/^Grade item: Participation: /),
+    ]);
+    for (const item of items) expect(document.querySelector(item.querySelector('a')!.getAttribute('href')!)).not.toBeNull();
+  });
+
+  it('puts Fix first right after the summary, with a link to it high up, and folds long lists', () => {
+    const order = [...document.querySelectorAll('main > section')].map((section) => section.id);
+    expect(order.slice(0, 2)).toEqual(['summary', 'fix-first']);
+    expect(document.querySelector('#summary .jump a')?.getAttribute('href')).toBe('#fix-first');
+    // A short list is open; a long one is folded under its count (no script: details and summary).
+    expect([...document.querySelectorAll('details.more')].every((details) => details.querySelectorAll(':scope > ul > li').length > 5 !== details.hasAttribute('open'))).toBe(true);
+  });
+
   it('escapes everything that comes from the course', () => {
     expect(html).toContain('&lt;script&gt;alert(&quot;topic&quot;)&lt;/script&gt;');
     expect(html).toContain('&quot;Bad &lt;img src=x onerror=alert(1)&gt; link&quot; is not a valid web address');
