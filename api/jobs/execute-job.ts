@@ -6,6 +6,7 @@ import { isAppError } from '../errors.ts';
 import { formatMessage, msg, type Message } from '../i18n/messages.ts';
 import { runCourseTest } from '../engine/run-course-test.ts';
 import type { RunProgress } from '../engine/progress.ts';
+import type { CourseTestOptions } from '../engine/types.ts';
 import { failureDetail } from '../log.ts';
 import type { Log } from '../log.ts';
 import { COURSE_SCOPES, type CourseScope } from '../brightspace/course-scopes.ts';
@@ -34,6 +35,8 @@ export interface ExecuteJobInput {
   /** What the report is compared with (the previous run of the course, dismissals); absent: no comparison. */
   baselines?: BaselineSource;
   allowPrivateTargets: boolean;
+  /** Options of this one run (the command line's --enhanced-contrast); absent: the environment's. */
+  options?: Pick<CourseTestOptions, 'enhancedContrast'>;
   /** Aborting stops the run; an AppError given as the abort reason becomes the job's reason. */
   signal?: AbortSignal;
   /** Progress is written at most this often (the last value always lands). Default 1000 ms. */
@@ -96,6 +99,7 @@ export async function executeJob(input: ExecuteJobInput): Promise<JobRecord | un
         ...(job.language === undefined ? {} : { language: job.language }),
         allowPrivateTargets: input.allowPrivateTargets,
         signal: input.signal,
+        ...(input.options === undefined ? {} : { options: input.options }),
       },
       onProgress,
     );

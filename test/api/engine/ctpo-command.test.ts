@@ -7,6 +7,10 @@ import { startBrightspaceSite, type BrightspaceSite } from '../../fixtures/brigh
 import { startLinkHost, type LinkHost } from '../../fixtures/link-host.ts';
 import { SAMPLE_PASSWORD, SAMPLE_USER, sampleSite } from '../../fixtures/sample-course.ts';
 import { WHOLE_PASSWORD, WHOLE_USER, wholeCourseSite } from '../../fixtures/whole-course.ts';
+import { openSqliteJobStore } from '../../../api/jobs/sqlite-job-store.ts';
+import { openSqliteDismissalStore } from '../../../api/jobs/sqlite-dismissal-store.ts';
+import { subjectFor } from '../../../api/local/identity/identity-provider.ts';
+import { LOCAL_POOL_ID } from '../../../api/local/local-config.ts';
 
 const SCRIPT = new URL('../../../scripts/ctpo.ts', import.meta.url).pathname;
 let web: LinkHost;
@@ -78,7 +82,7 @@ describe('npm run ctpo', () => {
   });
 
   it('asks for credentials it has no terminal for, with a clear message', async () => {
-    const result = await ctpo(['--site', site.origin, '--org-unit', '6606', '--modules', 'all', '--client', 'A', '--out', out]);
+    const result = await ctpo(['--site', site.origin, '--org-unit', '6606', '--modules', 'all', '--client', 'A', '--out', out, '--allow-private-targets']);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('set BRIGHTSPACE_USERNAME and BRIGHTSPACE_PASSWORD');
   });
@@ -86,9 +90,14 @@ describe('npm run ctpo', () => {
   it('explains bad arguments', async () => {
     const missing = await ctpo(['--site', site.origin]);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toContain('Missing --org-unit, --modules, --client, --out.');
-    const modules = await ctpo(['--site', site.origin, '--org-unit', '6606', '--modules', 'first', '--client', 'A', '--out', out]);
-    expect(modules.stderr).toContain('--modules must be "all" or module ids separated by commas');
+    expect(missing.stderr).toContain('Missing --org-unit, --modules, --client. --list-modules shows the module ids and titles.');
+    const noFolder = await ctpo(['--site', site.origin, '--org-unit', '6606', '--modules', '10', '--client', 'A']);
+    expect(noFolder.code).toBe(2);
+    expect(noFolder.stderr).toContain('Missing --out DIR (the folder for the report files), or --data DIR');
+    const unknown = await ctpo(['--site', site.origin, '--org-unit', '6606', '--modules', 'all', '--client', 'A', '--out', out, '--colour']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("Unknown option '--colour'");
+    expect(unknown.stderr).toContain('See --help for the options.');
     const scopes = await ctpo(['--site', site.origin, '--org-unit', '6606', '--modules', 'all', '--client', 'A', '--out', out, '--scopes', 'quizzes,homework']);
     expect(scopes.code).toBe(2);
     expect(scopes.stderr).toContain('--scopes must be "all" or some of assignments, quizzes, discussions, announcements, overview, gradebook, separated by commas.');
@@ -97,10 +106,10 @@ describe('npm run ctpo', () => {
   it('holds --org-unit and --modules to the run’s input rules, as the API does', async () => {
     const orgUnit = await ctpo(['--site', site.origin, '--org-unit', '0', '--modules', '10', '--client', 'A', '--out', out]);
     expect(orgUnit.code).toBe(2);
-    expect(orgUnit.stderr).toContain('--org-unit must be a whole number greater than 0.');
+    expect(orgUnit.stderr).toContain('--org-unit must be a whole number greater than 0. It is the number in the course');
     const zero = await ctpo(['--site', site.origin, '--org-unit', '6606', '--modules', '0', '--client', 'A', '--out', out]);
     expect(zero.code).toBe(2);
-    expect(zero.stderr).toContain('--modules must be "all" or module ids separated by commas');
+    expect(zero.stderr).toContain('--modules must be "all", module ids or module titles separated by commas');
     const many = Array.from({ length: 2001 }, (_, index) => index + 1).join(',');
     const tooMany = await ctpo(['--site', site.origin, '--org-unit', '6606', '--modules', many, '--client', 'A', '--out', out]);
     expect(tooMany.code).toBe(2);
@@ -140,7 +149,10 @@ describe('npm run ctpo', () => {
     expect(result.stderr).toContain('ctpo: Brightspace did not accept this user name and password. Check them and try again.');
     const guarded = await ctpo(['--site', site.origin, '--org-unit', '6606', '--modules', 'all', '--client', 'A', '--out', out], credentials);
     expect(guarded.code).toBe(1);
-    expect(guarded.stderr).toContain('ctpo: The address must start with https://.');
+    // The error names the flag that fixes it, before any credential is asked for.
+    expect(guarded.stderr).toContain('ctpo: The address must start with https://. Use --allow-private-targets for a site on this machine or a private network.');
+    const noCredentials = await ctpo(['--site', site.origin, '--org-unit', '6606', '--modules', 'all', '--client', 'A', '--out', out]);
+    expect(noCredentials.stderr).toContain('Use --allow-private-targets');
   }, 120_000);
 
   it('speaks the language of --language and refuses one it does not have', async () => {
@@ -155,4 +167,67 @@ describe('npm run ctpo', () => {
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('--language must be one of ar, cy, da');
   }, 120_000);
+
+  it('lists the course\'s modules, nested, with their ids, and exits', async () => {
+    const result = await ctpo(['--site', site.origin, '--org-unit', '6606', '--list-modules', '--allow-private-targets'], credentials);
+    expect(result.code).toBe(0);
+    const lines = result.stdout.trimEnd().split('\n');
+    expect(lines).toContain('10  Welcome');
+    expect(lines).toContain('20  Week 1: Cells');
+    // A sub-module is indented under its module.
+    expect(lines.some((line) => /^\s*\d+ {4}\S/.test(line))).toBe(true);
+    expect(result.stdout).not.toContain('Found');
+  }, 60_000);
+
+  it('takes modules by title, exact and in any case, and refuses a title it cannot find, naming the candidates', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'ctpo-command-titles-'));
+    try {
+      const byTitle = await ctpo(['--site', site.origin, '--org-unit', '6606', '--modules', 'welcome', '--client', 'Acme', '--out', folder, '--allow-private-targets'], credentials);
+      expect(byTitle.code).toBe(0);
+      const json = JSON.parse(await readFile(join(folder, (await readdir(folder)).find((name) => name.endsWith('.json'))!), 'utf8')) as { modules: { moduleId: number }[] };
+      expect(json.modules[0]?.moduleId).toBe(10);
+      const unknown = await ctpo(['--site', site.origin, '--org-unit', '6606', '--modules', 'Week', '--client', 'Acme', '--out', folder, '--allow-private-targets'], credentials);
+      expect(unknown.code).toBe(2);
+      expect(unknown.stderr).toContain('--modules: no module is called "Week". Did you mean "Week 1: Cells" (id 20), "Week 2" (id 30)');
+      expect(unknown.stderr).toContain('--list-modules lists them all.');
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  it('with --data compares with the last run and applies the dismissals kept there, and records the run for the app', async () => {
+    const data = await mkdtemp(join(tmpdir(), 'ctpo-command-data-'));
+    try {
+      const args = ['--site', site.origin, '--org-unit', '6606', '--modules', '10', '--client', 'Acme', '--data', data, '--allow-private-targets'];
+      const first = await ctpo(args, credentials);
+      expect(first.code).toBe(0);
+      const jobs = openSqliteJobStore({ path: join(data, 'jobs.sqlite') });
+      const dismissals = openSqliteDismissalStore({ path: join(data, 'jobs.sqlite') });
+      try {
+        // Recorded as the app's local user's run, with its report in the data folder.
+        const owner = subjectFor(LOCAL_POOL_ID, 'qa@example.com');
+        const [run] = (await jobs.listByOwner(owner, { limit: 10 })).jobs;
+        expect(run).toMatchObject({ status: 'SUCCEEDED', client: 'Acme', siteUrl: site.origin, orgUnitId: 6606, modules: [10] });
+        expect(first.stdout).toContain(join(data, 'reports', `${run!.filename}.html`));
+        const report = JSON.parse(await readFile(join(data, 'reports', `${run!.filename}.json`), 'utf8')) as { findings: { fingerprint: string }[] };
+        await dismissals.put(owner, { siteUrl: site.origin, orgUnitId: 6606 }, { fingerprint: report.findings[0]!.fingerprint, by: 'qa@example.com', at: new Date().toISOString() });
+
+        const second = await ctpo(args, credentials);
+        expect(second.code).toBe(0);
+        expect(second.stdout).toMatch(/0 findings are new, 0 were fixed and \d+ (is|are) still open\./);
+        const [latest] = (await jobs.listByOwner(owner, { limit: 10 })).jobs;
+        expect(latest!.summary?.comparison).toMatchObject({ new: 0, fixed: 0, dismissed: 1, comparedOn: { all: true } });
+        const compared = JSON.parse(await readFile(join(data, 'reports', `${latest!.filename}.json`), 'utf8')) as { dismissed: { fingerprint: string }[] };
+        expect(compared.dismissed.map((finding) => finding.fingerprint)).toEqual([report.findings[0]!.fingerprint]);
+      } finally {
+        jobs.close();
+        dismissals.close();
+      }
+      // Without --data, it says the run was not compared.
+      const alone = await ctpo(['--site', site.origin, '--org-unit', '6606', '--modules', '10', '--client', 'Acme', '--out', data, '--allow-private-targets'], credentials);
+      expect(alone.stdout).toContain('Not compared with earlier runs and no dismissals applied: give --data');
+    } finally {
+      await rm(data, { recursive: true, force: true });
+    }
+  }, 180_000);
 });
