@@ -156,7 +156,9 @@ const findingsOf = (value: unknown): ReportFinding[] => (Array.isArray(value) ? 
 
 function coveredPlaceOf(value: unknown): CoveredPlace | undefined {
   if (!isRecord(value)) return undefined;
-  if (typeof value.module === 'number') return { module: value.module, title: typeof value.title === 'string' ? value.title : '' };
+  if (typeof value.module === 'number') {
+    return { module: value.module, title: typeof value.title === 'string' ? value.title : '', ...(typeof value.parent === 'number' ? { parent: value.parent } : {}) };
+  }
   return isScope(value.scope) ? { scope: value.scope } : undefined;
 }
 
@@ -170,7 +172,9 @@ function knownFrom(value: unknown): Known | undefined {
   const run = comparedRunOf(value);
   if (run === undefined) return undefined;
   const modules = value.modules.flatMap((module) =>
-    isRecord(module) && typeof module.moduleId === 'number' ? [{ moduleId: module.moduleId, title: typeof module.title === 'string' ? module.title : '' }] : [],
+    isRecord(module) && typeof module.moduleId === 'number'
+      ? [{ moduleId: module.moduleId, title: typeof module.title === 'string' ? module.title : '', parentModuleId: typeof module.parentModuleId === 'number' ? module.parentModuleId : null }]
+      : [],
   );
   const scopes = Array.isArray(value.scopes) ? value.scopes.filter(isScope) : [];
   const read = placesOfRun({ modules, scopes });

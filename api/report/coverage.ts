@@ -30,8 +30,11 @@ export function scopeOfFinding(finding: Pick<Finding, 'check' | 'moduleId' | 'it
   }
 }
 
-/** A place a run reads: a module (with its title, for a person), or a course-wide part. */
-export type CoveredPlace = { module: number; title: string } | { scope: CourseScope };
+/**
+ * A place a run reads: a module (with its title, for a person, and its parent module, so a sentence
+ * can name a module for its sub-modules), or a course-wide part.
+ */
+export type CoveredPlace = { module: number; title: string; parent?: number } | { scope: CourseScope };
 
 export const placeKeyOf = (place: CoveredPlace): string => ('module' in place ? `module:${place.module}` : `scope:${place.scope}`);
 
@@ -45,8 +48,11 @@ export function keysOfFinding(finding: Pick<Finding, 'check' | 'moduleId' | 'ite
 }
 
 /** The places of a run: its modules in the order tested, then its course-wide parts. */
-export function placesOfRun(run: { modules: readonly { moduleId: number; title: string }[]; scopes: readonly CourseScope[] }): CoveredPlace[] {
-  return [...run.modules.map((module) => ({ module: module.moduleId, title: module.title })), ...run.scopes.map((scope) => ({ scope }))];
+export function placesOfRun(run: { modules: readonly { moduleId: number; title: string; parentModuleId?: number | null }[]; scopes: readonly CourseScope[] }): CoveredPlace[] {
+  return [
+    ...run.modules.map((module) => ({ module: module.moduleId, title: module.title, ...(module.parentModuleId === undefined || module.parentModuleId === null ? {} : { parent: module.parentModuleId }) })),
+    ...run.scopes.map((scope) => ({ scope })),
+  ];
 }
 
 /** Whether a comparison covered everything either run read: nothing was left out of it. */

@@ -362,8 +362,8 @@ function renderHistory(ctx: Context): string {
 ${parts.join('\n')}</section>`;
 }
 
-/** At most this many places are named in one sentence; the rest are counted. */
-const PLACES_NAMED = 6;
+/** At most this many places are named in one sentence (a course's units and its six course-wide parts); the rest are counted. */
+const PLACES_NAMED = 12;
 
 /** Places of the course in a sentence: module titles as course text, course-wide parts by name. */
 function placesHtml(ctx: Context, all: readonly CoveredPlace[]): string {
@@ -379,9 +379,11 @@ function placesHtml(ctx: Context, all: readonly CoveredPlace[]): string {
  * module's name stands for them, as in the module picker (known from this run's table of contents).
  */
 function withoutSubModules(report: Report, places: readonly CoveredPlace[]): CoveredPlace[] {
-  const listed = new Set(places.flatMap((place) => ('module' in place ? [place.module] : [])));
-  const parentOf = new Map(report.modules.map((module) => [module.moduleId, module.parentModuleId]));
-  const childrenOf = (id: number) => report.modules.filter((module) => module.parentModuleId === id).map((module) => module.moduleId);
+  const modules = places.flatMap((place) => ('module' in place ? [place] : []));
+  const listed = new Set(modules.map((place) => place.module));
+  const parentOf = new Map<number, number | null>(report.modules.map((module) => [module.moduleId, module.parentModuleId]));
+  for (const place of modules) if (place.parent !== undefined) parentOf.set(place.module, place.parent);
+  const childrenOf = (id: number) => [...parentOf.entries()].filter(([, parent]) => parent === id).map(([child]) => child);
   const standsFor = (id: number): boolean => {
     const parent = parentOf.get(id);
     return parent !== undefined && parent !== null && listed.has(parent) && childrenOf(parent).every((child) => listed.has(child));
