@@ -32,7 +32,7 @@ import type { RunProgress } from '../api/engine/progress.ts';
 import { COURSE_SCOPES, type CourseScope } from '../api/brightspace/course-scopes.ts';
 import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from '../api/i18n/languages.ts';
 import { courseScopesRule, idTextRule, INPUT_LIMITS, languageRule, moduleIdsRule, orgUnitIdRule } from '../api/engine/run-input-rules.ts';
-import { msg, translator, type MessageId } from '../api/i18n/messages.ts';
+import { msg, translator } from '../api/i18n/messages.ts';
 import { presenterFor, summarySentences } from '../api/report/present.ts';
 import { renderCsvReport } from '../api/report/render-csv.ts';
 import { renderHtmlReport } from '../api/report/render-html.ts';
@@ -392,6 +392,11 @@ async function main(): Promise<number> {
       files = [`${base}.html`, `${base}.json`, `${base}.csv`, ...files];
     }
     const lines = [summarySentences(p, report).join(' ')];
+    // What could not be scanned, by name: the count alone does not say what to check by hand.
+    for (const entry of report.notScanned) {
+      const place = [entry.moduleTitle, entry.topicTitle, entry.title === entry.topicTitle ? null : entry.title].filter((part) => part !== null && part !== '').join(' › ');
+      lines.push(`${t('report.label', { label: t('report.not-scanned.label') })} ${place}: ${entry.reason}`);
+    }
     if (report.totals.comparison !== undefined) {
       const { new: fresh, fixed, open } = report.totals.comparison;
       lines.push(t('report.history.counts', { new: fresh, fixed, open }));

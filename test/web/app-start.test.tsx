@@ -1,6 +1,6 @@
 import { screen, within } from '@testing-library/react';
 import { Amplify } from 'aws-amplify';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FakeBackend, json, TEST_CONFIG } from './support/fake-backend';
 import { renderApp } from './support/render-app';
 
@@ -68,6 +68,8 @@ describe('start-up', () => {
   });
 
   it('shows an error page when config.json cannot be fetched', async () => {
+    // The failure is logged for whoever deployed the app: expected here, so asserted, not printed.
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     new FakeBackend()
       .on('GET', '/config.json', () => {
         throw new TypeError('Failed to fetch');
@@ -75,6 +77,7 @@ describe('start-up', () => {
       .install();
     renderApp();
     expect(await problemsShown()).toEqual(['/config.json could not be fetched.']);
+    expect(logged).toHaveBeenCalledWith('CTPO: /config.json could not be fetched', expect.any(TypeError));
   });
 
   it('lists each invalid field, and does not configure sign-in', async () => {

@@ -9,10 +9,16 @@ import en from '@/locales/en.json';
 import { guardMessages } from '@/lib/i18n/message-guard';
 import { buttonFor, linkTo, RICH_TEXT_ELEMENTS, tooltipHelp } from '@/lib/i18n/rich-text';
 
+/** formatjs's advice while rendering, kept out of the test output. */
+const warnings: string[] = [];
+
 function renderWith(messages: Record<string, string> | ReturnType<typeof guardMessages>, ui: ReactNode) {
   const user = userEvent.setup();
   const view = render(
-    <IntlProvider locale="en-US" defaultLocale="en-US" messages={messages} defaultRichTextElements={RICH_TEXT_ELEMENTS}>
+    // formatjs advises pre-compiled messages wherever defaultRichTextElements is set; these tests give
+    // text on purpose, so its advice is collected rather than printed (and the app's provider is
+    // what the other tests render).
+    <IntlProvider locale="en-US" defaultLocale="en-US" messages={messages} defaultRichTextElements={RICH_TEXT_ELEMENTS} onWarn={(warning) => warnings.push(warning)}>
       {ui}
     </IntlProvider>,
   );

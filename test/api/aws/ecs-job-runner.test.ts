@@ -13,6 +13,9 @@ import { fakeKms } from './fake-kms.ts';
 import type { FakeKms } from './fake-kms.ts';
 import { aJob } from '../support/job-record.ts';
 
+/** The runner logs why AWS refused, for the operator: expected in these tests, so asserted, not printed. */
+const operatorLog = () => vi.spyOn(console, 'error').mockImplementation(() => undefined);
+
 // A real DynamoDB-compatible server on a machine shared with other test runs.
 vi.setConfig({ testTimeout: 30_000, hookTimeout: 30_000 });
 
@@ -98,6 +101,7 @@ describe('the ECS job runner', () => {
   });
 
   it('fails the job, saying why, when RunTask answers with failures[]', async () => {
+    const log = operatorLog();
     ecsMock.on(RunTaskCommand).resolves({ tasks: [], failures: [{ reason: 'RESOURCE:FARGATE', detail: 'Capacity is unavailable at this time.' }] });
     await store.create(aJob('job-1'));
     const submitted = runner.submit(aJob('job-1'), credentials);
@@ -107,16 +111,20 @@ describe('the ECS job runner', () => {
       expect(error.message).toMatch(/RESOURCE:FARGATE/);
     });
     expect(await store.get('job-1')).toMatchObject({ status: 'FAILED', reason: expect.stringMatching(/could not start the test run \(RESOURCE:FARGATE/) });
+    expect(log).toHaveBeenCalledWith('job job-1: RunTask refused', 'RESOURCE:FARGATE', 'Capacity is unavailable at this time.');
   });
 
   it('fails the job when RunTask answers with no task at all', async () => {
+    const log = operatorLog();
     ecsMock.on(RunTaskCommand).resolves({});
     await store.create(aJob('job-1'));
     await expect(runner.submit(aJob('job-1'), credentials)).rejects.toMatchObject({ code: 'overloaded' });
     expect((await store.get('job-1'))?.status).toBe('FAILED');
+    expect(log).toHaveBeenCalledWith('job job-1: RunTask refused', undefined, undefined);
   });
 
   it('tells a busy AWS from a broken deployment when RunTask throws', async () => {
+    const log = operatorLog();
     const throttled = Object.assign(new Error('Rate exceeded'), { name: 'ThrottlingException' });
     ecsMock.on(RunTaskCommand).rejectsOnce(throttled).rejectsOnce(Object.assign(new Error('not authorized'), { name: 'AccessDeniedException' }));
     await store.create(aJob('job-1'));
@@ -125,13 +133,16 @@ describe('the ECS job runner', () => {
     await expect(runner.submit(aJob('job-2'), credentials)).rejects.toMatchObject({ code: 'internal' });
     expect((await store.get('job-1'))?.status).toBe('FAILED');
     expect((await store.get('job-2'))?.reason).toBe('AWS could not start the test run. Try again in a few minutes.');
+    expect(log.mock.calls.map((call) => call[0])).toEqual(['job job-1: RunTask failed', 'job job-2: RunTask failed']);
   });
 
   it('starts nothing when the credentials cannot be encrypted', async () => {
+    const log = operatorLog();
     kms.mock.on(EncryptCommand).rejects(Object.assign(new Error('key disabled'), { name: 'DisabledException' }));
     await store.create(aJob('job-1'));
     await expect(runner.submit(aJob('job-1'), credentials)).rejects.toMatchObject({ code: 'internal' });
     expect(ecsMock.commandCalls(RunTaskCommand)).toHaveLength(0);
     expect((await store.get('job-1'))?.status).toBe('FAILED');
+    expect(log.mock.calls[0]?.[0]).toBe('job job-1: encrypting the credentials failed');
   });
 });

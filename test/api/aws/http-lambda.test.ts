@@ -270,6 +270,8 @@ describe('the API routes as Lambda functions', () => {
     });
 
     it('answers 503 and leaves the job FAILED when AWS cannot place the task', async () => {
+      // The runner logs AWS's refusal for the operator: expected here, so asserted, not printed.
+      const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);
       ecsMock.on(RunTaskCommand).resolves({ failures: [{ reason: 'RESOURCE:FARGATE' }] });
       const handler = lambdaHandlerOf(handleRunTests, { ...deps, jobs, runner: runner() });
       const result = await handler(httpEvent('POST', '/api/run-tests', { token: accessToken('user-a'), body }));
@@ -277,6 +279,7 @@ describe('the API routes as Lambda functions', () => {
       expect(result.body).not.toContain('S3cret');
       const [job] = await storedJobs();
       expect(job).toMatchObject({ status: 'FAILED' });
+      expect(log).toHaveBeenCalledWith(`job ${job!.id}: RunTask refused`, 'RESOURCE:FARGATE', undefined);
     });
 
     it('starts no more than 3 runs for one user however many requests race, and answers the others 429', async () => {

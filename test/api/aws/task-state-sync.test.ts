@@ -133,9 +133,12 @@ describe('reading a job that has gone quiet', () => {
   });
 
   it('answers with what the store knows when ECS cannot be reached', async () => {
+    // The failed refresh is logged for the operator: expected here, so asserted, not printed.
+    const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     await store.create(aJob('j1', { status: 'RUNNING', runnerRef: TASK_ARN }));
     clock = new Date('2026-05-01T10:30:00.000Z');
     ecsMock.on(DescribeTasksCommand).rejects(Object.assign(new Error('Rate exceeded'), { name: 'ThrottlingException' }));
     expect(await reading.get('j1')).toMatchObject({ status: 'RUNNING' });
+    expect(log).toHaveBeenCalledWith('job j1: refreshing from ECS failed', 'ThrottlingException');
   });
 });

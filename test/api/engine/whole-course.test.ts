@@ -53,7 +53,6 @@ const EXPECTED = [
   '- - course:7100 content.placeholder SITE/d2l/le/content/7100/Home',
   '- - course:7100 link.internal-missing SITE/d2l/lms/dropbox/user/folder_submit_files.d2l?db=598&ou=7100',
   '- - discussion-topic:7011 structure.date-outside-course -',
-  '- - discussion-topic:7011 structure.past-date -',
   '- - grade-item:805 grades.unassociated-item SITE/d2l/lms/grades/admin/manage/gradeslist.d2l?ou=7100',
   '- - grade-item:807 grades.unassociated-item SITE/d2l/lms/grades/admin/manage/gradeslist.d2l?ou=7100',
   '- - grade-item:820 grades.weights-not-100 SITE/d2l/lms/grades/admin/manage/gradeslist.d2l?ou=7100',

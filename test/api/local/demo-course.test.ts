@@ -67,7 +67,9 @@ describe('the demo course', () => {
       expect([...checks].some((check) => check.startsWith(family)), family).toBe(true);
     }
     const expected = [
-      'structure.broken', 'structure.hidden', 'structure.empty-module', 'structure.date-order', 'structure.past-date', 'structure.duplicate-title',
+      // structure.past-date: the Final project's past due date is outside the course's dates, and told
+      // once, as that; an announcement's passed date is found in the whole run (below).
+      'structure.broken', 'structure.hidden', 'structure.empty-module', 'structure.date-order', 'structure.duplicate-title',
       'structure.date-outside-course', 'structure.release-condition-missing',
       'link.broken', 'link.unreachable', 'link.redirect', 'link.cross-course', 'link.unverifiable', 'link.internal-missing', 'link.internal-hidden',
       'a11y.alt-filename', 'a11y.link-text-generic', 'media.no-captions', 'content.placeholder', 'content.empty', 'content.session-token',
@@ -78,7 +80,7 @@ describe('the demo course', () => {
     expect([...checks].sort()).toEqual(expected.sort());
     // link.insecure needs an https course; the demo is served over plain http.
     expect(checks.has('link.insecure')).toBe(false);
-    expect(report.totals.findings).toEqual({ error: 30, warning: 16, info: 2 });
+    expect(report.totals.findings).toEqual({ error: 30, warning: 15, info: 2 });
     // Without course-wide scopes, only what the modules open is read.
     expect(report.findings.filter((finding) => finding.moduleId === null)).toEqual([]);
   });
@@ -89,7 +91,8 @@ describe('the demo course', () => {
       'announcement link.broken', 'announcement link.cross-course', 'announcement structure.past-date',
       'assignment grades.missing-item', 'assignment structure.date-order',
       'course content.placeholder', 'course grades.weights-not-100',
-      'discussion-topic structure.date-outside-course', 'discussion-topic structure.past-date',
+      // One wrong date, one finding: the discussion's due date has passed and is outside the course.
+      'discussion-topic structure.date-outside-course',
       'grade-item grades.unassociated-item',
     ]);
     // The hidden assignment nothing links to, and the bonus item, are left alone.
