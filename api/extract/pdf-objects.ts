@@ -35,6 +35,10 @@ const MAX_ROLE_MAP_HOPS = 8;
 const MAX_FORM_DEPTH = 4;
 /** Fonts and XObjects read from one page's resources: a page of real text names a few dozen. */
 const MAX_RESOURCES_PER_PAGE = 500;
+/** Annotations read on one page: a dense form has a few hundred fields. */
+const MAX_ANNOTATIONS_PER_PAGE = 2_000;
+/** Levels of a form field's parents (a field inside a field group): real forms nest two or three. */
+const MAX_FIELD_DEPTH = 16;
 
 /** A page as pdf.js names it in its marked content ids (`p12R_mc3`): its object number and generation. */
 export function pageKeyOf(ref: PdfLibModule.PDFRef): string {
@@ -76,8 +80,12 @@ export interface PdfObjectFacts {
   annotations: Map<string, ContentOwner>;
   /** Per page read, in order. */
   pageResources: PdfPageResources[];
+  /** Widget annotations (pdf.js's ids) whose field, or a parent field, has a tooltip (TU). */
+  fieldTooltips: Set<string>;
   /** Font key -> its facts. */
   fonts: Map<string, PdfFont>;
+  /** A font's facts -> its descriptor's bounding box, to tie it to the font pdf.js loaded. */
+  fontBoxes: Map<PdfFont, number[]>;
   shortfalls: Set<PdfShortfall>;
 }
 
@@ -208,6 +216,7 @@ class ObjectReader {
     return {
       pageKeys: pages.map((page) => page.key),
       ...this.#pageResources(pages, shortfalls),
+      fieldTooltips: this.#fieldTooltips(pages, shortfalls),
       displayDocTitle,
       accessibilityBlocked,
       encrypted: this.#encrypted,
@@ -418,22 +427,53 @@ class ObjectReader {
     return dynamic;
   }
 
+  /** The widgets of the pages read whose field or a parent field has a tooltip (TU). */
+  #fieldTooltips(pages: PdfPageObject[], shortfalls: Set<PdfShortfall>): Set<string> {
+    const lib = this.#lib;
+    const described = new Set<string>();
+    for (const page of pages) {
+      const annotations = this.items(page.dict.get(lib.PDFName.of('Annots')));
+      if (annotations.length > MAX_ANNOTATIONS_PER_PAGE) shortfalls.add('resources-size');
+      for (const reference of annotations.slice(0, MAX_ANNOTATIONS_PER_PAGE)) {
+        const key = this.keyOf(reference);
+        let field = this.dict(reference);
+        if (key === undefined || this.name(field, 'Subtype') !== 'Widget') continue;
+        const seen = new Set<PDFDict>();
+        for (let depth = 0; field !== undefined && !seen.has(field) && depth < MAX_FIELD_DEPTH; depth++) {
+          seen.add(field);
+          if (hasText(lib, this.get(field, 'TU'), this.#encrypted)) {
+            described.add(key);
+            break;
+          }
+          field = this.dict(field.get(lib.PDFName.of('Parent')));
+        }
+      }
+    }
+    return described;
+  }
+
   /** Each page's fonts and whether it may draw an image; each font once, with the first page naming it. */
-  #pageResources(pages: PdfPageObject[], shortfalls: Set<PdfShortfall>): { pageResources: PdfPageResources[]; fonts: Map<string, PdfFont> } {
+  #pageResources(pages: PdfPageObject[], shortfalls: Set<PdfShortfall>): { pageResources: PdfPageResources[]; fonts: Map<string, PdfFont>; fontBoxes: Map<PdfFont, number[]> } {
     const fonts = new Map<string, PdfFont>();
+    const fontBoxes = new Map<PdfFont, number[]>();
     const uses = new Map<PDFDict, number>();
     for (const page of pages) if (page.resources !== undefined) uses.set(page.resources, (uses.get(page.resources) ?? 0) + 1);
     const pageResources = pages.map((page, index) => {
       const found = this.#resourcesOf(page);
       if (found.truncated) shortfalls.add('resources-size');
       for (const [position, key] of found.fontKeys.entries()) {
-        if (!fonts.has(key)) fonts.set(key, this.#font(found.fonts[position]!, index + 1));
+        if (fonts.has(key)) continue;
+        const dict = found.fonts[position]!;
+        const font = this.#font(dict, index + 1);
+        fonts.set(key, font);
+        const box = this.#fontBox(dict);
+        if (box !== undefined) fontBoxes.set(font, box);
       }
       // Resources shared by several pages name what any of them draws: an image there may be on another page.
       const shared = page.resources !== undefined && (uses.get(page.resources) ?? 0) > 1;
       return { fontKeys: found.fontKeys, images: found.images, imagesCertain: !shared };
     });
-    return { pageResources, fonts };
+    return { pageResources, fonts, fontBoxes };
   }
 
   /** The fonts and images one page's resources name, form XObjects' resources included (bounded). */
@@ -510,6 +550,16 @@ class ObjectReader {
       if (!differences && (['WinAnsiEncoding', 'MacRomanEncoding', 'StandardEncoding', 'PDFDocEncoding'].includes(named ?? '') || (named === undefined && standard))) unicode = true;
     }
     return { name: baseFont, page, embedded: subtype === 'Type3' || this.#embedded(descriptor), standard, unicode, composite: false };
+  }
+
+  /** The FontBBox of a font's descriptor (a composite font's descendant's). */
+  #fontBox(dict: PDFDict): number[] | undefined {
+    const lib = this.#lib;
+    const holder = this.name(dict, 'Subtype') === 'Type0' ? this.dict(this.items(this.get(dict, 'DescendantFonts'))[0]) : dict;
+    const box = this.get(this.dict(this.get(holder, 'FontDescriptor')), 'FontBBox');
+    if (!(box instanceof lib.PDFArray) || box.size() !== 4) return undefined;
+    const values = box.asArray().map((value) => this.resolve(value));
+    return values.every((value) => value instanceof lib.PDFNumber) ? values.map((value) => (value as PdfLibModule.PDFNumber).asNumber()) : undefined;
   }
 
   #embedded(descriptor: PDFDict | undefined): boolean {

@@ -121,25 +121,45 @@ function ownerLookup(objects: PdfObjectFacts | null): (id: string) => ContentOwn
   };
 }
 
-/** Whether a page draws an image, and whether it draws visible text, from pdf.js's operator list. */
-async function drawing(page: PdfPage, OPS: PdfJs['OPS']): Promise<{ image: boolean; visibleText: boolean }> {
+/** A font's bounding box as a key: how a font pdf.js loaded is matched to the font dictionary pdf-lib read. */
+const boxKey = (box: readonly number[]) => box.map((value) => Math.round(value)).join(',');
+
+/**
+ * Whether a page draws an image, and the fonts (by bounding box) it draws visible text with, from
+ * pdf.js's operator list.
+ */
+async function drawing(page: PdfPage, OPS: PdfJs['OPS']): Promise<{ image: boolean; visibleFonts: Set<string> }> {
   const list = await page.getOperatorList();
   const imageOps = new Set<number>([OPS.paintImageXObject, OPS.paintInlineImageXObject, OPS.paintImageMaskXObject, OPS.paintImageXObjectRepeat, OPS.paintInlineImageXObjectGroup, OPS.paintImageMaskXObjectGroup, OPS.paintImageMaskXObjectRepeat, OPS.paintSolidColorImageMask]);
   const textOps = new Set<number>([OPS.showText, OPS.showSpacedText, OPS.nextLineShowText, OPS.nextLineSetSpacingShowText]);
+  // pdf.js names each font it loads by an id of its own; the font's data keeps the bounding box of
+  // its font descriptor, which is what ties it to the font dictionary.
+  const boxOf = (font: string | null) => {
+    if (font === null || !page.commonObjs.has(font)) return undefined;
+    const box = (page.commonObjs.get(font) as { bbox?: number[] } | null)?.bbox;
+    return Array.isArray(box) && box.length === 4 ? boxKey(box) : undefined;
+  };
   let image = false;
-  let visibleText = false;
-  // Render modes 3 and 7 draw nothing (OCR text over a scan); the mode is saved and restored with the state.
+  const visibleFonts = new Set<string>();
+  // Render modes 3 and 7 draw nothing (OCR text over a scan); the mode and the font are saved and
+  // restored with the graphics state.
   let mode = 0;
-  const saved: number[] = [];
-  for (let index = 0; index < list.fnArray.length && !(image && visibleText); index++) {
+  let font: string | null = null;
+  const saved: { mode: number; font: string | null }[] = [];
+  for (let index = 0; index < list.fnArray.length; index++) {
     const op = list.fnArray[index]!;
+    const args = list.argsArray[index] as unknown[] | null;
     if (imageOps.has(op)) image = true;
-    else if (op === OPS.save) saved.push(mode);
-    else if (op === OPS.restore) mode = saved.pop() ?? mode;
-    else if (op === OPS.setTextRenderingMode) mode = Number((list.argsArray[index] as unknown[] | null)?.[0] ?? 0);
-    else if (textOps.has(op) && mode !== 3 && mode !== 7) visibleText = true;
+    else if (op === OPS.save) saved.push({ mode, font });
+    else if (op === OPS.restore) ({ mode, font } = saved.pop() ?? { mode, font });
+    else if (op === OPS.setTextRenderingMode) mode = Number(args?.[0] ?? 0);
+    else if (op === OPS.setFont) font = typeof args?.[0] === 'string' ? args[0] : null;
+    else if (textOps.has(op) && mode !== 3 && mode !== 7) {
+      const box = boxOf(font);
+      if (box !== undefined) visibleFonts.add(box);
+    }
   }
-  return { image, visibleText };
+  return { image, visibleFonts };
 }
 
 export async function readPdf(bytes: Uint8Array, limits: DocumentLimits): Promise<PdfFacts> {
@@ -185,6 +205,9 @@ export async function readPdf(bytes: Uint8Array, limits: DocumentLimits): Promis
     const formFields: PdfFormField[] = [];
     const shortfalls = new Set<PdfShortfall>(objects?.shortfalls ?? ['objects-unreadable']);
     const structured = objects?.structureTree === true;
+    // When a limit stopped the walk of the tags, content may belong to elements past it: what is
+    // outside the tags, or without a language, cannot be told.
+    const walkedWhole = !['structure-depth', 'structure-size', 'structure-cycle'].some((shortfall) => objects?.shortfalls.has(shortfall as PdfShortfall));
     const owners = ownerLookup(objects);
     const fontsOf = (number: number): PdfFont[] => (objects?.pageResources[number - 1]?.fontKeys ?? []).map((key) => objects!.fonts.get(key)!).filter(Boolean);
     // Fonts neither embedded nor standard that a page naming them shows visible text with.
@@ -202,7 +225,7 @@ export async function readPdf(bytes: Uint8Array, limits: DocumentLimits): Promis
         }
         const content = await page.getTextContent({ includeMarkedContent: structured });
         const items = content.items.filter((item): item is TextItem => 'str' in item);
-        pageText.push({ page: number, ...measureText(content.items, owners, structured) });
+        pageText.push({ page: number, ...measureText(content.items, owners, structured && walkedWhole) });
         const pageString = items.map((item) => item.str + (item.hasEOL ? ' ' : '')).join('').replace(/\s+/g, ' ').trim();
         const resources = objects?.pageResources[number - 1];
         const fonts = fontsOf(number);
@@ -219,9 +242,12 @@ export async function readPdf(bytes: Uint8Array, limits: DocumentLimits): Promis
         const needImage = textless && resources?.images === true && !resources.imagesCertain;
         if ((needImage || unembedded.length > 0) && operatorLists < MAX_OPERATOR_LISTS) {
           operatorLists++;
-          const drawn = await drawing(page, pdf.OPS).catch(() => ({ image: true, visibleText: true }));
+          const drawn = await drawing(page, pdf.OPS).catch(() => ({ image: true, visibleFonts: new Set<string>() }));
           if (textless && drawn.image) imagePages.push(number);
-          if (drawn.visibleText) for (const font of unembedded) unembeddedVisible.add(font);
+          for (const font of unembedded) {
+            const box = objects?.fontBoxes.get(font);
+            if (box !== undefined && drawn.visibleFonts.has(boxKey(box))) unembeddedVisible.add(font);
+          }
         } else if (textless && (resources === undefined ? objects === null : resources.images)) {
           // Without pdf-lib's view of the page, a textless page counts as an image, as it always did.
           imagePages.push(number);
@@ -237,7 +263,9 @@ export async function readPdf(bytes: Uint8Array, limits: DocumentLimits): Promis
           const hidden = annotation.hidden === true || ((annotation.annotationFlags ?? 0) & 0x22) !== 0;
           const owner = annotation.id === undefined || annotation.id === null ? undefined : objects?.annotations.get(annotation.id);
           if (annotation.subtype === 'Widget') {
-            if (!hidden) formFields.push({ page: number, described: cleanString(annotation.alternativeText) !== null || owner?.described === true });
+            // pdf.js reads TU from the widget alone; a field's TU often sits on its parent field.
+            const tooltip = cleanString(annotation.alternativeText) !== null || (annotation.id != null && objects?.fieldTooltips.has(annotation.id) === true);
+            if (!hidden) formFields.push({ page: number, described: tooltip || owner?.described === true });
             continue;
           }
           if (annotation.subtype !== 'Link') continue;
@@ -260,8 +288,9 @@ export async function readPdf(bytes: Uint8Array, limits: DocumentLimits): Promis
         page.cleanup();
       }
     }
-    // A tagged PDF whose first pages carry no marked content still says so in its catalogue.
-    if (!tagged && markInfo?.Marked === true && pagesRead < pages) tagged = true;
+    // A tagged PDF whose first pages carry no marked content still says so in its catalogue, and one
+    // whose tags pdf.js gives up on (deeper than it follows) still has them.
+    if (!tagged && ((markInfo?.Marked === true && pagesRead < pages) || structured)) tagged = true;
     const fonts = [...(objects?.fonts.values() ?? [])].map((font) => (!font.embedded && !font.standard ? { ...font, visible: unembeddedVisible.has(font) } : font));
 
     return {
@@ -285,7 +314,7 @@ export async function readPdf(bytes: Uint8Array, limits: DocumentLimits): Promis
       formFields,
       fonts,
       pageText,
-      textLanguages: structured && pageText.some((page) => page.chars > 0) && pageText.every((page) => page.untaggedChars === 0 && page.charsWithoutLanguage === 0),
+      textLanguages: structured && walkedWhole && pageText.some((page) => page.chars > 0) && pageText.every((page) => page.untaggedChars === 0 && page.charsWithoutLanguage === 0),
       shortfalls: [...shortfalls],
       links,
       text,
