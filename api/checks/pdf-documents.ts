@@ -28,8 +28,8 @@ const BARE_ADDRESS = /^(https?:\/\/|www\.|mailto:)\S+$/i;
 /** "2, 5, 7" or "2, 5, 7, 9, 11 and 3 more", with the pages in order and each once. */
 export function pageList(pages: readonly number[]): Message {
   const unique = [...new Set(pages)].sort((a, b) => a - b);
-  const shown = unique.slice(0, LISTED_PAGES).join(', ');
-  return msg('finding.doc.page-list', { pages: shown, more: unique.length - Math.min(unique.length, LISTED_PAGES) });
+  const shown = unique.slice(0, LISTED_PAGES);
+  return msg('finding.doc.page-list', { count: shown.length, pages: shown.join(', '), more: unique.length - shown.length });
 }
 
 /** Where heading levels go wrong: the first heading when it is not level 1 (PDF only), and each skip. */

@@ -16,7 +16,7 @@ export const documents = {
   'finding.doc.slide-no-title':
     'Slide {slide, number} has no title, so screen reader users cannot find it in the list of slides. Type its title in the slide\'s title placeholder (a text box does not count); if the title must not show, move it off the slide.',
   'finding.doc.placeholder': 'Placeholder text is still in this file: {examples}. Replace it with the real content and upload the file again.',
-  'finding.doc.page-list': '{more, plural, =0 {page {pages}} other {pages {pages} and # more}}',
+  'finding.doc.page-list': '{count, plural, one {page {pages}} other {pages {pages}}}{more, plural, =0 {} other { and # more}}',
   'finding.doc.chart-no-alt':
     '{count, plural, one {# chart or SmartArt graphic has} other {# charts or SmartArt graphics have}} no alternative text ({names}), so screen reader users miss what {count, plural, one {it shows} other {they show}}. Right-click it, choose Edit Alt Text and describe what it shows (the trend or the steps, not only its title).',
   'finding.doc.heading-skip':
@@ -34,7 +34,7 @@ export const documents = {
   'finding.doc.pdf-untagged-content':
     'Text on {count, plural, one {# page} other {# pages}} ({pages}) is outside the PDF\'s tags, so screen readers skip it. Export the PDF again from its source file with tagging on; in Acrobat, tag the missed text with the Reading Order tool, or mark it as background if it is decoration.',
   'finding.doc.pdf-link-no-description':
-    '{count, plural, one {# link} other {# links}} ({pages}) {untagged, plural, =0 {have no description a screen reader can read (only an address, or nothing)} other {are not tagged as links, or have no description a screen reader can read}}. Give each link meaningful text in the source file and export it again, or in Acrobat add a Link tag and its alternate text in the Tags panel.',
+    '{count, plural, one {# link} other {# links}} ({pages}): {untagged, plural, =0 {no description a screen reader can read, only an address or nothing} other {not tagged as a link, or no description a screen reader can read}}. Give each link meaningful text in the source file and export it again, or in Acrobat add a Link tag and its alternate text in the Tags panel.',
   'finding.doc.pdf-field-no-name':
     '{count, plural, one {# form field has} other {# form fields have}} no name a screen reader can read ({pages}), so students do not know what to type. In Acrobat, open each field\'s Properties and fill in its Tooltip.',
   'finding.doc.pdf-title-not-shown':
