@@ -51,13 +51,14 @@ const knownLanguages = new Intl.DisplayNames(['en'], { type: 'language', fallbac
  * language of two or three letters (or private use), and a two-letter one that ISO 639-1 has.
  */
 export function isValidLanguageTag(tag: string): boolean {
+  // Private use ("x-none", which Word writes) and the old irregular "i-" tags are BCP 47, not locales.
+  if (/^(x|i)(-[a-z0-9]{1,8})+$/i.test(tag)) return true;
   try {
     Intl.getCanonicalLocales(tag);
   } catch {
     return false;
   }
   const primary = tag.split('-')[0]!.toLowerCase();
-  if (primary === 'x' || primary === 'i') return true;
   if (!/^[a-z]{2,3}$/.test(primary)) return false;
   return primary.length === 3 || knownLanguages.of(primary) !== undefined;
 }
