@@ -242,8 +242,8 @@ export const DEFAULT_DOCUMENT_LIMITS: DocumentLimits = {
   maxTextChars: 1_000_000,
   maxLinks: 2_000,
   // A 500-page book tagged down to each word has about 200 structure nodes a page: 100,000 nodes.
-  // Past that the file is a generator's accident or an attack, and the walk stops (the file is said
-  // to be not fully checked) well before the heap limit.
+  // Past two and a half times that the file is a generator's accident or an attack: the walk stops
+  // there (the file is said to be not fully checked), well before the heap limit.
   maxStructureNodes: 250_000,
   timeoutMs: 60_000,
   heapMb: 256,

@@ -68,7 +68,6 @@ export interface PdfObjectFacts {
   structureTree: boolean;
   displayDocTitle: boolean | null;
   accessibilityBlocked: boolean | null;
-  encrypted: boolean;
   dynamicXfa: boolean;
   languageTags: { tag: string; page?: number }[];
   figures: PdfFigure[];
@@ -219,7 +218,6 @@ class ObjectReader {
       fieldTooltips: this.#fieldTooltips(pages, shortfalls),
       displayDocTitle,
       accessibilityBlocked,
-      encrypted: this.#encrypted,
       dynamicXfa: this.#dynamicXfa(catalog),
       shortfalls,
       ...structure,

@@ -56,7 +56,8 @@ const MIN_PAGE_CHARACTERS = 10;
 /**
  * Pages of one document whose drawing operators pdf.js lists (to see whether a page really draws an
  * image, or draws visible text in a font that is not embedded). Listing decodes the page's images,
- * so it is kept for the few pages the resources leave in doubt; past this many, the resources decide.
+ * so it is kept for the few pages the resources leave in doubt; past this many, the resources decide
+ * whether a page has an image, and a font not embedded is not judged.
  */
 const MAX_OPERATOR_LISTS = 10;
 
