@@ -404,6 +404,8 @@ interface El {
   alt?: string;
   actualText?: string;
   lang?: string;
+  /** A language on its marked content (the property list of its BDC) rather than on the element. */
+  contentLang?: string;
   /** Table attributes (O /Table): Scope as a name, Headers as an array of IDs. */
   scope?: 'Row' | 'Column' | 'Both';
   headers?: string[];
@@ -451,10 +453,10 @@ async function taggedPdf(spec: TaggedSpec): Promise<PDFDocument> {
   const annotationParents: PDFRef[] = [];
   const line = (pageIndex: number, height = 22) => (cursor[pageIndex]! -= height) + height;
 
-  const drawOwned = (page: PDFPage, pageIndex: number, owner: PDFRef, role: string, draw: (y: number) => void): number => {
+  const drawOwned = (page: PDFPage, pageIndex: number, owner: PDFRef, role: string, draw: (y: number) => void, lang?: string): number => {
     const mcid = parents[pageIndex]!.length;
     parents[pageIndex]!.push(owner);
-    page.pushOperators(marked(role, context.obj({ MCID: mcid })));
+    page.pushOperators(marked(role, context.obj({ MCID: mcid, ...(lang === undefined ? {} : { Lang: PDFString.of(lang) }) })));
     draw(line(pageIndex, role === 'Figure' ? 100 : 22));
     page.pushOperators(endMarked());
     return mcid;
@@ -467,7 +469,7 @@ async function taggedPdf(spec: TaggedSpec): Promise<PDFDocument> {
     const kids: (PDFRef | number)[] = [];
     if (element.text !== undefined) {
       const text = element.text;
-      kids.push(drawOwned(page, pageIndex, ref, element.role, (y) => page.drawText(text, { x: 72, y, size: 12, font })));
+      kids.push(drawOwned(page, pageIndex, ref, element.role, (y) => page.drawText(text, { x: 72, y, size: 12, font }), element.contentLang));
       if (element.link) {
         const y = cursor[pageIndex]! + 22;
         const annotation = context.obj({
@@ -701,6 +703,7 @@ async function pdfuaFiles(out: (name: string, data: Uint8Array) => void, made: (
   out('pdfua-title-not-shown.pdf', await page({ showTitle: false, elements: [h(1, 'Wetlands'), INTRO] }));
   // 11-001..: a language for every piece of text, from the catalog or from each element.
   out('pdfua-language-per-element.pdf', await page({ lang: null, elements: [{ ...h(1, 'Wetlands'), lang: 'en-CA' }, { role: 'Sect', lang: 'en-CA', kids: [INTRO] }, P('Les milieux humides filtrent l\'eau.', { lang: 'fr-CA' })] }));
+  out('pdfua-language-marked-content.pdf', await page({ lang: null, elements: [{ ...h(1, 'Wetlands'), contentLang: 'en-CA' }, { ...INTRO, contentLang: 'en-CA' }] }));
   out('pdfua-language-partial.pdf', await page({ lang: null, elements: [{ ...h(1, 'Wetlands'), lang: 'en-CA' }, INTRO] }));
   out('pdfua-language-invalid.pdf', await page({ lang: 'english', elements: [h(1, 'Wetlands'), P('Les milieux humides filtrent l\'eau.', { lang: 'fr_CA' })] }));
   // 25-001: no dynamic XFA; a static XFA form beside an AcroForm is allowed.

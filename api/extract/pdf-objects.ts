@@ -39,6 +39,8 @@ const MAX_RESOURCES_PER_PAGE = 500;
 const MAX_ANNOTATIONS_PER_PAGE = 2_000;
 /** Levels of a form field's parents (a field inside a field group): real forms nest two or three. */
 const MAX_FIELD_DEPTH = 16;
+/** Bytes of page content decoded to look for languages in marked content: 500 dense pages of text. */
+const MAX_CONTENT_BYTES_FOR_LANGUAGE = 64 * 1024 * 1024;
 
 /** A page as pdf.js names it in its marked content ids (`p12R_mc3`): its object number and generation. */
 export function pageKeyOf(ref: PdfLibModule.PDFRef): string {
@@ -81,6 +83,8 @@ export interface PdfObjectFacts {
   pageResources: PdfPageResources[];
   /** Widget annotations (pdf.js's ids) whose field, or a parent field, has a tooltip (TU). */
   fieldTooltips: Set<string>;
+  /** Without a document language: the pages (keys) whose marked content declares a language of its own. */
+  languageInContent: Set<string>;
   /** Font key -> its facts. */
   fonts: Map<string, PdfFont>;
   /** A font's facts -> its descriptor's bounding box, to tie it to the font pdf.js loaded. */
@@ -196,21 +200,18 @@ class ObjectReader {
     const display = this.get(viewer, 'DisplayDocTitle');
     const displayDocTitle = display instanceof lib.PDFBool ? display.asBoolean() : false;
 
-    // ISO 32000-1, table 22: bit 10 of P lets assistive technology extract the text; revision 2
-    // handlers have no such bit (they allow it with copying, bit 5).
+    // ISO 32000-1, table 22, and ISO 14289-1, 7.16: bit 10 of P lets assistive technology extract
+    // the text. (Revision 2 handlers predate the bit; what they write has it set, as every bit past 6.)
     let accessibilityBlocked: boolean | null = null;
-    if (encrypt !== undefined) {
-      const permissions = this.number(encrypt, 'P');
-      const revision = this.number(encrypt, 'R') ?? 2;
-      if (permissions !== undefined) {
-        const bits = permissions >>> 0;
-        accessibilityBlocked = revision >= 3 ? (bits & 0x200) === 0 : (bits & 0x10) === 0;
-      }
-    }
+    const permissions = encrypt === undefined ? undefined : this.number(encrypt, 'P');
+    if (permissions !== undefined) accessibilityBlocked = ((permissions >>> 0) & 0x200) === 0;
 
     const structure = this.#structure(catalog, pages, maxStructureNodes, shortfalls);
     const catalogLanguage = this.#encrypted ? undefined : this.text(catalog.get(lib.PDFName.of('Lang')));
     if (catalogLanguage !== undefined) structure.languageTags.unshift({ tag: catalogLanguage });
+    // Without a document language, text may carry its own in a marked content property list, which
+    // pdf.js does not pass on: the pages that declare one are noted (only then, and only for tags).
+    const languageInContent = structure.structureTree && catalog.get(lib.PDFName.of('Lang')) === undefined ? this.#languageInContent(pages) : new Set<string>();
 
     return {
       pageKeys: pages.map((page) => page.key),
@@ -219,9 +220,39 @@ class ObjectReader {
       displayDocTitle,
       accessibilityBlocked,
       dynamicXfa: this.#dynamicXfa(catalog),
+      languageInContent,
       shortfalls,
       ...structure,
     };
+  }
+
+  /**
+   * The pages whose content streams give marked content a language (`/Lang` in a property list):
+   * whether the name is there at all, not which text it covers, so such a page's text counts as
+   * having a language. Decoded bytes are bounded; past the bound, pages are not looked at.
+   */
+  #languageInContent(pages: PdfPageObject[]): Set<string> {
+    const lib = this.#lib;
+    const found = new Set<string>();
+    let decoded = 0;
+    for (const page of pages) {
+      for (const part of this.items(page.dict.get(lib.PDFName.of('Contents')))) {
+        const stream = this.resolve(part);
+        if (!(stream instanceof lib.PDFRawStream) || decoded > MAX_CONTENT_BYTES_FOR_LANGUAGE) continue;
+        let bytes: Uint8Array;
+        try {
+          bytes = lib.decodePDFRawStream(stream).decode();
+        } catch {
+          continue;
+        }
+        decoded += bytes.length;
+        if (/\/Lang\s*[(<]/.test(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1'))) {
+          found.add(page.key);
+          break;
+        }
+      }
+    }
+    return found;
   }
 
   /** The leaves of the page tree in order, up to `maxPages`, each with the resources it inherits. */

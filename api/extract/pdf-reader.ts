@@ -226,7 +226,11 @@ export async function readPdf(bytes: Uint8Array, limits: DocumentLimits): Promis
         }
         const content = await page.getTextContent({ includeMarkedContent: structured });
         const items = content.items.filter((item): item is TextItem => 'str' in item);
-        pageText.push({ page: number, ...measureText(content.items, owners, structured && walkedWhole) });
+        const measured = measureText(content.items, owners, structured && walkedWhole);
+        // Marked content that declares its own language: pdf.js does not say which text it covers.
+        const pageKey = objects?.pageKeys[number - 1];
+        if (pageKey !== undefined && objects?.languageInContent.has(pageKey) === true) measured.charsWithoutLanguage = 0;
+        pageText.push({ page: number, ...measured });
         const pageString = items.map((item) => item.str + (item.hasEOL ? ' ' : '')).join('').replace(/\s+/g, ' ').trim();
         const resources = objects?.pageResources[number - 1];
         const fonts = fontsOf(number);

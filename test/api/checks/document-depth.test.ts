@@ -54,6 +54,7 @@ describe('PDF/UA failure conditions, each beside a passing look-alike', () => {
     ['the title not shown in the title bar (07-001)', 'pdfua-title-not-shown.pdf', 'pdfua-title-shown.pdf', ['doc.pdf-title-not-shown']],
     ['a language tag that is not BCP 47', 'pdfua-language-invalid.pdf', 'pdfua-title-shown.pdf', ['doc.invalid-language']],
     ['text without a language anywhere (11-001)', 'pdfua-language-partial.pdf', 'pdfua-language-per-element.pdf', ['doc.no-language']],
+    ['text without a language anywhere, beside text whose marked content carries it', 'pdfua-language-partial.pdf', 'pdfua-language-marked-content.pdf', ['doc.no-language']],
     ['dynamic XFA (25-001), not a static XFA form', 'pdfua-xfa-dynamic.pdf', 'pdfua-xfa-static.pdf', ['doc.pdf-xfa']],
     ['a font not embedded that draws visible text (31-009), not one drawn invisibly', 'pdfua-font-not-embedded.pdf', 'pdfua-font-invisible.pdf', ['doc.pdf-font-not-embedded@1']],
     ['text whose CID font maps to no Unicode (31-027)', 'pdfua-text-unmapped.pdf', 'pdfua-cid-embedded.pdf', ['doc.pdf-text-unmapped@1']],
@@ -84,6 +85,7 @@ describe('PDF/UA failure conditions, each beside a passing look-alike', () => {
   it('accepts a PDF without a document language when each piece of its text carries its own', async () => {
     const perElement = await pdf('pdfua-language-per-element.pdf');
     expect(perElement).toMatchObject({ language: null, textLanguages: true });
+    expect(await pdf('pdfua-language-marked-content.pdf')).toMatchObject({ language: null, textLanguages: true });
     expect((await pdf('pdfua-language-partial.pdf')).textLanguages).toBe(false);
     // An untagged PDF carries no language but the document's.
     expect((await pdf('untagged.pdf')).textLanguages).toBe(false);
