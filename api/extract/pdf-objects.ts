@@ -102,7 +102,7 @@ export interface PdfPageResources {
 }
 
 /** The standard structure types of ISO 32000-1 (14.8.4); any other role goes through the role map. */
-const STANDARD_ROLES = new Set([
+export const STANDARD_ROLES: ReadonlySet<string> = new Set([
   'Document', 'Part', 'Art', 'Sect', 'Div', 'BlockQuote', 'Caption', 'TOC', 'TOCI', 'Index', 'NonStruct', 'Private',
   'P', 'H', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6', 'L', 'LI', 'Lbl', 'LBody', 'Table', 'TR', 'TH', 'TD', 'THead', 'TBody', 'TFoot',
   'Span', 'Quote', 'Note', 'Reference', 'BibEntry', 'Code', 'Link', 'Annot', 'Ruby', 'RB', 'RT', 'RP', 'Warichu', 'WT', 'WP',

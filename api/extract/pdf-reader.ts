@@ -18,7 +18,7 @@ import {
   type PdfPageText,
   type PdfShortfall,
 } from './document-facts.ts';
-import { readPdfObjects, type ContentOwner, type PdfObjectFacts } from './pdf-objects.ts';
+import { readPdfObjects, STANDARD_ROLES, type ContentOwner, type PdfObjectFacts } from './pdf-objects.ts';
 
 import type * as PdfJsModule from 'pdfjs-dist/legacy/build/pdf.mjs';
 
@@ -79,7 +79,8 @@ const countChars = (text: string) => text.replace(/\s/g, '').length;
 /** What one page's text content is made of, read through the marked content that holds each piece. */
 function measureText(items: ContentItem[], owners: (id: string) => ContentOwner | undefined, tagged: boolean): Omit<PdfPageText, 'page'> {
   const measure = { chars: 0, unmappedChars: 0, untaggedChars: 0, charsWithoutLanguage: 0 };
-  // The open marked content: each entry is `artifact`, an MCID's id, or null (a tag with neither).
+  // The open marked content: each entry is `artifact`, an MCID's id, `unknown` (a structure type
+  // whose properties pdf.js did not read: a named property list can hold an MCID too), or null.
   const open: (string | null)[] = [];
   let artifacts = 0;
   // Marked content opened past the depth followed: closed again without being looked at.
@@ -93,9 +94,11 @@ function measureText(items: ContentItem[], owners: (id: string) => ContentOwner 
         overflow++;
       } else {
         // pdf.js gives the tag too, though its declarations leave it out.
-        const artifact = (item as { tag?: string | null }).tag === 'Artifact';
+        const tag = (item as { tag?: string | null }).tag ?? '';
+        const artifact = tag === 'Artifact';
         if (artifact) artifacts++;
-        open.push(artifact ? 'artifact' : item.type === 'beginMarkedContentProps' ? (item.id ?? null) : null);
+        const id = item.type === 'beginMarkedContentProps' ? (item.id ?? null) : null;
+        open.push(artifact ? 'artifact' : id ?? (item.type === 'beginMarkedContentProps' && STANDARD_ROLES.has(tag) ? 'unknown' : null));
       }
       continue;
     }
@@ -105,7 +108,9 @@ function measureText(items: ContentItem[], owners: (id: string) => ContentOwner 
     measure.chars += chars;
     measure.unmappedChars += item.str.match(UNMAPPED)?.length ?? 0;
     if (!tagged) continue;
-    const id = open.findLast((entry) => entry !== null);
+    const id = open.findLast((entry) => entry !== null && entry !== 'unknown');
+    // Outside any MCID, marked content whose ownership cannot be told counts neither way.
+    if (id === undefined && open.includes('unknown')) continue;
     const owner = id === undefined || id === null ? undefined : owners(id);
     if (owner === undefined) measure.untaggedChars += chars;
     else if (!owner.language) measure.charsWithoutLanguage += chars;

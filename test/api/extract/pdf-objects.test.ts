@@ -58,7 +58,17 @@ describe('the walk of the tag structure', () => {
   });
 });
 
-describe('the walks of pages and fields', () => {
+describe('the walks of pages, fields and fonts', () => {
+  it('reads a mislabelled font (a composite font that is its own descendant, without a descriptor) as far as it goes', async () => {
+    const document = await PDFDocument.create({ updateMetadata: false });
+    const page = document.addPage();
+    const fontRef = document.context.nextRef();
+    document.context.assign(fontRef, document.context.obj({ Type: 'Font', Subtype: 'Type0', BaseFont: 'ABCDEF+Broken', Encoding: 'Identity-H', DescendantFonts: [fontRef] }));
+    page.node.setFontDictionary(PDFName.of('F1'), fontRef);
+    const objects = await readPdfObjects(await document.save({ useObjectStreams: false }), 500, 1_000);
+    expect([...objects!.fonts.values()]).toEqual([{ name: 'Broken', page: 1, embedded: false, standard: false, unicode: false, composite: true }]);
+  });
+
   it('goes round a page tree that names itself once', async () => {
     const document = await PDFDocument.create({ updateMetadata: false });
     document.addPage();
