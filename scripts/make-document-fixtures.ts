@@ -679,37 +679,37 @@ async function pdfuaFiles(out: (name: string, data: Uint8Array) => void, made: (
   const page = async (spec: TaggedSpec) => saved(await taggedPdf(spec));
   const h = (level: number, text: string): El => ({ role: `H${level}`, text });
 
-  // 13-004 and 17-002: figures and formulas need Alt (or ActualText, or an enclosing element's).
+  // 7.3 and 7.7: figures and formulas need Alt (or ActualText, or an enclosing element's).
   out('pdfua-figure-alt.pdf', await page({ elements: [h(1, 'Pond life'), { role: 'Figure', image: true, alt: 'A heron standing in reeds' }, { role: 'Formula', text: 'E = m c^2', alt: 'E equals m c squared' }, { role: 'Figure', actualText: 'Map', kids: [{ role: 'Figure', image: true }] }] }));
   out('pdfua-figure-no-alt.pdf', await page({ elements: [h(1, 'Pond life'), { role: 'Figure', image: true }, { role: 'Formula', text: 'E = m c^2' }] }));
-  // 15: a table needs header cells (TH), or cells that say their headers (Scope, Headers).
+  // 7.5: a table needs header cells (TH), or cells that say their headers (Scope, Headers).
   out('pdfua-table-headers.pdf', await page({ elements: [h(1, 'Bird counts'), table('th'), table('scope'), table('headers')] }));
   out('pdfua-table-no-headers.pdf', await page({ elements: [h(1, 'Bird counts'), table('none'), { role: 'Table', kids: [{ role: 'TR', kids: [{ role: 'TD', text: 'One row, no headers needed' }] }] }] }));
-  // 14-002 and 14-003: headings start at H1 and skip no level.
+  // 7.4.2: headings start at H1 and skip no level.
   out('pdfua-headings-ordered.pdf', await page({ pages: 2, elements: [h(1, 'Wetlands'), h(2, 'Birds'), h(3, 'Herons'), h(2, 'Plants', ), { ...h(1, 'Appendix'), page: 2 }, { ...h(2, 'Sources'), page: 2 }] }));
   out('pdfua-headings-skip.pdf', await page({ pages: 2, elements: [h(1, 'Wetlands'), h(2, 'Birds'), { ...h(4, 'Herons'), page: 2 }] }));
   out('pdfua-headings-start-h2.pdf', await page({ elements: [h(2, 'Wetlands'), h(3, 'Birds')] }));
-  // 01-005: content is tagged or marked as an artifact.
+  // 7.1: content is tagged or marked as an artifact.
   out('pdfua-artifacts.pdf', await page({ elements: [h(1, 'Wetlands'), INTRO], artifacts: [{ page: 1, text: 'Environmental Science 101 - page 1' }] }));
   out('pdfua-untagged-content.pdf', await page({ elements: [h(1, 'Wetlands'), INTRO], untagged: [{ page: 1, text: 'This paragraph was added after tagging and has no tag.' }] }));
-  // 28-011 and 28-012: a link is tagged as a Link and says where it goes.
+  // 7.18.5: a link is tagged as a Link and says where it goes.
   out('pdfua-links.pdf', await page({ elements: [h(1, 'Readings'), { role: 'Link', text: 'Weekly reading', link: { uri: 'https://course.example/library/reading.html', contents: 'Weekly reading' } }, { role: 'Link', text: 'Field notebook guide', link: { uri: 'https://course.example/library/guide.html' } }] }));
   out('pdfua-links-bare.pdf', await page({ elements: [h(1, 'Readings'), { role: 'Link', text: 'https://course.example/library/reading.html', link: { uri: 'https://course.example/library/reading.html' } }, P('Field notebook guide', { link: { uri: 'https://course.example/library/guide.html', contents: 'Field notebook guide', tagged: false } })] }));
-  // 28-010 (TU): a form field has a name a screen reader reads.
+  // 7.18.4 (TU): a form field has a name a screen reader reads.
   out('pdfua-field-named.pdf', await page({ elements: [h(1, 'Sign-up'), P('Your name:')], field: { name: 'student', tooltip: 'Your full name' } }));
   out('pdfua-field-unnamed.pdf', await page({ elements: [h(1, 'Sign-up'), P('Your name:')], field: { name: 'student' } }));
-  // 07-001: the title shows in the title bar.
+  // 7.1: the title shows in the title bar (DisplayDocTitle).
   out('pdfua-title-shown.pdf', await page({ elements: [h(1, 'Wetlands'), INTRO] }));
   out('pdfua-title-not-shown.pdf', await page({ showTitle: false, elements: [h(1, 'Wetlands'), INTRO] }));
-  // 11-001..: a language for every piece of text, from the catalog or from each element.
+  // 7.2: a language for every piece of text, from the catalog or from each element.
   out('pdfua-language-per-element.pdf', await page({ lang: null, elements: [{ ...h(1, 'Wetlands'), lang: 'en-CA' }, { role: 'Sect', lang: 'en-CA', kids: [INTRO] }, P('Les milieux humides filtrent l\'eau.', { lang: 'fr-CA' })] }));
   out('pdfua-language-marked-content.pdf', await page({ lang: null, elements: [{ ...h(1, 'Wetlands'), contentLang: 'en-CA' }, { ...INTRO, contentLang: 'en-CA' }] }));
   out('pdfua-language-partial.pdf', await page({ lang: null, elements: [{ ...h(1, 'Wetlands'), lang: 'en-CA' }, INTRO] }));
   out('pdfua-language-invalid.pdf', await page({ lang: 'english', elements: [h(1, 'Wetlands'), P('Les milieux humides filtrent l\'eau.', { lang: 'fr_CA' })] }));
-  // 25-001: no dynamic XFA; a static XFA form beside an AcroForm is allowed.
+  // 7.15: no dynamic XFA; a static XFA form beside an AcroForm is allowed.
   out('pdfua-xfa-static.pdf', await xfaPdf(false));
   out('pdfua-xfa-dynamic.pdf', await xfaPdf(true));
-  // 31-009: fonts are embedded, except those only drawn invisibly (text recognition over a scan).
+  // 7.21.4: fonts are embedded, except those only drawn invisibly (text recognition over a scan).
   out('pdfua-font-invisible.pdf', await unembeddedFontPdf(true));
   out('pdfua-font-not-embedded.pdf', await unembeddedFontPdf(false));
   // A CID-keyed Japanese font that is not embedded, in the Adobe-Japan1 collection: its text is text.
@@ -722,12 +722,12 @@ async function pdfuaFiles(out: (name: string, data: Uint8Array) => void, made: (
   out('pdfua-structure-wide.pdf', await wideStructurePdf(3000));
 
   // LibreOffice: Japanese text in IPA Gothic, which it embeds as a CID-keyed font (Identity-H,
-  // Adobe-Identity) with a ToUnicode map; without the map, its codes map to nothing (31-027).
+  // Adobe-Identity) with a ToUnicode map; without the map, its codes map to nothing (7.21.7).
   const japanese: WriterSource = { title: '湿地の観察', body: [heading('湿地の観察', 1), para('湿地の鳥を観察します。水辺の生き物を記録しましょう。')].join('') };
   soffice(`pdf:writer_pdf_Export:${tagged}`, [source('japanese.fodt', fodt(japanese).replace('fo:language="en" fo:country="CA"', 'fo:language="ja" fo:country="JP" fo:font-family="IPAGothic" style:font-family-asian="IPAGothic" style:language-asian="ja" style:country-asian="JP"'))], join(work, 'japanese'));
   out('pdfua-cid-embedded.pdf', made('japanese', 'japanese.pdf'));
   out('pdfua-text-unmapped.pdf', await withoutToUnicode(made('japanese', 'japanese.pdf')));
-  // 26-002: encryption that lets the text be read by assistive technology, and one that does not.
+  // 7.16: encryption that lets the text be read by assistive technology, and one that does not.
   const noScreenReaders = '{"UseTaggedPDF":{"type":"boolean","value":"true"},"RestrictPermissions":{"type":"boolean","value":"true"},"PermissionPassword":{"type":"string","value":"owner-only"},"EnableTextAccessForAccessibilityTools":{"type":"boolean","value":"false"},"EnableCopyingOfContent":{"type":"boolean","value":"false"}}';
   soffice(`pdf:writer_pdf_Export:${noScreenReaders}`, [source('syllabus-locked.fodt', withPageBreakStyle(fodt(SYLLABUS)))], join(work, 'locked'));
   out('pdfua-encryption-blocks-at.pdf', made('locked', 'syllabus-locked.pdf'));

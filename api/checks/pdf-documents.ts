@@ -1,10 +1,10 @@
-// The PDF checks past tags, title and language, after ISO 14289-1 (PDF/UA-1) as the Matterhorn
-// Protocol lists its failure conditions, kept to what a student meets: figures and formulas without
-// alternative text (13-004, 17-002), tables without headers (15), headings out of order (14),
-// content outside the tags (01-005), links without a description or a Link tag (28-011, 28-012), form
-// fields without a name (28-010), the title not shown (07-001), encryption that bars assistive
-// technology (26-002), dynamic XFA (25-001), fonts not embedded (31-009) and text that maps to no
-// Unicode (31-027). Each judges facts the reader found; when the facts are unclear, it stays quiet.
+// The PDF checks past tags, title and language, after ISO 14289-1 (PDF/UA-1) and the failure
+// conditions the Matterhorn Protocol lists for it, kept to what a student meets: figures and formulas
+// without alternative text (7.3, 7.7), tables without headers (7.5), headings out of order (7.4.2),
+// content outside the tags (7.1), links without a Link tag or a description and form fields without a
+// name (7.18), the title not shown (7.1), encryption that bars assistive technology (7.16), dynamic
+// XFA (7.15), fonts not embedded (7.21.4) and text that maps to no Unicode (7.21.7). Each judges
+// facts the reader found; when the facts are unclear, it stays quiet.
 import { msg } from '../i18n/messages.ts';
 import type { CheckId } from './catalogue.ts';
 import type { Message } from '../i18n/messages.ts';

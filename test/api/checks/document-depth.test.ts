@@ -44,26 +44,26 @@ const text = (found: Finding[], check: string) => formatMessage(found.find((find
 
 describe('PDF/UA failure conditions, each beside a passing look-alike', () => {
   it.each([
-    ['figures and formulas without Alt or ActualText (13-004, 17-002)', 'pdfua-figure-no-alt.pdf', 'pdfua-figure-alt.pdf', ['doc.pdf-figure-no-alt@1']],
-    ['tables without header cells (15)', 'pdfua-table-no-headers.pdf', 'pdfua-table-headers.pdf', ['doc.pdf-table-no-headers@1']],
-    ['headings that skip a level (14-003)', 'pdfua-headings-skip.pdf', 'pdfua-headings-ordered.pdf', ['doc.heading-skip@2']],
-    ['headings that do not start at H1 (14-002)', 'pdfua-headings-start-h2.pdf', 'pdfua-headings-ordered.pdf', ['doc.heading-skip@1']],
-    ['text neither tagged nor an artifact (01-005)', 'pdfua-untagged-content.pdf', 'pdfua-artifacts.pdf', ['doc.pdf-untagged-content@1']],
-    ['links read as a bare address, or not tagged as links (28-011, 28-012)', 'pdfua-links-bare.pdf', 'pdfua-links.pdf', ['doc.pdf-link-no-description@1']],
-    ['form fields without a tooltip (TU)', 'pdfua-field-unnamed.pdf', 'pdfua-field-named.pdf', ['doc.pdf-field-no-name@1']],
-    ['the title not shown in the title bar (07-001)', 'pdfua-title-not-shown.pdf', 'pdfua-title-shown.pdf', ['doc.pdf-title-not-shown']],
+    ['figures and formulas without Alt or ActualText (7.3, 7.7)', 'pdfua-figure-no-alt.pdf', 'pdfua-figure-alt.pdf', ['doc.pdf-figure-no-alt@1']],
+    ['tables without header cells (7.5)', 'pdfua-table-no-headers.pdf', 'pdfua-table-headers.pdf', ['doc.pdf-table-no-headers@1']],
+    ['headings that skip a level (7.4.2)', 'pdfua-headings-skip.pdf', 'pdfua-headings-ordered.pdf', ['doc.heading-skip@2']],
+    ['headings that do not start at H1 (7.4.2)', 'pdfua-headings-start-h2.pdf', 'pdfua-headings-ordered.pdf', ['doc.heading-skip@1']],
+    ['text neither tagged nor an artifact (7.1)', 'pdfua-untagged-content.pdf', 'pdfua-artifacts.pdf', ['doc.pdf-untagged-content@1']],
+    ['links read as a bare address, or not tagged as links (7.18.5)', 'pdfua-links-bare.pdf', 'pdfua-links.pdf', ['doc.pdf-link-no-description@1']],
+    ['form fields without a tooltip (TU, 7.18.4)', 'pdfua-field-unnamed.pdf', 'pdfua-field-named.pdf', ['doc.pdf-field-no-name@1']],
+    ['the title not shown in the title bar (7.1)', 'pdfua-title-not-shown.pdf', 'pdfua-title-shown.pdf', ['doc.pdf-title-not-shown']],
     ['a language tag that is not BCP 47', 'pdfua-language-invalid.pdf', 'pdfua-title-shown.pdf', ['doc.invalid-language']],
-    ['text without a language anywhere (11-001)', 'pdfua-language-partial.pdf', 'pdfua-language-per-element.pdf', ['doc.no-language']],
+    ['text without a language anywhere (7.2)', 'pdfua-language-partial.pdf', 'pdfua-language-per-element.pdf', ['doc.no-language']],
     ['text without a language anywhere, beside text whose marked content carries it', 'pdfua-language-partial.pdf', 'pdfua-language-marked-content.pdf', ['doc.no-language']],
-    ['dynamic XFA (25-001), not a static XFA form', 'pdfua-xfa-dynamic.pdf', 'pdfua-xfa-static.pdf', ['doc.pdf-xfa']],
-    ['a font not embedded that draws visible text (31-009), not one drawn invisibly', 'pdfua-font-not-embedded.pdf', 'pdfua-font-invisible.pdf', ['doc.pdf-font-not-embedded@1']],
-    ['text whose CID font maps to no Unicode (31-027)', 'pdfua-text-unmapped.pdf', 'pdfua-cid-embedded.pdf', ['doc.pdf-text-unmapped@1']],
+    ['dynamic XFA (7.15), not a static XFA form', 'pdfua-xfa-dynamic.pdf', 'pdfua-xfa-static.pdf', ['doc.pdf-xfa']],
+    ['a font not embedded that draws visible text (7.21.4), not one drawn invisibly', 'pdfua-font-not-embedded.pdf', 'pdfua-font-invisible.pdf', ['doc.pdf-font-not-embedded@1']],
+    ['text whose CID font maps to no Unicode (7.21.7)', 'pdfua-text-unmapped.pdf', 'pdfua-cid-embedded.pdf', ['doc.pdf-text-unmapped@1']],
   ])('flags %s', async (_condition, failing, passing, expected) => {
     expect(ids(await findings(failing))).toEqual(expected);
     expect(await findings(passing)).toEqual([]);
   });
 
-  it('flags encryption that bars assistive technology (26-002), not one that only restricts editing', async () => {
+  it('flags encryption that bars assistive technology (7.16), not one that only restricts editing', async () => {
     const locked = await pdf('pdfua-encryption-blocks-at.pdf');
     expect(locked.accessibilityBlocked).toBe(true);
     expect(ids(checkDocument(locked, place, urlOf('locked.pdf'), ORG_UNIT).findings)).toEqual(['doc.pdf-encryption-blocks-at']);
