@@ -225,7 +225,8 @@ export async function readPdf(bytes: Uint8Array, limits: DocumentLimits): Promis
     for (let number = 1; number <= pagesRead; number++) {
       const page = await document.getPage(number);
       try {
-        if (!tagged) {
+        // pdf-lib's view of the catalog says whether there are tags; without it, pdf.js's page trees do.
+        if (!tagged && objects === null) {
           const tree = await page.getStructTree().catch(() => null);
           tagged = tree !== null && Array.isArray(tree.children) && tree.children.length > 0;
         }
@@ -284,7 +285,8 @@ export async function readPdf(bytes: Uint8Array, limits: DocumentLimits): Promis
             linkAnnotations.push({
               page: number,
               contents: cleanString(annotation.contentsObj?.str) !== null,
-              tagged: structured ? owner?.role === 'Link' : null,
+              // Past a limit of the walk, an annotation's owner may be an element not reached.
+              tagged: structured && walkedWhole ? owner?.role === 'Link' : null,
               elementDescribed: owner?.described === true,
               ...(linkText === undefined ? {} : { text: linkText }),
             });
