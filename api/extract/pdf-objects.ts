@@ -3,6 +3,7 @@
 // tables, headings, languages, which marked content and annotations each element owns) and each
 // page's resources (fonts, images). Every walk of the object graph is bounded in depth and in count
 // and keeps a set of the objects it has been through, so a hostile file ends the walk, not the run.
+import { enableCompileCache } from 'node:module';
 import { Parser } from 'htmlparser2';
 import type { PdfFigure, PdfShortfall, PdfTable, DocumentHeading, PdfFont } from './document-facts.ts';
 
@@ -17,6 +18,8 @@ let pdfLib: Promise<PdfLib> | undefined;
 
 /** pdf-lib, loaded on the first PDF (the reading thread of a run without PDFs never needs it). */
 function loadPdfLib(): Promise<PdfLib> {
+  // Its compiled code is kept between runs like pdf.js's (see pdf-reader.ts), and it loads first.
+  enableCompileCache();
   pdfLib ??= import('pdf-lib');
   return pdfLib;
 }
