@@ -192,6 +192,8 @@ function outlineLevel(value: string | undefined): number | null {
 
 /** Heading styles' ids and levels: named "heading 1-9" or with an outline level, directly or inherited. */
 function headingStyles(stylesXml: string | null): { ids: Map<string, number>; language: string | null } {
+  // A style's outline level: a heading level, 0 for body text set on purpose (w:outlineLvl 9, as
+  // Word's "TOC Heading" does to stop being a heading), null when the style does not say.
   const styles = new Map<string, { name: string; basedOn: string | null; outline: number | null }>();
   let current: { id: string; name: string; basedOn: string | null; outline: number | null } | null = null;
   let language: string | null = null;
@@ -202,7 +204,7 @@ function headingStyles(stylesXml: string | null): { ids: Map<string, number>; la
           current = { id: attributes['w:styleId'], name: '', basedOn: null, outline: null };
         } else if (current && name === 'w:name') current.name = attributes['w:val'] ?? '';
         else if (current && name === 'w:basedOn') current.basedOn = attributes['w:val'] ?? null;
-        else if (current && name === 'w:outlineLvl') current.outline = outlineLevel(attributes['w:val']);
+        else if (current && name === 'w:outlineLvl') current.outline = outlineLevel(attributes['w:val']) ?? 0;
         else if (name === 'w:lang') language ??= attributes['w:val'] || attributes['w:bidi'] || attributes['w:eastAsia'] || null;
       },
       close: (name) => {
@@ -217,6 +219,7 @@ function headingStyles(stylesXml: string | null): { ids: Map<string, number>; la
   for (const id of styles.keys()) {
     for (let style = styles.get(id), depth = 0; style && depth < 20; style = style.basedOn ? styles.get(style.basedOn) : undefined, depth++) {
       const named = /^heading ([1-9])$/i.exec(style.name);
+      if (style.outline === 0) break;
       if (style.outline !== null || named) {
         ids.set(id, style.outline ?? Number(named![1]));
         break;
