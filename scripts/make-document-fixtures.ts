@@ -1,6 +1,8 @@
 // Makes the test documents (test/fixtures/documents/) and the demo course's documents
 // (api/local/demo-course/documents/) with real tools, so the readers meet what editors really write:
-//   node scripts/make-document-fixtures.ts
+//   node scripts/make-document-fixtures.ts            every file
+//   node scripts/make-document-fixtures.ts pdfua      only the pdfua-*, headings-*, tables-* and
+//                                                     reading-order-* files (the depth checks')
 // Needs LibreOffice (`soffice`, e.g. Debian's libreoffice-writer-nogui and libreoffice-impress-nogui)
 // only to make the files again; the tests use the committed files.
 //
@@ -12,6 +14,13 @@
 //   them: the "decorative" mark on an image, a Word file with no language at all, slide titles in
 //   title placeholders (LibreOffice exports them as text boxes), and site-relative link targets.
 //
+// - The pdfua-* files are built from ISO 14289-1 (PDF/UA-1) as the Matterhorn Protocol lists its
+//   failure conditions, each failing file beside a passing look-alike that differs in the one thing
+//   the check looks at. pdf-lib writes their tag structure (structure elements, marked content,
+//   the parent tree), annotations, form fields, fonts and catalog entries with its low-level objects
+//   (see taggedPdf below); LibreOffice writes the Japanese pages (IPA fonts, CID-keyed), the tables
+//   and headings of Word files, and the PDF whose security bars screen readers.
+//
 // Links inside the documents are site-relative (/library/...), so they resolve against wherever the
 // document is served: the test site and the demo course answer /library/reading.html and not
 // /library/missing.html.
@@ -21,7 +30,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { crc32, deflateRawSync, deflateSync } from 'node:zlib';
 import yauzl from 'yauzl';
-import { PDFArray, PDFDict, PDFDocument, PDFName, PDFString, StandardFonts, setTextRenderingMode, TextRenderingMode } from 'pdf-lib';
+import { PDFArray, PDFDict, PDFDocument, PDFHexString, PDFName, PDFOperator, PDFOperatorNames, PDFString, StandardFonts, setTextRenderingMode, TextRenderingMode, type PDFPage, type PDFRef } from 'pdf-lib';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const FIXTURES = join(ROOT, 'test/fixtures/documents');
@@ -165,7 +174,7 @@ function prose(words: number, seed: number): string[] {
 
 // ---- Writer sources ---------------------------------------------------------------------------
 
-const ODF_NAMESPACES = 'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0" xmlns:svg="urn:oasis:names:tc:opendocument:xmlns:svg-compatible:1.0" xmlns:xlink="http://www.w3.org/1999/xlink" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0" xmlns:fo="urn:oasis:names:tc:opendocument:xmlns:xsl-fo-compatible:1.0"';
+const ODF_NAMESPACES = 'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0" xmlns:svg="urn:oasis:names:tc:opendocument:xmlns:svg-compatible:1.0" xmlns:xlink="http://www.w3.org/1999/xlink" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0" xmlns:fo="urn:oasis:names:tc:opendocument:xmlns:xsl-fo-compatible:1.0"';
 
 interface WriterSource {
   title: string | null;
@@ -240,7 +249,8 @@ const DECORATIVE = '<a:extLst><a:ext uri="{C183D7F6-B498-43B3-948B-1728B52AA6E4}
 type Shape =
   | { kind: 'title' | 'body'; runs: (string | { text: string; linkId: string })[] }
   | { kind: 'textbox'; text: string; big: boolean }
-  | { kind: 'picture'; name: string; alt: string | null; decorative?: boolean };
+  | { kind: 'picture'; name: string; alt: string | null; decorative?: boolean }
+  | { kind: 'chart' | 'diagram'; name: string; alt: string | null };
 
 function run(part: string | { text: string; linkId: string }): string {
   if (typeof part === 'string') return `<a:r><a:rPr lang="en-CA" dirty="0"/><a:t>${esc(part)}</a:t></a:r>`;
@@ -257,6 +267,9 @@ function slideXml(shapes: Shape[]): string {
         return `<p:sp><p:nvSpPr><p:cNvPr id="${id}" name="${shape.kind === 'title' ? 'Title' : 'Content Placeholder'} ${id}"/><p:cNvSpPr><a:spLocks noGrp="1"/></p:cNvSpPr><p:nvPr><p:ph${shape.kind === 'title' ? ' type="title"' : ` idx="1"`}/></p:nvPr></p:nvSpPr>${box}<p:txBody><a:bodyPr/><a:lstStyle/><a:p>${shape.runs.map(run).join('')}</a:p></p:txBody></p:sp>`;
       case 'textbox':
         return `<p:sp><p:nvSpPr><p:cNvPr id="${id}" name="TextBox ${id}"/><p:cNvSpPr txBox="1"/><p:nvPr/></p:nvSpPr>${box}<p:txBody><a:bodyPr wrap="square"/><a:lstStyle/><a:p><a:r><a:rPr lang="en-CA" sz="${shape.big ? 4400 : 1800}" b="${shape.big ? 1 : 0}" dirty="0"/><a:t>${esc(shape.text)}</a:t></a:r></a:p></p:txBody></p:sp>`;
+      case 'chart':
+      case 'diagram':
+        return CHART_FRAME(id, shape.name, shape.alt, shape.kind, 365125 + index * 1500000);
       case 'picture':
         return `<p:pic><p:nvPicPr><p:cNvPr id="${id}" name="${esc(shape.name)}"${shape.alt === null ? '' : ` descr="${esc(shape.alt)}"`}>${shape.decorative ? DECORATIVE : ''}</p:cNvPr><p:cNvPicPr><a:picLocks noChangeAspect="1"/></p:cNvPicPr><p:nvPr/></p:nvPicPr><p:blipFill><a:blip r:embed="rIdPicture"/><a:stretch><a:fillRect/></a:stretch></p:blipFill>${box}</p:pic>`;
     }
@@ -279,10 +292,18 @@ function fodp(title: string | null, slides: number): string {
 <office:body><office:presentation>${pages}</office:presentation></office:body></office:document>`;
 }
 
+const CHART_RELATIONSHIPS = '<Relationship Id="rIdChart" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/chart" Target="../charts/chart1.xml"/><Relationship Id="rIdDiagramData" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/diagramData" Target="../diagrams/data1.xml"/>';
+/** The smallest chart and diagram parts the frames above point at (a bar chart of two counts, one diagram point). */
+const CHART_PARTS = [
+  { name: 'ppt/charts/chart1.xml', data: Buffer.from('<?xml version="1.0" encoding="UTF-8" standalone="yes"?><c:chartSpace xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart"><c:chart><c:plotArea><c:barChart><c:barDir val="col"/><c:ser><c:idx val="0"/><c:order val="0"/><c:val><c:numLit><c:ptCount val="2"/><c:pt idx="0"><c:v>4</c:v></c:pt><c:pt idx="1"><c:v>8</c:v></c:pt></c:numLit></c:val></c:ser></c:barChart></c:plotArea></c:chart></c:chartSpace>') },
+  { name: 'ppt/diagrams/data1.xml', data: Buffer.from('<?xml version="1.0" encoding="UTF-8" standalone="yes"?><dgm:dataModel xmlns:dgm="http://schemas.openxmlformats.org/drawingml/2006/diagram"><dgm:ptLst><dgm:pt modelId="{00000000-0000-0000-0000-000000000001}" type="doc"/></dgm:ptLst></dgm:dataModel>') },
+];
+
 /** A LibreOffice PowerPoint package whose slides are replaced by the given ones. */
 async function presentation(base: Buffer, slides: SlideSource[]): Promise<Buffer> {
   const picture = png(160, 100);
-  const media = [{ name: 'ppt/media/ctpo-picture.png', data: picture }];
+  const charts = slides.some((slide) => slide.shapes.some((shape) => shape.kind === 'chart' || shape.kind === 'diagram'));
+  const media = [{ name: 'ppt/media/ctpo-picture.png', data: picture }, ...(charts ? CHART_PARTS : [])];
   return editPackage(base, (name, xml) => {
     const slide = /^ppt\/slides\/slide(\d+)\.xml$/.exec(name);
     if (slide) return slideXml(slides[Number(slide[1]) - 1]!.shapes);
@@ -292,7 +313,7 @@ async function presentation(base: Buffer, slides: SlideSource[]): Promise<Buffer
       const layout = /<Relationship [^>]*slideLayout[^>]*\/>/.exec(xml)?.[0] ?? '';
       const links = Object.entries(source.links ?? {}).map(([id, path]) => `<Relationship Id="${id}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/hyperlink" Target="${esc(path)}" TargetMode="External"/>`);
       return `<?xml version="1.0" encoding="UTF-8"?>
-<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${layout}<Relationship Id="rIdPicture" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/image" Target="../media/ctpo-picture.png"/>${links.join('')}</Relationships>`;
+<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${layout}<Relationship Id="rIdPicture" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/image" Target="../media/ctpo-picture.png"/>${links.join('')}${charts ? CHART_RELATIONSHIPS : ''}</Relationships>`;
     }
     if (name === '[Content_Types].xml' && !/Extension="png"/.test(xml)) return xml.replace('<Default ', '<Default Extension="png" ContentType="image/png"/><Default ');
     return null;
@@ -371,6 +392,395 @@ async function relativePdf(bytes: Buffer): Promise<Uint8Array> {
   return document.save({ useObjectStreams: false });
 }
 
+// ---- tagged PDFs made with pdf-lib's low-level objects (the pdfua-* files) ---------------------
+
+/** A structure element of a tagged PDF, and what it owns on its page. */
+interface El {
+  role: string;
+  /** Text drawn on its page as marked content the element owns. */
+  text?: string;
+  /** A picture drawn as marked content the element owns. */
+  image?: boolean;
+  alt?: string;
+  actualText?: string;
+  lang?: string;
+  /** A language on its marked content (the property list of its BDC) rather than on the element. */
+  contentLang?: string;
+  /** Table attributes (O /Table): Scope as a name, Headers as an array of IDs. */
+  scope?: 'Row' | 'Column' | 'Both';
+  headers?: string[];
+  id?: string;
+  page?: number;
+  /** A link annotation over its text; owned by the element through an OBJR unless `tagged` is false. */
+  link?: { uri: string; contents?: string; tagged?: boolean };
+  kids?: El[];
+}
+
+interface TaggedSpec {
+  title?: string | null;
+  /** ViewerPreferences DisplayDocTitle (default true). */
+  showTitle?: boolean;
+  /** The catalog's Lang (default en-CA; null for none). */
+  lang?: string | null;
+  pages?: number;
+  elements: El[];
+  /** Text marked as artifacts (running headers, page numbers). */
+  artifacts?: { page: number; text: string }[];
+  /** Text drawn outside any marked content. */
+  untagged?: { page: number; text: string }[];
+  /** A text field, with its tooltip (TU) when given. */
+  field?: { name: string; tooltip?: string };
+}
+
+const marked = (tag: string, properties?: PDFDict) =>
+  // pdf-lib writes any object as an operand; its operand type leaves dictionaries out.
+  properties === undefined ? PDFOperator.of(PDFOperatorNames.BeginMarkedContent, [PDFName.of(tag)]) : PDFOperator.of(PDFOperatorNames.BeginMarkedContentSequence, [PDFName.of(tag), properties as unknown as PDFName]);
+const endMarked = () => PDFOperator.of(PDFOperatorNames.EndMarkedContent);
+
+/**
+ * A tagged PDF as ISO 32000-1 14.7-14.8 describe it: a StructTreeRoot whose elements own marked
+ * content (MCIDs) on their pages and link annotations (OBJR), a ParentTree that maps each page's
+ * MCIDs and each annotation back to its element, MarkInfo Marked, a title and a language.
+ */
+async function taggedPdf(spec: TaggedSpec): Promise<PDFDocument> {
+  const document = await PDFDocument.create({ updateMetadata: false });
+  const { context } = document;
+  const font = await document.embedFont(StandardFonts.Helvetica);
+  const picture = await document.embedPng(png(120, 80));
+  const pages = Array.from({ length: spec.pages ?? 1 }, () => document.addPage([612, 792]));
+  const cursor = pages.map(() => 740);
+  const parents = pages.map(() => [] as PDFRef[]);
+  const annotationParents: PDFRef[] = [];
+  const line = (pageIndex: number, height = 22) => (cursor[pageIndex]! -= height) + height;
+
+  const drawOwned = (page: PDFPage, pageIndex: number, owner: PDFRef, role: string, draw: (y: number) => void, lang?: string): number => {
+    const mcid = parents[pageIndex]!.length;
+    parents[pageIndex]!.push(owner);
+    page.pushOperators(marked(role, context.obj({ MCID: mcid, ...(lang === undefined ? {} : { Lang: PDFString.of(lang) }) })));
+    draw(line(pageIndex, role === 'Figure' ? 100 : 22));
+    page.pushOperators(endMarked());
+    return mcid;
+  };
+
+  const build = (element: El, parent: PDFRef, inherited: number): PDFRef => {
+    const ref = context.nextRef();
+    const pageIndex = (element.page ?? inherited + 1) - 1;
+    const page = pages[pageIndex]!;
+    const kids: (PDFRef | number)[] = [];
+    if (element.text !== undefined) {
+      const text = element.text;
+      kids.push(drawOwned(page, pageIndex, ref, element.role, (y) => page.drawText(text, { x: 72, y, size: 12, font }), element.contentLang));
+      if (element.link) {
+        const y = cursor[pageIndex]! + 22;
+        const annotation = context.obj({
+          Type: 'Annot', Subtype: 'Link', Rect: [70, y - 4, 72 + font.widthOfTextAtSize(text, 12) + 2, y + 14], Border: [0, 0, 0],
+          A: { Type: 'Action', S: 'URI', URI: PDFString.of(element.link.uri) },
+          ...(element.link.contents === undefined ? {} : { Contents: PDFHexString.fromText(element.link.contents) }),
+          ...(element.link.tagged === false ? {} : { StructParent: pages.length + annotationParents.length }),
+        });
+        const annotationRef = context.register(annotation);
+        const existing = page.node.lookupMaybe(PDFName.of('Annots'), PDFArray);
+        if (existing) existing.push(annotationRef);
+        else page.node.set(PDFName.of('Annots'), context.obj([annotationRef]));
+        if (element.link.tagged !== false) {
+          annotationParents.push(ref);
+          kids.push(context.register(context.obj({ Type: 'OBJR', Obj: annotationRef, Pg: page.ref })));
+        }
+      }
+    }
+    if (element.image) kids.push(drawOwned(page, pageIndex, ref, element.role, (y) => page.drawImage(picture, { x: 72, y: y - 80, width: 120, height: 80 })));
+    for (const kid of element.kids ?? []) kids.push(build(kid, ref, pageIndex));
+    const attributes = element.scope !== undefined || element.headers !== undefined
+      ? { A: { O: 'Table', ...(element.scope === undefined ? {} : { Scope: element.scope }), ...(element.headers === undefined ? {} : { Headers: element.headers.map((id) => PDFString.of(id)) }) } }
+      : {};
+    context.assign(ref, context.obj({
+      Type: 'StructElem', S: element.role, P: parent, Pg: page.ref, K: kids,
+      ...(element.alt === undefined ? {} : { Alt: PDFHexString.fromText(element.alt) }),
+      ...(element.actualText === undefined ? {} : { ActualText: PDFHexString.fromText(element.actualText) }),
+      ...(element.lang === undefined ? {} : { Lang: PDFString.of(element.lang) }),
+      ...(element.id === undefined ? {} : { ID: PDFString.of(element.id) }),
+      ...attributes,
+    }));
+    return ref;
+  };
+
+  const rootRef = context.nextRef();
+  const documentElement = build({ role: 'Document', kids: spec.elements }, rootRef, 0);
+  for (const { page, text } of spec.artifacts ?? []) {
+    const target = pages[page - 1]!;
+    target.pushOperators(marked('Artifact', context.obj({ Type: 'Pagination' })));
+    target.drawText(text, { x: 72, y: 40, size: 9, font });
+    target.pushOperators(endMarked());
+  }
+  for (const { page, text } of spec.untagged ?? []) pages[page - 1]!.drawText(text, { x: 72, y: line(page - 1), size: 12, font });
+  const nums: (number | PDFRef | PDFRef[])[] = [];
+  pages.forEach((page, index) => {
+    page.node.set(PDFName.of('StructParents'), context.obj(index));
+    page.node.set(PDFName.of('Tabs'), PDFName.of('S'));
+    nums.push(index, parents[index]!);
+  });
+  annotationParents.forEach((ref, index) => nums.push(pages.length + index, ref));
+  const parentTree = context.register(context.obj({ Nums: nums }));
+  context.assign(rootRef, context.obj({ Type: 'StructTreeRoot', K: [documentElement], ParentTree: parentTree, ParentTreeNextKey: pages.length + annotationParents.length }));
+  document.catalog.set(PDFName.of('StructTreeRoot'), rootRef);
+  document.catalog.set(PDFName.of('MarkInfo'), context.obj({ Marked: true }));
+  const lang = spec.lang === undefined ? 'en-CA' : spec.lang;
+  if (lang !== null) document.catalog.set(PDFName.of('Lang'), PDFString.of(lang));
+  const title = spec.title === undefined ? 'Wetland field guide' : spec.title;
+  if (title !== null) document.setTitle(title, { showInWindowTitleBar: spec.showTitle ?? true });
+  if (spec.showTitle === false) document.catalog.set(PDFName.of('ViewerPreferences'), context.obj({ DisplayDocTitle: false }));
+  if (spec.field) {
+    const field = document.getForm().createTextField(spec.field.name);
+    field.addToPage(pages[0]!, { x: 72, y: line(0, 40), width: 200, height: 24, font });
+    if (spec.field.tooltip !== undefined) field.acroField.dict.set(PDFName.of('TU'), PDFHexString.fromText(spec.field.tooltip));
+  }
+  return document;
+}
+
+const saved = (document: PDFDocument) => document.save({ useObjectStreams: false });
+const P = (text: string, more: Partial<El> = {}): El => ({ role: 'P', text, ...more });
+const INTRO = P('Wetlands filter water, store carbon and shelter birds, fish and insects through the year.');
+
+/** A table of `rows` x 2 cells; `header` says how its first row is marked. */
+function table(header: 'th' | 'scope' | 'headers' | 'none', rows = 3): El {
+  const cells = (row: number): El[] => [0, 1].map((column) => {
+    const text = row === 0 ? ['Species', 'Count'][column]! : column === 0 ? ['Heron', 'Kingfisher', 'Osprey'][(row - 1) % 3]! : String(row * 4);
+    if (row === 0 && header === 'th') return { role: 'TH', text, scope: 'Column' };
+    if (row === 0 && header === 'scope') return { role: 'TD', text, scope: 'Column' };
+    if (row === 0 && header === 'headers') return { role: 'TD', text, id: `h${column}` };
+    if (row > 0 && header === 'headers') return { role: 'TD', text, headers: [`h${column}`] };
+    return { role: 'TD', text };
+  });
+  return { role: 'Table', kids: Array.from({ length: rows }, (_, row) => ({ role: 'TR', kids: cells(row) })) };
+}
+
+/** A non-embedded TrueType font named like a system font, as a PDF made without font embedding carries it. */
+function unembeddedFont(document: PDFDocument): PDFRef {
+  const widths = Array.from({ length: 95 }, () => 500);
+  return document.context.register(document.context.obj({
+    Type: 'Font', Subtype: 'TrueType', BaseFont: 'Calibri', FirstChar: 32, LastChar: 126, Widths: widths, Encoding: 'WinAnsiEncoding',
+    FontDescriptor: { Type: 'FontDescriptor', FontName: 'Calibri', Flags: 32, FontBBox: [-503, -313, 1240, 1026], ItalicAngle: 0, Ascent: 750, Descent: -250, CapHeight: 632, StemV: 80 },
+  }));
+}
+
+/** A one-page tagged PDF whose paragraph is drawn in the Calibri above, visible or (OCR-like) invisible. */
+async function unembeddedFontPdf(invisible: boolean): Promise<Uint8Array> {
+  const document = await taggedPdf({ elements: [{ role: 'H1', text: 'Field notes' }] });
+  const page = document.getPage(0);
+  page.node.setFontDictionary(PDFName.of('FCalibri'), unembeddedFont(document));
+  const owner = document.context.nextRef();
+  const root = document.catalog.lookup(PDFName.of('StructTreeRoot'), PDFDict);
+  const documentElement = root.lookup(PDFName.of('K'), PDFArray).lookup(0, PDFDict);
+  document.context.assign(owner, document.context.obj({ Type: 'StructElem', S: 'P', P: root.lookup(PDFName.of('K'), PDFArray).get(0), Pg: page.ref, K: [1] }));
+  documentElement.lookup(PDFName.of('K'), PDFArray).push(owner);
+  root.lookup(PDFName.of('ParentTree'), PDFDict).lookup(PDFName.of('Nums'), PDFArray).lookup(1, PDFArray).push(owner);
+  page.pushOperators(
+    marked('P', document.context.obj({ MCID: 1 })),
+    PDFOperator.of(PDFOperatorNames.BeginText),
+    PDFOperator.of(PDFOperatorNames.SetFontAndSize, [PDFName.of('FCalibri'), document.context.obj(12)]),
+    PDFOperator.of(PDFOperatorNames.SetTextRenderingMode, [document.context.obj(invisible ? 3 : 0)]),
+    PDFOperator.of(PDFOperatorNames.MoveText, [document.context.obj(72), document.context.obj(680)]),
+    PDFOperator.of(PDFOperatorNames.ShowText, [PDFString.of('Herons wade the shallow edge of the pond at dawn.')]),
+    PDFOperator.of(PDFOperatorNames.EndText),
+    endMarked(),
+  );
+  return saved(document);
+}
+
+/** A page of Japanese text in a CID-keyed font that is not embedded: Adobe-Japan1, UniJIS-UCS2-H, no ToUnicode. */
+async function cidFontPdf(): Promise<Uint8Array> {
+  // A photo on the page too: textless (to pdf.js) with an image is what a scan looks like.
+  const document = await taggedPdf({ lang: 'ja', title: '湿地の観察', elements: [{ role: 'Figure', image: true, alt: '池の写真' }] });
+  const { context } = document;
+  const page = document.getPage(0);
+  const fontRef = context.register(context.obj({
+    Type: 'Font', Subtype: 'Type0', BaseFont: 'KozMinPr6N-Regular', Encoding: 'UniJIS-UCS2-H',
+    DescendantFonts: [context.obj({
+      Type: 'Font', Subtype: 'CIDFontType0', BaseFont: 'KozMinPr6N-Regular',
+      CIDSystemInfo: { Registry: PDFString.of('Adobe'), Ordering: PDFString.of('Japan1'), Supplement: 6 },
+      FontDescriptor: { Type: 'FontDescriptor', FontName: 'KozMinPr6N-Regular', Flags: 4, FontBBox: [-437, -340, 1147, 1317], ItalicAngle: 0, Ascent: 880, Descent: -120, CapHeight: 742, StemV: 80 },
+      DW: 1000,
+    })],
+  }));
+  page.node.setFontDictionary(PDFName.of('FJ'), fontRef);
+  const root = document.catalog.lookup(PDFName.of('StructTreeRoot'), PDFDict);
+  const documentElement = root.lookup(PDFName.of('K'), PDFArray).lookup(0, PDFDict);
+  const owner = context.register(context.obj({ Type: 'StructElem', S: 'P', P: root.lookup(PDFName.of('K'), PDFArray).get(0), Pg: page.ref, K: [1] }));
+  documentElement.lookup(PDFName.of('K'), PDFArray).push(owner);
+  root.lookup(PDFName.of('ParentTree'), PDFDict).lookup(PDFName.of('Nums'), PDFArray).lookup(1, PDFArray).push(owner);
+  // UCS-2 codes: 湿地の鳥を観察します。(Observing wetland birds.)
+  const text = '湿地の鳥を観察します。水辺の生き物を記録しましょう。';
+  const hex = [...text].map((char) => char.codePointAt(0)!.toString(16).padStart(4, '0')).join('');
+  page.pushOperators(
+    marked('P', context.obj({ MCID: 1 })),
+    PDFOperator.of(PDFOperatorNames.BeginText),
+    PDFOperator.of(PDFOperatorNames.SetFontAndSize, [PDFName.of('FJ'), context.obj(14)]),
+    PDFOperator.of(PDFOperatorNames.MoveText, [context.obj(72), context.obj(700)]),
+    PDFOperator.of(PDFOperatorNames.ShowText, [PDFHexString.of(hex)]),
+    PDFOperator.of(PDFOperatorNames.EndText),
+    endMarked(),
+  );
+  return saved(document);
+}
+
+/** A tagged PDF whose structure tree loops: an element is its own grandchild. */
+async function cyclicStructurePdf(): Promise<Uint8Array> {
+  const document = await taggedPdf({ elements: [{ role: 'Sect', kids: [P('A section whose tags loop back on themselves.')] }] });
+  const documentElement = document.catalog.lookup(PDFName.of('StructTreeRoot'), PDFDict).lookup(PDFName.of('K'), PDFArray).lookup(0, PDFDict);
+  const section = documentElement.lookup(PDFName.of('K'), PDFArray).lookup(0, PDFDict);
+  const paragraph = section.lookup(PDFName.of('K'), PDFArray).lookup(0, PDFDict);
+  paragraph.lookup(PDFName.of('K'), PDFArray).push(documentElement.lookup(PDFName.of('K'), PDFArray).get(0));
+  return saved(document);
+}
+
+/** A tagged PDF whose text sits under `depth` nested Div elements. */
+async function deepStructurePdf(depth: number): Promise<Uint8Array> {
+  let element: El = P('Text at the bottom of a very deep tag structure.');
+  for (let level = 0; level < depth; level++) element = { role: 'Div', kids: [element] };
+  return saved(await taggedPdf({ elements: [element] }));
+}
+
+/** A tagged PDF with `count` empty Span elements beside its one paragraph. */
+async function wideStructurePdf(count: number): Promise<Uint8Array> {
+  return saved(await taggedPdf({ elements: [INTRO, { role: 'Div', kids: Array.from({ length: count }, () => ({ role: 'Span' })) }] }));
+}
+
+/** A PDF whose AcroForm holds an XFA form: dynamic (NeedsRendering, dynamicRender required) or static. */
+async function xfaPdf(dynamic: boolean): Promise<Uint8Array> {
+  // pdf-lib drops an XFA form whenever its form API is used, so the XFA goes into the saved file, read again.
+  const made = await taggedPdf({ elements: [{ role: 'H1', text: 'Field trip permission form' }, INTRO], field: { name: 'student', tooltip: 'Student name' } });
+  const document = await PDFDocument.load(await saved(made), { updateMetadata: false });
+  const { context } = document;
+  const packet = (xml: string) => context.register(context.flateStream(xml));
+  const config = `<config xmlns="http://www.xfa.org/schema/xci/3.0/"><present><pdf><version>1.7</version></pdf></present><acrobat><acrobat7><dynamicRender>${dynamic ? 'required' : 'forbidden'}</dynamicRender></acrobat7></acrobat></config>`;
+  const template = '<template xmlns="http://www.xfa.org/schema/xfa-template/3.3/"><subform name="form1" layout="tb"><field name="student"><ui><textEdit/></ui></field></subform></template>';
+  const form = document.catalog.lookup(PDFName.of('AcroForm'), PDFDict);
+  form.set(PDFName.of('XFA'), context.obj([
+    PDFString.of('preamble'), packet('<xdp:xdp xmlns:xdp="http://ns.adobe.com/xdp/">'),
+    PDFString.of('config'), packet(config),
+    PDFString.of('template'), packet(template),
+    PDFString.of('postamble'), packet('</xdp:xdp>'),
+  ]));
+  if (dynamic) document.catalog.set(PDFName.of('NeedsRendering'), context.obj(true));
+  return document.save({ useObjectStreams: false, updateFieldAppearances: false });
+}
+
+/** Removes every font's ToUnicode map: the codes of a CID-keyed font with an Identity ordering then map to nothing. */
+async function withoutToUnicode(bytes: Buffer): Promise<Uint8Array> {
+  const document = await PDFDocument.load(bytes, { updateMetadata: false });
+  for (const [, object] of document.context.enumerateIndirectObjects()) {
+    if (object instanceof PDFDict && object.lookupMaybe(PDFName.of('Type'), PDFName) === PDFName.of('Font')) object.delete(PDFName.of('ToUnicode'));
+  }
+  return document.save({ useObjectStreams: false });
+}
+
+/** The pdfua-* files: each check's failing file and its passing look-alike. */
+async function pdfuaFiles(out: (name: string, data: Uint8Array) => void, made: (folder: string, name: string) => Buffer, source: (name: string, text: string) => string): Promise<void> {
+  const page = async (spec: TaggedSpec) => saved(await taggedPdf(spec));
+  const h = (level: number, text: string): El => ({ role: `H${level}`, text });
+
+  // 7.3 and 7.7: figures and formulas need Alt (or ActualText, or an enclosing element's).
+  out('pdfua-figure-alt.pdf', await page({ elements: [h(1, 'Pond life'), { role: 'Figure', image: true, alt: 'A heron standing in reeds' }, { role: 'Formula', text: 'E = m c^2', alt: 'E equals m c squared' }, { role: 'Figure', actualText: 'Map', kids: [{ role: 'Figure', image: true }] }] }));
+  out('pdfua-figure-no-alt.pdf', await page({ elements: [h(1, 'Pond life'), { role: 'Figure', image: true }, { role: 'Formula', text: 'E = m c^2' }] }));
+  // 7.5: a table needs header cells (TH), or cells that say their headers (Scope, Headers).
+  out('pdfua-table-headers.pdf', await page({ elements: [h(1, 'Bird counts'), table('th'), table('scope'), table('headers')] }));
+  out('pdfua-table-no-headers.pdf', await page({ elements: [h(1, 'Bird counts'), table('none'), { role: 'Table', kids: [{ role: 'TR', kids: [{ role: 'TD', text: 'One row, no headers needed' }] }] }] }));
+  // 7.4.2: headings start at H1 and skip no level.
+  out('pdfua-headings-ordered.pdf', await page({ pages: 2, elements: [h(1, 'Wetlands'), h(2, 'Birds'), h(3, 'Herons'), h(2, 'Plants', ), { ...h(1, 'Appendix'), page: 2 }, { ...h(2, 'Sources'), page: 2 }] }));
+  out('pdfua-headings-skip.pdf', await page({ pages: 2, elements: [h(1, 'Wetlands'), h(2, 'Birds'), { ...h(4, 'Herons'), page: 2 }] }));
+  out('pdfua-headings-start-h2.pdf', await page({ elements: [h(2, 'Wetlands'), h(3, 'Birds')] }));
+  // 7.1: content is tagged or marked as an artifact.
+  out('pdfua-artifacts.pdf', await page({ elements: [h(1, 'Wetlands'), INTRO], artifacts: [{ page: 1, text: 'Environmental Science 101 - page 1' }] }));
+  out('pdfua-untagged-content.pdf', await page({ elements: [h(1, 'Wetlands'), INTRO], untagged: [{ page: 1, text: 'This paragraph was added after tagging and has no tag.' }] }));
+  // 7.18.5: a link is tagged as a Link and says where it goes.
+  out('pdfua-links.pdf', await page({ elements: [h(1, 'Readings'), { role: 'Link', text: 'Weekly reading', link: { uri: 'https://course.example/library/reading.html', contents: 'Weekly reading' } }, { role: 'Link', text: 'Field notebook guide', link: { uri: 'https://course.example/library/guide.html' } }] }));
+  out('pdfua-links-bare.pdf', await page({ elements: [h(1, 'Readings'), { role: 'Link', text: 'https://course.example/library/reading.html', link: { uri: 'https://course.example/library/reading.html' } }, P('Field notebook guide', { link: { uri: 'https://course.example/library/guide.html', contents: 'Field notebook guide', tagged: false } })] }));
+  // 7.18.4 (TU): a form field has a name a screen reader reads.
+  out('pdfua-field-named.pdf', await page({ elements: [h(1, 'Sign-up'), P('Your name:')], field: { name: 'student', tooltip: 'Your full name' } }));
+  out('pdfua-field-unnamed.pdf', await page({ elements: [h(1, 'Sign-up'), P('Your name:')], field: { name: 'student' } }));
+  // 7.1: the title shows in the title bar (DisplayDocTitle).
+  out('pdfua-title-shown.pdf', await page({ elements: [h(1, 'Wetlands'), INTRO] }));
+  out('pdfua-title-not-shown.pdf', await page({ showTitle: false, elements: [h(1, 'Wetlands'), INTRO] }));
+  // 7.2: a language for every piece of text, from the catalog or from each element.
+  out('pdfua-language-per-element.pdf', await page({ lang: null, elements: [{ ...h(1, 'Wetlands'), lang: 'en-CA' }, { role: 'Sect', lang: 'en-CA', kids: [INTRO] }, P('Les milieux humides filtrent l\'eau.', { lang: 'fr-CA' })] }));
+  out('pdfua-language-marked-content.pdf', await page({ lang: null, elements: [{ ...h(1, 'Wetlands'), contentLang: 'en-CA' }, { ...INTRO, contentLang: 'en-CA' }] }));
+  out('pdfua-language-partial.pdf', await page({ lang: null, elements: [{ ...h(1, 'Wetlands'), lang: 'en-CA' }, INTRO] }));
+  out('pdfua-language-invalid.pdf', await page({ lang: 'english', elements: [h(1, 'Wetlands'), P('Les milieux humides filtrent l\'eau.', { lang: 'fr_CA' })] }));
+  // 7.15: no dynamic XFA; a static XFA form beside an AcroForm is allowed.
+  out('pdfua-xfa-static.pdf', await xfaPdf(false));
+  out('pdfua-xfa-dynamic.pdf', await xfaPdf(true));
+  // 7.21.4: fonts are embedded, except those only drawn invisibly (text recognition over a scan).
+  out('pdfua-font-invisible.pdf', await unembeddedFontPdf(true));
+  out('pdfua-font-not-embedded.pdf', await unembeddedFontPdf(false));
+  // A CID-keyed Japanese font that is not embedded, in the Adobe-Japan1 collection: its text is text.
+  out('pdfua-cid-japan1.pdf', await cidFontPdf());
+  // A page that is nearly empty (a section number) and has no picture is not a scan.
+  out('pdfua-near-empty.pdf', await page({ pages: 2, elements: [h(1, 'Wetlands'), INTRO, { ...P('2'), page: 2 }] }));
+  // Hostile structure trees: a loop, absurd depth, and more elements than the reader walks.
+  out('pdfua-structure-cycle.pdf', await cyclicStructurePdf());
+  out('pdfua-structure-deep.pdf', await deepStructurePdf(150));
+  out('pdfua-structure-wide.pdf', await wideStructurePdf(3000));
+
+  // LibreOffice: Japanese text in IPA Gothic, which it embeds as a CID-keyed font (Identity-H,
+  // Adobe-Identity) with a ToUnicode map; without the map, its codes map to nothing (7.21.7).
+  const japanese: WriterSource = { title: '湿地の観察', body: [heading('湿地の観察', 1), para('湿地の鳥を観察します。水辺の生き物を記録しましょう。')].join('') };
+  soffice(`pdf:writer_pdf_Export:${tagged}`, [source('japanese.fodt', fodt(japanese).replace('fo:language="en" fo:country="CA"', 'fo:language="ja" fo:country="JP" fo:font-family="IPAGothic" style:font-family-asian="IPAGothic" style:language-asian="ja" style:country-asian="JP"'))], join(work, 'japanese'));
+  out('pdfua-cid-embedded.pdf', made('japanese', 'japanese.pdf'));
+  out('pdfua-text-unmapped.pdf', await withoutToUnicode(made('japanese', 'japanese.pdf')));
+  // 7.16: encryption that lets the text be read by assistive technology, and one that does not.
+  const noScreenReaders = '{"UseTaggedPDF":{"type":"boolean","value":"true"},"RestrictPermissions":{"type":"boolean","value":"true"},"PermissionPassword":{"type":"string","value":"owner-only"},"EnableTextAccessForAccessibilityTools":{"type":"boolean","value":"false"},"EnableCopyingOfContent":{"type":"boolean","value":"false"}}';
+  soffice(`pdf:writer_pdf_Export:${noScreenReaders}`, [source('syllabus-locked.fodt', withPageBreakStyle(fodt(SYLLABUS)))], join(work, 'locked'));
+  out('pdfua-encryption-blocks-at.pdf', made('locked', 'syllabus-locked.pdf'));
+}
+
+// ---- Word and PowerPoint files of the depth checks ---------------------------------------------
+
+const cell = (text: string) => `<table:table-cell office:value-type="string"><text:p>${esc(text)}</text:p></table:table-cell>`;
+const row = (cells: string[]) => `<table:table-row>${cells.map(cell).join('')}</table:table-row>`;
+/** A Writer table of bird counts; `headerRow` makes its first row a repeated header row (Word's w:tblHeader). */
+function odfTable(name: string, headerRow: boolean, rows = 3): string {
+  const head = row(['Species', 'Count']);
+  const body = Array.from({ length: rows - 1 }, (_, index) => row([['Heron', 'Kingfisher', 'Osprey'][index % 3]!, String((index + 1) * 4)])).join('');
+  return `<table:table table:name="${name}"><table:table-column table:number-columns-repeated="2"/>${headerRow ? `<table:table-header-rows>${head}</table:table-header-rows>` : head}${body}</table:table>`;
+}
+
+const TABLES_HEADER_ROW: WriterSource = {
+  title: 'Bird counts',
+  body: [heading('Bird counts'), para('Counts from the spring survey.'), odfTable('Counts', true), para('A one-row table used for layout needs no header row.'), `<table:table table:name="Layout"><table:table-column table:number-columns-repeated="2"/>${row(['Name:', 'Date:'])}</table:table>`].join(''),
+};
+const TABLES_NO_HEADER_ROW: WriterSource = { title: 'Bird counts', body: [heading('Bird counts'), para('Counts from the spring survey.'), odfTable('Counts', false)].join('') };
+const HEADINGS_ORDERED: WriterSource = { title: 'Wetlands', body: [heading('Wetlands', 1), para('Intro.'), heading('Birds', 2), heading('Herons', 3), heading('Plants', 2), heading('Sources', 1)].join('') };
+const HEADINGS_SKIP: WriterSource = { title: 'Wetlands', body: [heading('Wetlands', 1), para('Intro.'), heading('Herons', 3), para('Herons wade.'), heading('Plants', 2)].join('') };
+
+const CHART_FRAME = (id: number, name: string, alt: string | null, kind: 'chart' | 'diagram', y: number) => {
+  const data = kind === 'chart'
+    ? '<a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/chart"><c:chart xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" r:id="rIdChart"/></a:graphicData>'
+    : '<a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/diagram"><dgm:relIds xmlns:dgm="http://schemas.openxmlformats.org/drawingml/2006/diagram" r:dm="rIdDiagramData" r:lo="rIdDiagramData" r:qs="rIdDiagramData" r:cs="rIdDiagramData"/></a:graphicData>';
+  return `<p:graphicFrame><p:nvGraphicFramePr><p:cNvPr id="${id}" name="${esc(name)}"${alt === null ? '' : ` descr="${esc(alt)}"`}/><p:cNvGraphicFramePr/><p:nvPr/></p:nvGraphicFramePr><p:xfrm><a:off x="838200" y="${y}"/><a:ext cx="6000000" cy="3000000"/></p:xfrm><a:graphic>${data}</a:graphic></p:graphicFrame>`;
+};
+
+/** Word tables and headings (LibreOffice), and PowerPoint reading order, charts and SmartArt (PowerPoint's XML). */
+async function officeDepthFiles(out: (name: string, data: Uint8Array) => void, made: (folder: string, name: string) => Buffer, source: (name: string, text: string) => string): Promise<void> {
+  const sources = [['tables-header-row.fodt', TABLES_HEADER_ROW], ['tables-no-header-row.fodt', TABLES_NO_HEADER_ROW], ['headings-ordered.fodt', HEADINGS_ORDERED], ['headings-skip.fodt', HEADINGS_SKIP]] as const;
+  soffice('docx:MS Word 2007 XML', sources.map(([name, doc]) => source(name, fodt(doc))), join(work, 'depth-docx'));
+  for (const [name] of sources) out(name.replace('.fodt', '.docx'), made('depth-docx', name.replace('.fodt', '.docx')));
+  soffice('pptx', [source('four.fodp', fodp('Week 3: wetlands', 4))], join(work, 'depth-pptx'));
+  const base = made('depth-pptx', 'four.pptx');
+  // Slide 1: the title first. 2: a text box before the title. 3: only a decorative picture before it. 4: a title, then a chart and a SmartArt graphic with alternative text.
+  out('reading-order.pptx', await presentation(base, [
+    { shapes: [{ kind: 'title', runs: ['Wetlands'] }, { kind: 'body', runs: ['Where land meets water'] }] },
+    { shapes: [{ kind: 'textbox', text: 'Remember: field trip on Friday', big: false }, { kind: 'title', runs: ['Birds'] }, { kind: 'body', runs: ['Herons and kingfishers'] }] },
+    { shapes: [{ kind: 'picture', name: 'Picture 2', alt: null, decorative: true }, { kind: 'title', runs: ['Plants'] }, { kind: 'body', runs: ['Reeds and sedges'] }] },
+    { shapes: [{ kind: 'title', runs: ['Counts'] }, { kind: 'chart', name: 'Chart 3', alt: 'Bar chart: 4 herons, 8 kingfishers' }, { kind: 'diagram', name: 'Diagram 4', alt: 'Cycle: rain, runoff, wetland, river' }] },
+  ]));
+  out('charts-no-alt.pptx', await presentation(base, [
+    { shapes: [{ kind: 'title', runs: ['Wetlands'] }] },
+    { shapes: [{ kind: 'title', runs: ['Counts'] }, { kind: 'chart', name: 'Chart 3', alt: null }, { kind: 'diagram', name: 'Diagram 4', alt: null }] },
+    { shapes: [{ kind: 'title', runs: ['Sources'] }] },
+    { shapes: [{ kind: 'title', runs: ['Questions'] }] },
+  ]));
+}
+
 // ---- make them --------------------------------------------------------------------------------
 
 const tagged = '{"UseTaggedPDF":{"type":"boolean","value":"true"}}';
@@ -393,6 +803,13 @@ async function main(): Promise<void> {
   };
   const out = (name: string, data: Uint8Array) => writeFileSync(join(FIXTURES, name), data);
   const made = (folder: string, name: string) => readFileSync(join(work, folder, name));
+
+  await pdfuaFiles(out, made, source);
+  await officeDepthFiles(out, made, source);
+  if (process.argv[2] === 'pdfua') {
+    console.log(`Documents of the depth checks written to ${FIXTURES}.`);
+    return;
+  }
 
   // PDFs from the same syllabus, exported four ways.
   const syllabus = source('syllabus.fodt', withPageBreakStyle(fodt(SYLLABUS)));

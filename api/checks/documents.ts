@@ -5,6 +5,7 @@ import { msg } from '../i18n/messages.ts';
 import { isFileNameText } from './accessibility.ts';
 import { finding } from './catalogue.ts';
 import { placeholderFinding, placeholdersIn } from './content.ts';
+import { checkPdf, headingProblems, isValidLanguageTag, type Report } from './pdf-documents.ts';
 import type { DocumentFacts, DocumentImage, DocumentType } from '../extract/document-facts.ts';
 import type { Finding } from './finding.ts';
 import type { ItemPlace } from '../brightspace/places.ts';
@@ -41,41 +42,71 @@ export interface DocumentCheckResult {
  */
 export function checkDocument(facts: DocumentFacts, place: ItemPlace, documentUrl: string, orgUnitId: number): DocumentCheckResult {
   const findings: Finding[] = [];
-  const at = (check: Parameters<typeof finding>[0], message: Parameters<typeof finding>[3], details: Partial<Finding> = {}) =>
-    findings.push(finding(check, place, documentUrl, message, { subject: `${check}:${documentUrl}`, ...details }));
+  const at: Report = (check, message, details = {}) => findings.push(finding(check, place, documentUrl, message, { subject: `${check}:${documentUrl}`, ...details }));
   const type = TYPE_NAME[facts.type];
 
   if (facts.type === 'pdf') {
     if (!facts.tagged) at('doc.pdf-untagged', msg('finding.doc.pdf-untagged'));
-    // Half the pages or more without text: a scan. A blank page or two in a text PDF is not one.
-    const textless = facts.textlessPages;
-    if (textless.length > 0 && textless.length * 2 >= facts.pagesRead) {
-      at('doc.pdf-scanned', msg('finding.doc.pdf-scanned', { count: textless.length, pages: facts.pagesRead }), { page: textless[0]!, count: textless.length });
+    // Half the pages or more carry an image and no text: a scan. A blank page or two in a text PDF is
+    // not one, nor is a near-empty page without an image, nor a page whose CID-keyed font pdf.js
+    // cannot read but whose mapping to Unicode says it has text.
+    const unread = new Set(facts.unreadTextPages);
+    const images = new Set(facts.imagePages);
+    const scanned = facts.textlessPages.filter((page) => images.has(page) && !unread.has(page));
+    if (scanned.length > 0 && scanned.length * 2 >= facts.pagesRead) {
+      at('doc.pdf-scanned', msg('finding.doc.pdf-scanned', { count: scanned.length, pages: facts.pagesRead }), { page: scanned[0]!, count: scanned.length });
     }
   }
   if (facts.title === null) at('doc.no-title', msg('finding.doc.no-title', { type }));
-  if (facts.language === null) at('doc.no-language', msg('finding.doc.no-language', { type }));
+  // PDF/UA accepts a PDF without a document language when each piece of its text carries its own.
+  if (facts.language === null && !(facts.type === 'pdf' && facts.textLanguages)) at('doc.no-language', msg('finding.doc.no-language', { type }));
+  const tags = facts.type === 'pdf' ? [...(facts.language === null ? [] : [{ tag: facts.language }]), ...facts.languageTags] : facts.language === null ? [] : [{ tag: facts.language }];
+  const invalid = [...new Map(tags.filter(({ tag }) => !isValidLanguageTag(tag)).map((entry) => [entry.tag, entry])).values()];
+  if (invalid.length > 0) {
+    at('doc.invalid-language', msg('finding.doc.invalid-language', { type, tags: invalid.map(({ tag }) => `"${tag}"`).slice(0, 3).join(', '), count: invalid.length }), {
+      count: invalid.length,
+      ...(invalid[0]!.page === undefined ? {} : { page: invalid[0]!.page }),
+    });
+  }
+  if (facts.type === 'pdf') checkPdf(facts, at);
 
   if (facts.type === 'docx' || facts.type === 'pptx') {
     const missing = facts.images.filter(needsAltText);
-    // One finding per slide (the place to fix them), one for a Word file, which has no fixed pages.
-    const bySlide = new Map<number | undefined, DocumentImage[]>();
-    for (const image of missing) bySlide.set(image.page, [...(bySlide.get(image.page) ?? []), image]);
-    for (const [page, images] of bySlide) {
-      const names = images.map((image) => `"${image.name || '?'}"`).slice(0, 3).join(', ');
-      at('doc.image-no-alt', msg('finding.doc.image-no-alt', { count: images.length, names }), {
-        count: images.length,
-        subject: `doc.image-no-alt:${documentUrl}:${page ?? ''}`,
-        ...(page === undefined ? {} : { page }),
-      });
+    // One finding per slide (the place to fix them), one for a Word file, which has no fixed pages;
+    // pictures apart from charts and diagrams, whose alternative text is set elsewhere.
+    for (const check of ['doc.image-no-alt', 'doc.chart-no-alt'] as const) {
+      const bySlide = new Map<number | undefined, DocumentImage[]>();
+      for (const image of missing) {
+        if ((image.kind === undefined) !== (check === 'doc.image-no-alt')) continue;
+        bySlide.set(image.page, [...(bySlide.get(image.page) ?? []), image]);
+      }
+      for (const [page, images] of bySlide) {
+        const names = images.map((image) => `"${image.name || '?'}"`).slice(0, 3).join(', ');
+        at(check, msg(`finding.${check}`, { count: images.length, names }), {
+          count: images.length,
+          subject: `${check}:${documentUrl}:${page ?? ''}`,
+          ...(page === undefined ? {} : { page }),
+        });
+      }
     }
   }
-  if (facts.type === 'docx' && facts.headings === 0 && facts.words > HEADINGS_NEEDED_FROM_WORDS) {
-    at('doc.no-headings', msg('finding.doc.no-headings', { words: facts.words }));
+  if (facts.type === 'docx') {
+    if (facts.headings === 0 && facts.words > HEADINGS_NEEDED_FROM_WORDS) at('doc.no-headings', msg('finding.doc.no-headings', { words: facts.words }));
+    // Word files often open with a Heading 2 under a Title: only a skip down the levels is flagged.
+    const skips = headingProblems(facts.headingLevels, false);
+    if (skips.length > 0) {
+      at('doc.heading-skip', msg('finding.doc.heading-skip', { type, from: skips[0]!.from, to: skips[0]!.to, count: skips.length }), { count: skips.length });
+    }
+    // A table of one row or one column has nothing for a header row to name.
+    const headless = facts.tables.filter((table) => !table.headerRow && table.rows >= 2 && table.columns >= 2);
+    if (headless.length > 0) at('doc.table-no-header-row', msg('finding.doc.table-no-header-row', { count: headless.length }), { count: headless.length });
   }
   if (facts.type === 'pptx') {
     for (const slide of facts.untitledSlides) {
       at('doc.slide-no-title', msg('finding.doc.slide-no-title', { slide }), { page: slide, subject: `doc.slide-no-title:${documentUrl}:${slide}` });
+    }
+    for (const slide of facts.titleNotFirstSlides) {
+      at('doc.slide-reading-order', msg('finding.doc.slide-reading-order', { slide }), { page: slide, subject: `doc.slide-reading-order:${documentUrl}:${slide}` });
     }
   }
 

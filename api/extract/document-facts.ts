@@ -14,7 +14,7 @@ export interface DocumentLink {
   page?: number;
 }
 
-/** A picture or chart of a Word or PowerPoint file. */
+/** A picture, chart or diagram of a Word or PowerPoint file. */
 export interface DocumentImage {
   /** The name the editor gave the shape ("Picture 3"). */
   name: string;
@@ -24,11 +24,19 @@ export interface DocumentImage {
   decorative: boolean;
   /** The slide it is on. */
   page?: number;
+  /** A chart or a SmartArt diagram rather than a picture (absent: a picture). */
+  kind?: 'chart' | 'diagram';
 }
 
 /** Text of a document, by page or slide where the format has them. */
 export interface DocumentText {
   text: string;
+  page?: number;
+}
+
+/** A heading of a document, in reading order: its level (1 for H1 or Heading 1) and page. */
+export interface DocumentHeading {
+  level: number;
   page?: number;
 }
 
@@ -41,6 +49,85 @@ interface CommonFacts {
   text: DocumentText[];
 }
 
+/** A Figure or Formula structure element of a tagged PDF. */
+export interface PdfFigure {
+  role: 'Figure' | 'Formula';
+  page?: number;
+  /** It, or an element around it, has alternative text (Alt) or a replacement text (ActualText). */
+  described: boolean;
+}
+
+/** A Table structure element of a tagged PDF. */
+export interface PdfTable {
+  page?: number;
+  /** Its rows (TR elements), header rows included. */
+  rows: number;
+  /** It has header cells: a TH, or a cell with Headers or Scope. */
+  headers: boolean;
+}
+
+/** A link annotation (a clickable area) of a PDF page. */
+export interface PdfLinkAnnotation {
+  page: number;
+  /** Its alternate description (Contents). */
+  contents: boolean;
+  /** Owned by a Link structure element; null when the PDF has no tags. */
+  tagged: boolean | null;
+  /** Its Link element has Alt or ActualText. */
+  elementDescribed: boolean;
+  /** The words under it on the page, when there are any. */
+  text?: string;
+}
+
+/** A form field's widget on a PDF page. */
+export interface PdfFormField {
+  page: number;
+  /** Its name for people (TU, the tooltip), or its Form element's Alt. */
+  described: boolean;
+}
+
+/** A font that the pages read draw with (from their resources). */
+export interface PdfFont {
+  /** Its PostScript name, without a subset prefix ("ABCDEF+"). */
+  name: string;
+  /** The first page whose resources name it. */
+  page: number;
+  /** Its font program is in the file (a Type 3 font draws its glyphs itself: always true). */
+  embedded: boolean;
+  /** One of the 14 standard fonts every PDF reader carries (Helvetica, Times, Courier, Symbol, ZapfDingbats). */
+  standard: boolean;
+  /**
+   * Whether its character codes map to Unicode by the rules of ISO 32000-1, 9.10.2: a ToUnicode map,
+   * a standard encoding, or a known CJK collection (Adobe-GB1, -CNS1, -Japan1, -Korea1); null when only
+   * the font program could tell (glyph names, a symbolic font's own encoding).
+   */
+  unicode: boolean | null;
+  /** A composite (Type 0, CID-keyed) font. */
+  composite: boolean;
+  /**
+   * For a font neither embedded nor standard: a page naming it shows visible text (text in render
+   * modes 3 and 7, OCR text over a scan, needs no font program); false when the pages looked at show
+   * none, or were past the number of pages looked at.
+   */
+  visible?: boolean;
+}
+
+/** What the text of one PDF page is made of, as extracted. */
+export interface PdfPageText {
+  page: number;
+  /** Characters of text (no white space), artifacts (headers, footers, page numbers) left out. */
+  chars: number;
+  /** Characters that map to nothing readable: U+FFFD, control and private-use characters. */
+  unmappedChars: number;
+  /** In a tagged PDF: characters outside any structure element and not marked as artifacts. */
+  untaggedChars: number;
+  /** In a tagged PDF: characters of tagged text whose element (or an element around it) has no language. */
+  charsWithoutLanguage: number;
+}
+
+/** A limit or a fault that stopped part of the reading: what was found stands, the rest was not checked. */
+export type PdfShortfall = 'structure-depth' | 'structure-size' | 'structure-cycle' | 'objects-unreadable' | 'resources-size';
+
 export interface PdfFacts extends CommonFacts {
   type: 'pdf';
   pages: number;
@@ -50,6 +137,45 @@ export interface PdfFacts extends CommonFacts {
   tagged: boolean;
   /** Pages (of those read) that carry no text a reader can select. */
   textlessPages: number[];
+  /** Of the textless pages, those that draw an image. */
+  imagePages: number[];
+  /**
+   * Of the textless pages, those whose fonts map to Unicode although pdf.js read no text with them (some
+   * CID-keyed fonts): other readers read their text, so they are not scans.
+   */
+  unreadTextPages: number[];
+  /** The title is shown in the window's title bar (ViewerPreferences DisplayDocTitle); null when it cannot be read. */
+  displayDocTitle: boolean | null;
+  /** Encrypted, and the permissions bar assistive technology from the text (P bit 10 clear); null when not encrypted. */
+  accessibilityBlocked: boolean | null;
+  /** Its form is a dynamic XFA form: most readers show nothing but a "please wait" message. */
+  dynamicXfa: boolean;
+  /** Every language tag in the document (catalog, structure elements), each once, with the first page it is on. */
+  languageTags: { tag: string; page?: number }[];
+  figures: PdfFigure[];
+  tables: PdfTable[];
+  /** Numbered headings (H1-H6) of the tag structure, in reading order. */
+  headings: DocumentHeading[];
+  linkAnnotations: PdfLinkAnnotation[];
+  formFields: PdfFormField[];
+  fonts: PdfFont[];
+  /** Per page read. */
+  pageText: PdfPageText[];
+  /**
+   * Tagged, with text, and every character of that text (artifacts aside) in a structure element that
+   * has a language, or inside one that has: PDF/UA's language rule is then met without a document language.
+   */
+  textLanguages: boolean;
+  /** Why part of the file was not checked, when a limit or a fault stopped a walk. */
+  shortfalls: PdfShortfall[];
+}
+
+/** A table of a Word file. */
+export interface DocxTable {
+  rows: number;
+  columns: number;
+  /** Its first row repeats as a header row (w:tblHeader). */
+  headerRow: boolean;
 }
 
 export interface DocxFacts extends CommonFacts {
@@ -59,6 +185,9 @@ export interface DocxFacts extends CommonFacts {
   words: number;
   /** Paragraphs with a heading style or an outline level. */
   headings: number;
+  /** The headings of the body, in order, with their levels. */
+  headingLevels: DocumentHeading[];
+  tables: DocxTable[];
   images: DocumentImage[];
 }
 
@@ -67,6 +196,8 @@ export interface PptxFacts extends CommonFacts {
   slides: number;
   /** Slides whose title placeholder is missing or empty. */
   untitledSlides: number[];
+  /** Titled slides on which a screen reader meets other content before the title (reading order). */
+  titleNotFirstSlides: number[];
   images: DocumentImage[];
 }
 
@@ -95,6 +226,8 @@ export interface DocumentLimits {
   maxTextChars: number;
   /** Links kept per document. */
   maxLinks: number;
+  /** Objects of a PDF's tag structure walked (elements and their content references). */
+  maxStructureNodes: number;
   /** Time to read one document, in milliseconds. */
   timeoutMs: number;
   /** Heap of the reading thread, in MB. */
@@ -108,6 +241,10 @@ export const DEFAULT_DOCUMENT_LIMITS: DocumentLimits = {
   maxZipEntries: 5_000,
   maxTextChars: 1_000_000,
   maxLinks: 2_000,
+  // A 500-page book tagged down to each word has about 200 structure nodes a page: 100,000 nodes.
+  // Past two and a half times that the file is a generator's accident or an attack: the walk stops
+  // there (the file is said to be not fully checked), well before the heap limit.
+  maxStructureNodes: 250_000,
   timeoutMs: 60_000,
   heapMb: 256,
 };

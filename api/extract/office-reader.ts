@@ -4,7 +4,7 @@
 // XML part as a stream of tags. Runs in the document worker (document-worker.ts).
 import { Parser } from 'htmlparser2';
 import yauzl from 'yauzl';
-import { DocumentReadError, type DocumentImage, type DocumentLimits, type DocumentLink, type DocumentText, type DocxFacts, type PptxFacts } from './document-facts.ts';
+import { DocumentReadError, type DocumentHeading, type DocumentImage, type DocumentLimits, type DocumentLink, type DocumentText, type DocxFacts, type DocxTable, type PptxFacts } from './document-facts.ts';
 
 type Attributes = Record<string, string>;
 
@@ -167,6 +167,7 @@ interface Drawing {
   /** A picture, chart or diagram: something that needs alternative text (a text box does not). */
   isImage: boolean;
   inDecorativeExt: boolean;
+  kind?: 'chart' | 'diagram';
 }
 
 function drawingFrom(attributes: Attributes): Drawing {
@@ -183,19 +184,27 @@ function noteDecorative(drawing: Drawing, name: string, attributes: Attributes):
 
 // ---- Word -------------------------------------------------------------------------------------
 
-/** Style ids of heading styles: named "heading 1-9" or with an outline level, directly or inherited. */
-function headingStyles(stylesXml: string | null): { ids: Set<string>; language: string | null } {
-  const styles = new Map<string, { name: string; basedOn: string | null; outline: boolean }>();
-  let current: { id: string; name: string; basedOn: string | null; outline: boolean } | null = null;
+/** A w:outlineLvl value as a heading level (0-8 are Heading 1-9; 9 is body text). */
+function outlineLevel(value: string | undefined): number | null {
+  const level = Number(value);
+  return Number.isInteger(level) && level >= 0 && level <= 8 ? level + 1 : null;
+}
+
+/** Heading styles' ids and levels: named "heading 1-9" or with an outline level, directly or inherited. */
+function headingStyles(stylesXml: string | null): { ids: Map<string, number>; language: string | null } {
+  // A style's outline level: a heading level, 0 for body text set on purpose (w:outlineLvl 9, as
+  // Word's "TOC Heading" does to stop being a heading), null when the style does not say.
+  const styles = new Map<string, { name: string; basedOn: string | null; outline: number | null }>();
+  let current: { id: string; name: string; basedOn: string | null; outline: number | null } | null = null;
   let language: string | null = null;
   if (stylesXml !== null) {
     walkXml(stylesXml, {
       open: (name, attributes) => {
         if (name === 'w:style' && attributes['w:type'] === 'paragraph' && attributes['w:styleId']) {
-          current = { id: attributes['w:styleId'], name: '', basedOn: null, outline: false };
+          current = { id: attributes['w:styleId'], name: '', basedOn: null, outline: null };
         } else if (current && name === 'w:name') current.name = attributes['w:val'] ?? '';
         else if (current && name === 'w:basedOn') current.basedOn = attributes['w:val'] ?? null;
-        else if (current && name === 'w:outlineLvl' && Number(attributes['w:val']) >= 0 && Number(attributes['w:val']) <= 8) current.outline = true;
+        else if (current && name === 'w:outlineLvl') current.outline = outlineLevel(attributes['w:val']) ?? 0;
         else if (name === 'w:lang') language ??= attributes['w:val'] || attributes['w:bidi'] || attributes['w:eastAsia'] || null;
       },
       close: (name) => {
@@ -206,11 +215,13 @@ function headingStyles(stylesXml: string | null): { ids: Set<string>; language: 
       },
     });
   }
-  const ids = new Set<string>();
+  const ids = new Map<string, number>();
   for (const id of styles.keys()) {
     for (let style = styles.get(id), depth = 0; style && depth < 20; style = style.basedOn ? styles.get(style.basedOn) : undefined, depth++) {
-      if (style.outline || /^heading [1-9]$/i.test(style.name)) {
-        ids.add(id);
+      const named = /^heading ([1-9])$/i.exec(style.name);
+      if (style.outline === 0) break;
+      if (style.outline !== null || named) {
+        ids.set(id, style.outline ?? Number(named![1]));
         break;
       }
     }
@@ -221,11 +232,14 @@ function headingStyles(stylesXml: string | null): { ids: Set<string>; language: 
 const HYPERLINK_FIELD = /\bHYPERLINK\s+"([^"]+)"/i;
 
 /** Reads one Word part (the body, a header, a footnote part): text, headings, images and links. */
-function readWordPart(xml: string, headingIds: Set<string>, hyperlinks: Map<string, string>, out: {
+function readWordPart(xml: string, headingIds: Map<string, number>, hyperlinks: Map<string, string>, out: {
   text: TextCollector; links: DocumentLink[]; images: DocumentImage[]; counts: { words: number; headings: number }; languages: string[]; maxLinks: number;
+  headingLevels: DocumentHeading[]; tables: DocxTable[];
 }): void {
   let paragraph = '';
-  let heading = false;
+  let heading: number | null = null;
+  // Open tables, innermost last, each with the cells of its current row.
+  const tables: { table: DocxTable; cells: number }[] = [];
   let inText = false;
   let inInstruction = false;
   let instruction = '';
@@ -242,14 +256,40 @@ function readWordPart(xml: string, headingIds: Set<string>, hyperlinks: Map<stri
       switch (name) {
         case 'w:p':
           paragraph = '';
-          heading = false;
+          heading = null;
           break;
         case 'w:pStyle':
-          if (headingIds.has(attributes['w:val'] ?? '')) heading = true;
+          heading = headingIds.get(attributes['w:val'] ?? '') ?? heading;
           break;
         case 'w:outlineLvl':
-          if (Number(attributes['w:val']) >= 0 && Number(attributes['w:val']) <= 8) heading = true;
+          // A paragraph's own outline level outranks its style's; 9 makes it body text.
+          heading = outlineLevel(attributes['w:val']);
           break;
+        case 'w:tbl': {
+          const table: DocxTable = { rows: 0, columns: 0, headerRow: false };
+          out.tables.push(table);
+          tables.push({ table, cells: 0 });
+          break;
+        }
+        case 'w:tr': {
+          const open = tables.at(-1);
+          if (open) {
+            open.table.rows++;
+            open.cells = 0;
+          }
+          break;
+        }
+        case 'w:tc': {
+          const open = tables.at(-1);
+          if (open) open.table.columns = Math.max(open.table.columns, ++open.cells);
+          break;
+        }
+        case 'w:tblHeader': {
+          // Repeat as header row, on the first row: what Word's checker and screen readers take as the header.
+          const open = tables.at(-1);
+          if (open?.table.rows === 1 && !/^(0|false|off)$/i.test(attributes['w:val'] ?? '')) open.table.headerRow = true;
+          break;
+        }
         case 'w:t':
           inText = true;
           break;
@@ -288,12 +328,14 @@ function readWordPart(xml: string, headingIds: Set<string>, hyperlinks: Map<stri
           drawing = { name: '', alt: null, decorative: false, isImage: false, inDecorativeExt: false };
           break;
         case 'wp:docPr':
-          if (drawing) drawing = { ...drawingFrom(attributes), isImage: drawing.isImage };
+          if (drawing) drawing = { ...drawingFrom(attributes), isImage: drawing.isImage, ...(drawing.kind === undefined ? {} : { kind: drawing.kind }) };
           break;
         case 'pic:pic':
+          if (drawing) drawing.isImage = true;
+          break;
         case 'c:chart':
         case 'dgm:relIds':
-          if (drawing) drawing.isImage = true;
+          if (drawing) Object.assign(drawing, { isImage: true, kind: name === 'c:chart' ? 'chart' : 'diagram' });
           break;
         case 'v:shape':
           vmlAlt = (attributes.alt ?? '').trim() || null;
@@ -308,8 +350,12 @@ function readWordPart(xml: string, headingIds: Set<string>, hyperlinks: Map<stri
     close: (name) => {
       if (name === 'w:t') inText = false;
       else if (name === 'w:instrText') inInstruction = false;
+      else if (name === 'w:tbl') tables.pop();
       else if (name === 'w:p') {
-        if (heading && paragraph.trim() !== '') out.counts.headings++;
+        if (heading !== null && paragraph.trim() !== '') {
+          out.counts.headings++;
+          out.headingLevels.push({ level: heading });
+        }
         out.text.add(paragraph);
       } else if (name === 'w:hyperlink' && link) {
         if (--linkDepth === 0) {
@@ -317,7 +363,7 @@ function readWordPart(xml: string, headingIds: Set<string>, hyperlinks: Map<stri
           link = null;
         }
       } else if (name === 'w:drawing' && drawing) {
-        if (drawing.isImage) out.images.push({ name: drawing.name, alt: drawing.alt, decorative: drawing.decorative });
+        if (drawing.isImage) out.images.push({ name: drawing.name, alt: drawing.alt, decorative: drawing.decorative, ...(drawing.kind === undefined ? {} : { kind: drawing.kind }) });
         drawing = null;
       } else if (name === 'a:ext' && drawing) drawing.inDecorativeExt = false;
     },
@@ -352,15 +398,20 @@ export async function readDocx(bytes: Buffer, limits: DocumentLimits): Promise<D
     if (settings !== null) {
       walkXml(settings, { open: (name, attributes) => name === 'w:themeFontLang' && (settingsLanguage ??= attributes['w:val'] || attributes['w:bidi'] || attributes['w:eastAsia'] || null) });
     }
-    const out = { text: new TextCollector(limits.maxTextChars), links: [] as DocumentLink[], images: [] as DocumentImage[], counts: { words: 0, headings: 0 }, languages: [] as string[], maxLinks: limits.maxLinks };
+    const out = {
+      text: new TextCollector(limits.maxTextChars), links: [] as DocumentLink[], images: [] as DocumentImage[], counts: { words: 0, headings: 0 }, languages: [] as string[], maxLinks: limits.maxLinks,
+      headingLevels: [] as DocumentHeading[], tables: [] as DocxTable[],
+    };
     // The body first, then what is printed around it (headers, footers, notes), each with its links.
     const rels = partTargets(await zip.read('word/_rels/document.xml.rels'), 'word/');
     const parts = ['word/document.xml', ...[...rels.values()].filter((part) => /^word\/(header|footer|footnotes|endnotes)\d*\.xml$/i.test(part)).sort()];
     for (const part of parts) {
       const xml = await zip.read(part);
       if (xml === null) continue;
-      const counts = part === 'word/document.xml' ? out.counts : { words: 0, headings: 0 };
-      readWordPart(xml, styles.ids, externalTargets(await zip.read(relsPathOf(part))), { ...out, counts });
+      // Headings and tables count in the body; headers, footers and notes only give text, images and links.
+      const body = part === 'word/document.xml';
+      const counts = body ? out.counts : { words: 0, headings: 0 };
+      readWordPart(xml, styles.ids, externalTargets(await zip.read(relsPathOf(part))), { ...out, counts, ...(body ? {} : { headingLevels: [], tables: [] }) });
     }
     const language = core.language ?? styles.language ?? out.languages[0] ?? settingsLanguage;
     return {
@@ -370,6 +421,8 @@ export async function readDocx(bytes: Buffer, limits: DocumentLimits): Promise<D
       pages: readPagesCount(await zip.read('docProps/app.xml')),
       words: out.counts.words,
       headings: out.counts.headings,
+      headingLevels: out.headingLevels,
+      tables: out.tables,
       images: out.images,
       links: out.links,
       text: out.text.parts,
@@ -383,8 +436,13 @@ export async function readDocx(bytes: Buffer, limits: DocumentLimits): Promise<D
 
 const TITLE_PLACEHOLDERS = new Set(['title', 'ctrTitle']);
 
+/** Placeholders a screen reader passes by (date, slide number, footer), wherever they stand. */
+const FURNITURE_PLACEHOLDERS = new Set(['dt', 'sldNum', 'ftr', 'hdr']);
+
 interface SlideFacts {
   titled: boolean;
+  /** Something a screen reader reads comes before the title in the slide's reading order (spTree order). */
+  titleNotFirst: boolean;
   images: DocumentImage[];
   links: DocumentLink[];
   languages: string[];
@@ -393,7 +451,13 @@ interface SlideFacts {
 
 /** One slide: its title placeholder (a text box is not one, however it looks), pictures and links. */
 function readSlide(xml: string, hyperlinks: Map<string, string>, page: number): SlideFacts {
-  const facts: SlideFacts = { titled: false, images: [], links: [], languages: [], text: '' };
+  const facts: SlideFacts = { titled: false, titleNotFirst: false, images: [], links: [], languages: [], text: '' };
+  // The shape tree's own children are the slide's objects in reading order; each is followed while
+  // open: whether it is the title, and whether it holds anything a screen reader reads.
+  let depth = 0;
+  let treeDepth = -1;
+  let object: { title: boolean; content: boolean; furniture: boolean; decorative: boolean; text: string } | null = null;
+  let contentBeforeTitle = false;
   let shapeIsTitle = false;
   let shapeText = '';
   let shapeDepth = 0;
@@ -406,6 +470,18 @@ function readSlide(xml: string, hyperlinks: Map<string, string>, page: number): 
 
   walkXml(xml, {
     open: (name, attributes) => {
+      depth++;
+      if (name === 'p:spTree' && treeDepth === -1) treeDepth = depth;
+      else if (treeDepth !== -1 && depth === treeDepth + 1 && !/^p:(nvGrpSpPr|grpSpPr|extLst)$/.test(name)) {
+        object = { title: false, content: name === 'p:graphicFrame' || name === 'p:pic', furniture: false, decorative: false, text: '' };
+      }
+      if (object !== null) {
+        if (name === 'p:pic' || name === 'p:graphicFrame') object.content = true;
+        else if (name === 'p:ph') {
+          if (TITLE_PLACEHOLDERS.has(attributes.type ?? '')) object.title = true;
+          else if (FURNITURE_PLACEHOLDERS.has(attributes.type ?? '')) object.furniture = true;
+        } else if (localName(name) === 'decorative' && /^(1|true)$/i.test(attributes.val ?? '')) object.decorative = true;
+      }
       switch (name) {
         case 'p:sp':
           if (shapeDepth++ === 0) {
@@ -424,12 +500,12 @@ function readSlide(xml: string, hyperlinks: Map<string, string>, page: number): 
           break;
         case 'p:cNvPr': {
           const target = picture ?? frame;
-          if (target) Object.assign(target, drawingFrom(attributes), { isImage: target.isImage });
+          if (target) Object.assign(target, drawingFrom(attributes), { isImage: target.isImage, kind: target.kind });
           break;
         }
         case 'c:chart':
         case 'dgm:relIds':
-          if (frame) frame.isImage = true;
+          if (frame) Object.assign(frame, { isImage: true, kind: name === 'c:chart' ? 'chart' : 'diagram' });
           break;
         case 'a:r':
           inRun = true;
@@ -460,6 +536,16 @@ function readSlide(xml: string, hyperlinks: Map<string, string>, page: number): 
       }
     },
     close: (name) => {
+      if (object !== null && treeDepth !== -1 && depth === treeDepth + 1) {
+        const current = object;
+        object = null;
+        const reads = !current.decorative && !current.furniture && (current.content || current.text.trim() !== '');
+        if (current.title && current.text.trim() !== '') {
+          if (contentBeforeTitle && !facts.titleNotFirst && !facts.titled) facts.titleNotFirst = true;
+        } else if (reads && !facts.titled) contentBeforeTitle = true;
+      }
+      if (name === 'p:spTree' && depth === treeDepth) treeDepth = -2;
+      depth--;
       switch (name) {
         case 'a:t':
           inText = false;
@@ -481,7 +567,7 @@ function readSlide(xml: string, hyperlinks: Map<string, string>, page: number): 
           picture = null;
           break;
         case 'p:graphicFrame':
-          if (frame?.isImage) facts.images.push({ name: frame.name, alt: frame.alt, decorative: frame.decorative, page });
+          if (frame?.isImage) facts.images.push({ name: frame.name, alt: frame.alt, decorative: frame.decorative, page, ...(frame.kind === undefined ? {} : { kind: frame.kind }) });
           frame = null;
           break;
         case 'a:ext':
@@ -491,6 +577,7 @@ function readSlide(xml: string, hyperlinks: Map<string, string>, page: number): 
     },
     text: (text) => {
       if (!inText) return;
+      if (object !== null) object.text += text;
       runText += text;
       shapeText += text;
       facts.text += text;
@@ -518,6 +605,7 @@ export async function readPptx(bytes: Buffer, limits: DocumentLimits): Promise<P
     const links: DocumentLink[] = [];
     const images: DocumentImage[] = [];
     const untitledSlides: number[] = [];
+    const titleNotFirstSlides: number[] = [];
     for (const [index, id] of slideIds.entries()) {
       const part = slideParts.get(id);
       const xml = part === undefined ? null : await zip.read(part);
@@ -525,6 +613,7 @@ export async function readPptx(bytes: Buffer, limits: DocumentLimits): Promise<P
       const page = index + 1;
       const slide = readSlide(xml, externalTargets(await zip.read(relsPathOf(part))), page);
       if (!slide.titled) untitledSlides.push(page);
+      else if (slide.titleNotFirst) titleNotFirstSlides.push(page);
       images.push(...slide.images);
       links.push(...slide.links.slice(0, Math.max(0, limits.maxLinks - links.length)));
       languages.push(...slide.languages);
@@ -536,6 +625,7 @@ export async function readPptx(bytes: Buffer, limits: DocumentLimits): Promise<P
       language: core.language ?? languages.find((tag) => tag.trim() !== '') ?? null,
       slides: slideIds.length,
       untitledSlides,
+      titleNotFirstSlides,
       images,
       links,
       text: text.parts,

@@ -42,6 +42,8 @@ const model: SiteModel = {
         { id: 16, title: 'Protected', kind: 'file', fileName: 'week1/protected.pdf', contentType: PDF, body: fixture('encrypted.pdf') },
         { id: 17, title: 'Grades', kind: 'file', fileName: 'week1/grades.xlsx', contentType: 'application/vnd.ms-excel', body: 'xlsx' },
         { id: 18, title: 'Bomb', kind: 'file', fileName: 'week1/bomb.docx', contentType: 'application/octet-stream', body: fixture('zip-bomb.docx') },
+        { id: 19, title: 'Pond life', kind: 'file', fileName: 'week1/pond-life.pdf', contentType: PDF, body: fixture('pdfua-figure-no-alt.pdf') },
+        { id: 20, title: 'Deep tags', kind: 'file', fileName: 'week1/deep-tags.pdf', contentType: PDF, body: fixture('pdfua-structure-deep.pdf') },
       ],
     }],
   }],
@@ -100,8 +102,10 @@ describe('documents in a course', () => {
       { topicId: 11, url: site('/content/enforced/7300-BIO/week1/docs/slides.pptx'), type: 'pptx', pages: 3, linked: true },
       { topicId: 13, url: site('/content/enforced/7300-BIO/week1/syllabus.pdf'), type: 'pdf', pages: 2, linked: false },
       { topicId: 14, url: site('/content/enforced/7300-BIO/week1/handout.docx'), type: 'docx', pages: null, linked: false },
+      { topicId: 19, url: site('/content/enforced/7300-BIO/week1/pond-life.pdf'), type: 'pdf', pages: 1, linked: false },
+      { topicId: 20, url: site('/content/enforced/7300-BIO/week1/deep-tags.pdf'), type: 'pdf', pages: 1, linked: false },
     ]);
-    expect(report.totals).toMatchObject({ topics: 8, scanned: 4, documents: 4 });
+    expect(report.totals).toMatchObject({ topics: 10, scanned: 6, documents: 6 });
     // The linked PDF is read once although two pages link to it; the syllabus topic is not read again.
     const reads = (path: string) => handler.requests.filter((request) => request.path === path && request.method === 'GET').length;
     expect(reads('/content/enforced/7300-BIO/week1/docs/linked.pdf')).toBe(1);
@@ -134,6 +138,14 @@ describe('documents in a course', () => {
     expect(findingsOf(13).filter((finding) => finding.check === 'link.cross-course')).toHaveLength(1);
     // A working link inside a document is not reported.
     expect(report.findings.some((finding) => finding.url === site('/library/reading.html'))).toBe(false);
+  });
+
+  it('reports a PDF’s figures without alternative text on their page, and a PDF whose tags are too deep as checked, not fully', () => {
+    expect(findingsOf(19).map(({ check, severity, page, count, url }) => ({ check, severity, page, count, url }))).toEqual([
+      { check: 'doc.pdf-figure-no-alt', severity: 'error', page: 1, count: 2, url: site('/content/enforced/7300-BIO/week1/pond-life.pdf') },
+    ]);
+    expect(findingsOf(20).map(({ check, severity }) => [check, severity])).toEqual([['doc.not-fully-checked', 'info']]);
+    expect(report.notScanned.some((entry) => entry.topicId === 20)).toBe(false);
   });
 
   it('refuses a 200 MB file by its announced size without downloading it', () => {
