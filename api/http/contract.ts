@@ -153,7 +153,7 @@ export const jobProgress = z.pipe(
 );
 
 /** A module (its id and title) or a course-wide part of the course a run read (report/coverage.ts). */
-const coveredPlace = z.union([z.object({ module: count, title: z.string() }), z.object({ scope: z.enum(COURSE_SCOPES) })]);
+const coveredPlace = z.union([z.object({ module: count, title: z.string(), parent: z.optional(count) }), z.object({ scope: z.enum(COURSE_SCOPES) })]);
 
 /** What a finished run found (report/summary.ts); counts a server before them did not send read as 0. */
 export const jobSummary = z.object({
