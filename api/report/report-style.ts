@@ -65,6 +65,8 @@ summary { cursor: pointer; color: var(--muted); }
 details.more { font-size: inherit; margin: .3rem 0 .6rem; }
 details.more > summary { color: var(--link); }
 details.more > summary h3 { display: inline; font-size: 1rem; }
+/* A folded chart's summary already says what it is: its caption stays for screen readers only. */
+details.more > .chart > caption { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
 .totals a { display: block; color: inherit; text-decoration: none; }
 .totals a:hover .label, .totals a:focus-visible .label { text-decoration: underline; }
 .jump { margin: 0 0 1rem; font-weight: 600; }
