@@ -83,10 +83,10 @@ export function compareWithHistory(report: Report, baseline: ComparisonBaseline)
     totals.comparison = { new: fresh, open: findings.length - fresh, fixed: fixed.length, dismissed: dismissed.length };
   }
 
-  return { ...report, totals, findings, comparison: comparisonOf(report, baseline, known, read, readKeys, fixed), dismissed };
+  return { ...report, totals, findings, comparison: comparisonOf(baseline, known, read, comparable, fixed), dismissed };
 }
 
-function comparisonOf(report: Report, baseline: ComparisonBaseline, known: Known | undefined, read: CoveredPlace[], readKeys: Set<string>, fixed: ReportFinding[]): ReportComparison {
+function comparisonOf(baseline: ComparisonBaseline, known: Known | undefined, read: CoveredPlace[], comparable: (finding: ReportFinding) => boolean, fixed: ReportFinding[]): ReportComparison {
   if (known === undefined) return { previous: null, compared: [], firstRead: [], fixed, carried: { places: [], findings: [], dismissed: [] } };
   const compared: ComparedPlace[] = [];
   const firstRead: CoveredPlace[] = [];
@@ -95,10 +95,12 @@ function comparisonOf(report: Report, baseline: ComparisonBaseline, known: Known
     if (before === undefined) firstRead.push(place);
     else compared.push({ place, run: before.run });
   }
-  // What this run left out is carried as the earlier runs knew it; what it read, it now knows itself.
+  // What this run left out (a place it did not read, an item it could not) is carried as the earlier
+  // runs knew it; what it read, it now knows itself.
+  const readKeys = new Set(read.map(placeKeyOf));
   const carriedPlaces = [...known.places.entries()].filter(([key]) => !readKeys.has(key)).map(([, place]) => place);
-  const carriedFindings = known.findings.filter((finding) => !keysOfFinding(finding).every((key) => readKeys.has(key)));
-  const carriedDismissed = known.dismissed.filter((finding) => !keysOfFinding(finding).every((key) => readKeys.has(key)));
+  const carriedFindings = known.findings.filter((finding) => !comparable(finding));
+  const carriedDismissed = known.dismissed.filter((finding) => !comparable(finding));
   const { startedAt, finishedAt, read: previousRead } = known.previous;
   return {
     previous: { filename: baseline.previous!.filename, startedAt, finishedAt, read: previousRead },
@@ -187,10 +189,10 @@ function knownFrom(value: unknown): Known | undefined {
   }
   for (const place of read) places.set(placeKeyOf(place), { place, run });
 
-  const readKeys = new Set(read.map(placeKeyOf));
-  const own = (finding: ReportFinding) => keysOfFinding(finding).every((key) => readKeys.has(key));
-  const findings = [...findingsOf(value.findings), ...findingsOf(carried.findings).filter((finding) => !own(finding))];
-  const dismissed = [...findingsOf(value.dismissed), ...findingsOf(carried.dismissed).filter((finding) => !own(finding))];
+  // It carried only what it could not compare itself; what it found itself comes first.
+  const unique = (list: ReportFinding[]) => [...new Map(list.reverse().map((finding) => [finding.fingerprint, finding])).values()].reverse();
+  const findings = unique([...findingsOf(value.findings), ...findingsOf(carried.findings)]);
+  const dismissed = unique([...findingsOf(value.dismissed), ...findingsOf(carried.dismissed)]);
   const fingerprints = new Set([...findings, ...dismissed].map((finding) => finding.fingerprint));
   return { previous: { ...run, read }, places, findings, dismissed, fingerprints };
 }

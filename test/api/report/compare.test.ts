@@ -163,6 +163,10 @@ describe('comparing a run with the previous run of the course', () => {
     const compared = compareWithHistory(run([placeholder(tissues)], { notScanned: [unreadable(cells)], day: 2 }), { previous: asStored(previous), dismissals: [] });
     expect(compared.comparison?.fixed).toEqual([]);
     expect(compared.findings[0]?.status).toBe('new');
+    // What it could not read is carried: read again later, the same link is still open, not new.
+    expect(compared.comparison?.carried.findings.map((finding) => finding.url)).toEqual(['https://x.example/a']);
+    const again = compareWithHistory(run([broken(cells, 'https://x.example/a'), placeholder(tissues)], { day: 3 }), { previous: asStored(compared), dismissals: [] });
+    expect(again.findings.map((finding) => `${finding.check} ${finding.status}`)).toEqual(['link.broken open', 'content.placeholder open']);
   });
 
   it('compares course-wide items only when both runs read their part of the course', () => {
