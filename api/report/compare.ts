@@ -83,10 +83,12 @@ export function compareWithHistory(report: Report, baseline: ComparisonBaseline)
     totals.comparison = { new: fresh, open: findings.length - fresh, fixed: fixed.length, dismissed: dismissed.length };
   }
 
-  return { ...report, totals, findings, comparison: comparisonOf(baseline, known, read, comparable, fixed), dismissed };
+  // What this run neither read nor found is still as the earlier runs knew it.
+  const unknownNow = (finding: ReportFinding) => !comparable(finding) && !found.has(finding.fingerprint);
+  return { ...report, totals, findings, comparison: comparisonOf(baseline, known, read, unknownNow, fixed), dismissed };
 }
 
-function comparisonOf(baseline: ComparisonBaseline, known: Known | undefined, read: CoveredPlace[], comparable: (finding: ReportFinding) => boolean, fixed: ReportFinding[]): ReportComparison {
+function comparisonOf(baseline: ComparisonBaseline, known: Known | undefined, read: CoveredPlace[], unknownNow: (finding: ReportFinding) => boolean, fixed: ReportFinding[]): ReportComparison {
   if (known === undefined) return { previous: null, compared: [], firstRead: [], fixed, carried: { places: [], findings: [], dismissed: [] } };
   const compared: ComparedPlace[] = [];
   const firstRead: CoveredPlace[] = [];
@@ -99,8 +101,8 @@ function comparisonOf(baseline: ComparisonBaseline, known: Known | undefined, re
   // runs knew it; what it read, it now knows itself.
   const readKeys = new Set(read.map(placeKeyOf));
   const carriedPlaces = [...known.places.entries()].filter(([key]) => !readKeys.has(key)).map(([, place]) => place);
-  const carriedFindings = known.findings.filter((finding) => !comparable(finding));
-  const carriedDismissed = known.dismissed.filter((finding) => !comparable(finding));
+  const carriedFindings = known.findings.filter(unknownNow);
+  const carriedDismissed = known.dismissed.filter(unknownNow);
   const { startedAt, finishedAt, read: previousRead } = known.previous;
   return {
     previous: { filename: baseline.previous!.filename, startedAt, finishedAt, read: previousRead },
