@@ -12,8 +12,10 @@ import { COURSE_SCOPES } from '../brightspace/course-scopes.ts';
 import { RUN_PHASES } from '../engine/progress.ts';
 import { LANGUAGES } from '../i18n/languages.ts';
 import { JOB_STATUSES } from '../jobs/job-status.ts';
+import { orgUnitOf } from '../brightspace/item-urls.ts';
 import {
   CONTROL_CHARACTER,
+  INPUT_LIMITS,
   clientLabelRule,
   courseScopesRule,
   excludedModuleIdsRule,
@@ -30,6 +32,9 @@ import {
 
 // The words of the domain the wire carries, for readers of the wire (their owners define them).
 export { COURSE_SCOPES, JOB_STATUSES, LANGUAGES, RUN_PHASES };
+// The limits of a run's input, and the one reader of the org unit a Brightspace address names (the
+// app fills the Org Unit ID from a pasted course address with it, as the engine reads links).
+export { INPUT_LIMITS, orgUnitOf };
 export type { CourseScope } from '../brightspace/course-scopes.ts';
 export type { RunPhase } from '../engine/progress.ts';
 export type { JobStatus } from '../jobs/job-status.ts';

@@ -6,6 +6,7 @@
 import { useCallback, useMemo, useState } from 'react';
 import { useIntl } from 'react-intl';
 import { Spinner } from '@/components/spinner/spinner';
+import { DATE_AND_TIME } from '@/lib/i18n/date-time';
 import type { RuntimeConfig } from '@/lib/runtime-config';
 import { HeaderBar } from '@/features/auth/components/header-bar';
 import { SignInScreen } from '@/features/auth/components/sign-in-screen';
@@ -64,15 +65,14 @@ export function CtpoPage({ config }: { config: RuntimeConfig }) {
   const runAgain = (run: RecentRun) =>
     setPrefill((previous) => ({
       key: (previous?.key ?? 0) + 1,
+      ...(run.userName === undefined ? {} : { userName: run.userName }),
       siteUrl: run.siteUrl,
       orgUnitId: String(run.orgUnitId),
       clientName: run.client,
       moduleIds: run.modules.map(String),
+      excludedModuleIds: (run.excludeModules ?? []).map(String),
       ...(run.scopes === undefined ? {} : { scopes: run.scopes }),
-      source: intl.formatMessage(
-        { id: 'form.prefilledSource' },
-        { client: run.client, date: intl.formatDate(run.startedAt ?? run.createdAt, { dateStyle: 'medium', timeStyle: 'short' }) },
-      ),
+      source: intl.formatMessage({ id: 'form.prefilledSource' }, { client: run.client, date: intl.formatDate(run.startedAt ?? run.createdAt, DATE_AND_TIME) }),
     }));
 
   const showFindings = (run: RecentRun) => {
