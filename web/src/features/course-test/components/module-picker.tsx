@@ -37,7 +37,8 @@ function TriStateCheckbox({ state, onChange, label }: { state: CheckState; onCha
   return (
     <label className="module-picker__option">
       <input ref={ref} type="checkbox" checked={state === 'checked'} aria-checked={state === 'mixed' ? 'mixed' : undefined} onChange={onChange} />
-      <span>{label}</span>
+      {/* A module's title is the course's text, in its own direction (an English title in an Arabic page). */}
+      <bdi>{label}</bdi>
     </label>
   );
 }

@@ -3,7 +3,7 @@
 // Each run says what it covered (its modules by title where known, the course-wide items) and in
 // which language, when it ran in the reader's time zone, and offers its report, its findings and,
 // once it has ended, 'Run again'.
-import { useId } from 'react';
+import { useId, type ReactNode } from 'react';
 import { useIntl, type IntlShape } from 'react-intl';
 import { Spinner } from '@/components/spinner/spinner';
 import { DATE_AND_TIME } from '@/lib/i18n/date-time';
@@ -37,17 +37,19 @@ export function reportFileUrl(run: RecentRun, extension: 'html' | 'json' | 'csv'
 /** Names shown of a long list before "and N more". */
 const NAMES_SHOWN = 6;
 
-function listOfNames(intl: IntlShape, names: readonly string[]): string {
-  if (names.length <= NAMES_SHOWN) return intl.formatList(names, { type: 'conjunction' });
+/** Course titles in a sentence of the interface's language: each isolated, so an English title reads right in Arabic. */
+function listOfNames(intl: IntlShape, names: readonly string[]): ReactNode {
+  const isolated = names.slice(0, NAMES_SHOWN).map((name, index) => <bdi key={index}>{name}</bdi>);
+  if (names.length <= NAMES_SHOWN) return intl.formatList(isolated, { type: 'conjunction' });
   const more = intl.formatMessage({ id: 'runs.covered.more' }, { count: names.length - NAMES_SHOWN });
-  return intl.formatList([...names.slice(0, NAMES_SHOWN), more], { type: 'conjunction' });
+  return intl.formatList([...isolated, more], { type: 'conjunction' });
 }
 
 /**
  * The modules a run covered: by title where its owner's app named them (the outermost ones chosen),
  * else counted; and the sub-modules it left out.
  */
-function coveredModules(intl: IntlShape, run: RecentRun): string {
+function coveredModules(intl: IntlShape, run: RecentRun): ReactNode {
   if (run.modules.length === 0) return intl.formatMessage({ id: 'runs.covered.noModules' });
   const titles = run.moduleTitles ?? {};
   const named = run.modules.flatMap((id) => titles[String(id)] ?? []);
