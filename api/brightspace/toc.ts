@@ -58,28 +58,43 @@ export interface SelectedModule {
 }
 
 /**
- * The modules to test, in table-of-contents order, each selected module with everything nested in
- * it. An id that is not in the course is refused: the user picked from a list this course gave.
+ * The modules to test, in table-of-contents order: each selected module with everything nested in
+ * it, but for the excluded ones (each with everything nested in it), which must be inside a
+ * selected module. A module selected by its own id is taken even inside an excluded one. An id
+ * that is not in the course, or an exclusion outside every selected module, is refused: the user
+ * picked from a list this course gave.
  */
-export function selectModules(toc: TocResponse, selection: number[] | 'all'): SelectedModule[] {
+export function selectModules(toc: TocResponse, selection: number[] | 'all', exclude: readonly number[] = []): SelectedModule[] {
   const wanted = selection === 'all' ? null : new Set(selection);
+  const excluded = new Set(exclude);
   const found = new Set<number>();
+  // Exclusions met inside a taken module: the only ones that mean something.
+  const inside = new Set<number>();
   const result: SelectedModule[] = [];
 
-  const walk = (module: TocModule, depth: number, parent: number | null, included: boolean) => {
-    const take = included || wanted === null || wanted.has(module.ModuleId);
-    if (wanted?.has(module.ModuleId)) found.add(module.ModuleId);
+  // `inherited`: the module is taken unless excluded (its parent was taken, or every module is).
+  const walk = (module: TocModule, depth: number, parent: number | null, inherited: boolean) => {
+    const id = module.ModuleId;
+    if (wanted?.has(id)) found.add(id);
+    if (excluded.has(id) && inherited) inside.add(id);
+    const take = wanted?.has(id) === true || (inherited && !excluded.has(id));
     const children = sorted(module.Modules);
     if (take) result.push({ module, depth, parentModuleId: parent, topics: sorted(module.Topics), children });
-    for (const child of children) walk(child, depth + 1, module.ModuleId, take);
+    for (const child of children) walk(child, depth + 1, id, take);
   };
-  for (const module of sorted(toc.Modules)) walk(module, 0, null, false);
+  for (const module of sorted(toc.Modules)) walk(module, 0, null, wanted === null);
 
   if (wanted) {
     const missing = [...wanted].filter((id) => !found.has(id));
     if (missing.length > 0) {
       throw new AppError('invalid_input', msg('error.input.modules-not-in-course', { count: missing.length, ids: missing.join(', ') }));
     }
+  }
+  // An exclusion the walk never met is not in the course, or inside no selected module: either way
+  // the run would not test what the person saw.
+  const notInside = [...excluded].filter((id) => !inside.has(id));
+  if (notInside.length > 0) {
+    throw new AppError('invalid_input', msg('error.input.excluded-not-inside', { count: notInside.length, ids: notInside.join(', ') }));
   }
   if (result.length === 0) return [];
   // Depth is relative to the shallowest selected module so a nested pick starts at the left.

@@ -33,7 +33,7 @@ export async function runCourseTest(input: CourseTestInput, onProgress?: (progre
   progress('contents', 0, 1);
   const outline = await readCourseOutline(run.session, orgUnitId, now);
   const courseDates: CourseDates = { start: outline.offering?.start ?? null, end: outline.offering?.end ?? null };
-  const selected = selectModules(outline.toc, input.modules);
+  const selected = selectModules(outline.toc, input.modules, input.excludeModules);
   const { checks, finishLinks, documents, notes, context } = startChecks(run, input, outline.toc, selected, { now, courseDates, progress });
   const concurrency = input.options?.topicConcurrency ?? DEFAULT_TOPIC_CONCURRENCY;
   const course = await readWholeCourse(context, { outline, selected, scopes: input.scopes ?? [], concurrency, documents });

@@ -13,6 +13,9 @@ export const INPUT_LIMITS = {
   siteUrl: 2048,
   clientLabel: 100,
   modules: 2000,
+  /** Titles of a run's modules kept for its owner's history, and the length of each. */
+  moduleTitles: 100,
+  moduleTitle: 200,
   /** A list a person picked: each course-wide item at most twice. */
   scopes: COURSE_SCOPES.length * 2,
 } as const;
@@ -29,6 +32,7 @@ export type RuleName =
   | 'not-list'
   | 'too-many'
   | 'not-ids'
+  | 'also-chosen'
   | 'unknown';
 
 export interface BrokenRule {
@@ -40,7 +44,7 @@ export interface BrokenRule {
 // Every check below names its rule as the issue's message: a code for the callers, never a text for
 // a person. The bound and the character come from the issue itself.
 const RULE_NAMES: readonly string[] = [
-  'required', 'not-text', 'empty', 'too-long', 'control-character', 'hidden-character', 'not-id', 'not-list', 'too-many', 'not-ids', 'unknown',
+  'required', 'not-text', 'empty', 'too-long', 'control-character', 'hidden-character', 'not-id', 'not-list', 'too-many', 'not-ids', 'also-chosen', 'unknown',
 ] satisfies RuleName[];
 
 /** The rule a zod issue of these schemas reports. */
@@ -145,14 +149,73 @@ export const idTextRule = z.pipe(
 /** The org unit of the course, sent as a number or as its digits. */
 export const orgUnitIdRule = idTextRule;
 
-/** The modules to test: at least one, at most the limit, each an id; the same id once, in the order sent. */
-export const moduleIdsRule = z.pipe(
-  z.array(z.unknown(), { error: requiredOr('not-list') }).check(z.minLength(1, { error: 'empty', abort: true }), z.maxLength(INPUT_LIMITS.modules, { error: 'too-many', abort: true })),
-  z.pipe(
-    z.array(z.int('not-ids').check(z.positive('not-ids'))),
-    z.transform((ids) => [...new Set(ids)]),
-  ),
+/** A list of module ids: at most the limit, each an id; the same id once, in the order sent. */
+function moduleIdList(min: number) {
+  return z.pipe(
+    z.array(z.unknown(), { error: requiredOr('not-list') }).check(z.minLength(min, { error: 'empty', abort: true }), z.maxLength(INPUT_LIMITS.modules, { error: 'too-many', abort: true })),
+    z.pipe(
+      z.array(z.int('not-ids').check(z.positive('not-ids'))),
+      z.transform((ids) => [...new Set(ids)]),
+    ),
+  );
+}
+
+/** The modules to test, at least one: each with everything nested in it. */
+export const moduleIdsRule = moduleIdList(1);
+
+/**
+ * The modules a run chose, each with everything nested in it; none is fine when the run reads
+ * course-wide items (runSelectionIssue says when it is not).
+ */
+export const moduleChoiceRule = moduleIdList(0);
+
+/**
+ * Modules nested in a chosen module to leave out, each with everything nested in it: "this module
+ * without these sub-modules". That each is inside a chosen module only the course's table of
+ * contents can tell (brightspace/toc.ts selectModules); here, only that none is also chosen.
+ */
+export const excludedModuleIdsRule = moduleIdList(0);
+
+/**
+ * The titles of a run's modules as the person saw them when choosing (id -> title), kept with the
+ * run so that its owner's history can name what it covered; never used to find a module. Only a
+ * label, so it never refuses a run: entries that are not an id and a text are left out, a title
+ * loses control and invisible characters and is cut at the limit, and at most the limit are kept.
+ */
+export const moduleTitlesRule = z.pipe(
+  z.record(z.string(), z.unknown(), 'not-list'),
+  z.transform((entries) => {
+    const titles: Record<string, string> = {};
+    for (const [id, value] of Object.entries(entries)) {
+      if (Object.keys(titles).length >= INPUT_LIMITS.moduleTitles) break;
+      if (!/^\d{1,15}$/.test(id) || typeof value !== 'string') continue;
+      const title = [...value.replace(new RegExp(CONTROL_CHARACTER.source, 'g'), ' ').replace(INVISIBLE, '').replace(/\s+/g, ' ').trim()]
+        .slice(0, INPUT_LIMITS.moduleTitle)
+        .join('');
+      if (title !== '') titles[id] = title;
+    }
+    return titles;
+  }),
 );
+
+/** The parts of a run's choice the cross-field rule reads, as sent (not yet checked). */
+export interface RunSelection {
+  modules: unknown;
+  excludeModules?: unknown;
+  scopes?: unknown;
+}
+
+/**
+ * The rule a run's whole choice breaks, with the field at fault: something to test (a module or a
+ * course-wide item), and no module both chosen and left out. Fields that break their own rule are
+ * left to it.
+ */
+export function runSelectionIssue(selection: RunSelection): { field: 'modules' | 'excludeModules'; rule: RuleName } | undefined {
+  const { modules, excludeModules, scopes } = selection;
+  if (Array.isArray(modules) && modules.length === 0 && !(Array.isArray(scopes) && scopes.length > 0)) return { field: 'modules', rule: 'empty' };
+  if (Array.isArray(modules) && Array.isArray(excludeModules) && excludeModules.some((id) => modules.includes(id))) return { field: 'excludeModules', rule: 'also-chosen' };
+  return undefined;
+}
 
 /** The course-wide items to read besides the modules; the same item once, in the order sent. */
 export const courseScopesRule = z.pipe(

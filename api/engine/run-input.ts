@@ -7,10 +7,12 @@ import { msg, type Message } from '../i18n/messages.ts';
 import {
   clientLabelRule,
   courseScopesRule,
+  excludedModuleIdsRule,
   firstBrokenRule,
-  moduleIdsRule,
+  moduleChoiceRule,
   passwordRule,
   positiveIdRule,
+  runSelectionIssue,
   userNameRule,
   type BrokenRule,
 } from './run-input-rules.ts';
@@ -39,11 +41,19 @@ export function assertOrgUnitId(orgUnitId: unknown): asserts orgUnitId is number
   if (firstBrokenRule(positiveIdRule, orgUnitId) !== undefined) refuse(msg('error.input.org-unit'));
 }
 
-export function assertModules(modules: unknown): asserts modules is number[] | 'all' {
-  if (modules === 'all') return;
-  const broken = firstBrokenRule(moduleIdsRule, modules);
-  if (broken === undefined) return;
-  refuse(msg(broken.rule === 'required' || broken.rule === 'not-list' || broken.rule === 'empty' ? 'error.input.no-modules' : 'error.input.module-ids'));
+/**
+ * The modules to test (or 'all'), those to leave out of them, and the course-wide items: something
+ * to test, each list of ids within the rules, and no module both chosen and left out.
+ */
+export function assertModules(modules: unknown, excludeModules?: unknown, scopes?: unknown): asserts modules is number[] | 'all' {
+  if (modules !== 'all') {
+    const broken = firstBrokenRule(moduleChoiceRule, modules);
+    if (broken !== undefined) refuse(msg(broken.rule === 'required' || broken.rule === 'not-list' ? 'error.input.no-modules' : 'error.input.module-ids'));
+  }
+  if (excludeModules !== undefined && firstBrokenRule(excludedModuleIdsRule, excludeModules) !== undefined) refuse(msg('error.input.module-ids'));
+  const issue = runSelectionIssue({ modules, excludeModules, scopes });
+  if (issue?.field === 'modules') refuse(msg('error.input.no-modules'));
+  if (issue !== undefined) refuse(msg('error.input.excluded-also-chosen'));
 }
 
 export function assertClientLabel(client: unknown): asserts client is string {
@@ -60,10 +70,10 @@ export function assertScopes(scopes: unknown): asserts scopes is CourseScope[] |
 }
 
 /** The engine's whole input, checked before anything is opened; throws an AppError naming the field. */
-export function assertRunInput(input: { username: unknown; password: unknown; orgUnitId: unknown; modules: unknown; client: unknown; scopes?: unknown }): void {
+export function assertRunInput(input: { username: unknown; password: unknown; orgUnitId: unknown; modules: unknown; excludeModules?: unknown; client: unknown; scopes?: unknown }): void {
   assertCredentials(input.username, input.password);
   assertOrgUnitId(input.orgUnitId);
-  assertModules(input.modules);
+  assertModules(input.modules, input.excludeModules, input.scopes);
   assertClientLabel(input.client);
   assertScopes(input.scopes);
 }

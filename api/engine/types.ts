@@ -12,8 +12,13 @@ export interface CourseTestInput {
   username: string;
   password: string;
   orgUnitId: number;
-  /** Module ids to test (nested modules of a selected module included), or every module. */
+  /**
+   * Module ids to test (nested modules of a selected module included), or every module; none when
+   * the run reads course-wide items only.
+   */
   modules: number[] | 'all';
+  /** Modules nested in a selected one to leave out, each with everything nested in it. */
+  excludeModules?: number[];
   /** The client label shown in the report. */
   client: string;
   /** Course-wide items to read besides the modules (none when absent). */

@@ -12,21 +12,29 @@ import { COURSE_SCOPES } from '../brightspace/course-scopes.ts';
 import { RUN_PHASES } from '../engine/progress.ts';
 import { LANGUAGES } from '../i18n/languages.ts';
 import { JOB_STATUSES } from '../jobs/job-status.ts';
+import { orgUnitOf } from '../brightspace/item-urls.ts';
 import {
   CONTROL_CHARACTER,
+  INPUT_LIMITS,
   clientLabelRule,
   courseScopesRule,
+  excludedModuleIdsRule,
   idTextRule,
   languageRule,
-  moduleIdsRule,
+  moduleChoiceRule,
+  moduleTitlesRule,
   orgUnitIdRule,
   passwordRule,
+  runSelectionIssue,
   siteUrlTextRule,
   userNameRule,
 } from '../engine/run-input-rules.ts';
 
 // The words of the domain the wire carries, for readers of the wire (their owners define them).
 export { COURSE_SCOPES, JOB_STATUSES, LANGUAGES, RUN_PHASES };
+// The limits of a run's input, and the one reader of the org unit a Brightspace address names (the
+// app fills the Org Unit ID from a pasted course address with it, as the engine reads links).
+export { INPUT_LIMITS, orgUnitOf };
 export type { CourseScope } from '../brightspace/course-scopes.ts';
 export type { RunPhase } from '../engine/progress.ts';
 export type { JobStatus } from '../jobs/job-status.ts';
@@ -58,13 +66,31 @@ export const tocRequest = z.object({
 });
 export type TocRequest = z.input<typeof tocRequest>;
 
-/** POST /api/run-tests: the run's report and every message about it are in LANGUAGE. */
+/**
+ * POST /api/run-tests: the run's report and every message about it are in LANGUAGE. A module in
+ * MODULES is tested with everything nested in it, but for the sub-modules in EXCLUDE_MODULES (each
+ * with everything nested in it): "Unit 1 without 1.2". MODULES may be empty when SCOPES is not (a
+ * run of course-wide items only).
+ */
 export const runTestsRequest = z.extend(tocRequest, {
   CLIENT_NAME: clientLabelRule,
-  MODULES: moduleIdsRule,
+  MODULES: moduleChoiceRule,
+  /** Sub-modules of the chosen modules to leave out; absent: none. */
+  EXCLUDE_MODULES: z.nullish(excludedModuleIdsRule),
   /** Course-wide items to read besides the modules; absent: the modules only. */
   SCOPES: z.nullish(courseScopesRule),
-});
+  /** The chosen and left-out modules' titles as the user saw them (id -> title), for their run history. */
+  MODULE_TITLES: z.nullish(moduleTitlesRule),
+}).check(
+  z.superRefine(
+    (request, context) => {
+      const issue = runSelectionIssue({ modules: request.MODULES, excludeModules: request.EXCLUDE_MODULES, scopes: request.SCOPES });
+      if (issue !== undefined) context.addIssue({ code: 'custom', message: issue.rule, path: [issue.field === 'modules' ? 'MODULES' : 'EXCLUDE_MODULES'], input: request });
+    },
+    // Also when another field is at fault, so that every field at fault is named at once.
+    { when: () => true },
+  ),
+);
 export type RunTestsRequest = z.input<typeof runTestsRequest>;
 
 /** The job id of GET /api/job-status/{jobArn}, once decoded from the address. */
@@ -205,8 +231,14 @@ export const jobListItem = z.object({
   orgUnitId: count,
   courseName: kept(someText),
   modules: z.array(count),
+  /** Sub-modules of those modules it left out (run-tests EXCLUDE_MODULES). */
+  excludeModules: kept(listOf(count)),
+  /** The titles of its modules and left-out ones as its owner saw them (id -> title), where known. */
+  moduleTitles: kept(z.record(z.string(), z.string())),
   scopes: kept(listOf(z.string())),
   language: kept(z.string()),
+  /** The Brightspace user name it signed in with (shown to its owner only; never the password). */
+  userName: kept(someText),
   createdAt: someText,
   startedAt: kept(someText),
   finishedAt: kept(someText),

@@ -28,7 +28,11 @@ async function listItemOf(job: JobRecord, deps: ApiDeps): Promise<JobListItem> {
     createdAt: job.createdAt,
   };
   if (job.courseName !== undefined) item.courseName = job.courseName;
+  if (job.excludeModules !== undefined) item.excludeModules = job.excludeModules;
+  if (job.moduleTitles !== undefined) item.moduleTitles = job.moduleTitles;
   if (job.scopes !== undefined) item.scopes = job.scopes;
+  // The caller started the run: the user name it typed comes back to them alone (never the password).
+  if (job.userName !== undefined) item.userName = job.userName;
   if (job.language !== undefined) item.language = job.language;
   if (job.startedAt !== undefined) item.startedAt = job.startedAt;
   if (job.finishedAt !== undefined) item.finishedAt = job.finishedAt;

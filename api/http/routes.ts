@@ -144,7 +144,10 @@ export function handleRunTests(request: ApiRequest, deps: ApiDeps): Promise<ApiR
       siteUrl: input.siteUrl,
       orgUnitId: input.orgUnitId,
       modules: input.modules,
+      ...(input.excludeModules === undefined ? {} : { excludeModules: input.excludeModules }),
+      ...(input.moduleTitles === undefined ? {} : { moduleTitles: input.moduleTitles }),
       ...(input.scopes === undefined ? {} : { scopes: input.scopes }),
+      userName: input.username,
       ...(input.language === undefined ? {} : { language: input.language }),
       filename: reportFilename({ client: input.client, orgUnitId: input.orgUnitId, at: now }),
       createdAt: at,
@@ -168,8 +171,9 @@ export function handleRunTests(request: ApiRequest, deps: ApiDeps): Promise<ApiR
     }
 
     const count = input.modules.length;
+    const started = count === 0 ? msg('api.run-started.course-wide', { client: input.client, orgUnitId: String(input.orgUnitId) }) : msg('api.run-started', { client: input.client, count, orgUnitId: String(input.orgUnitId) });
     const body: RunTestsAnswer = {
-      message: formatMessage(msg('api.run-started', { client: input.client, count, orgUnitId: String(input.orgUnitId) }), job.language),
+      message: formatMessage(started, job.language),
       taskArn: job.id,
       filename: job.filename,
     };

@@ -26,10 +26,14 @@ export interface TocInput {
 
 export interface RunTestsInput extends TocInput {
   client: string;
-  /** Distinct module ids, in the order sent. */
+  /** Distinct module ids, in the order sent; none when the run reads course-wide items only. */
   modules: number[];
+  /** Distinct sub-modules of those to leave out, in the order sent; undefined when none. */
+  excludeModules?: number[];
   /** Distinct course-wide scopes, in the order sent; undefined when SCOPES was not sent. */
   scopes?: CourseScope[];
+  /** The modules' titles as the user saw them, for their history; undefined when none. */
+  moduleTitles?: Record<string, string>;
 }
 
 export interface ValidationPolicy {
@@ -80,7 +84,7 @@ export function guardedOrigin(url: string, policy: ValidationPolicy): { origin: 
   }
 }
 
-type RequestField = 'USER_NAME' | 'PASSWORD' | 'CLIENT_URL' | 'ORG_UNIT_ID' | 'CLIENT_NAME' | 'MODULES' | 'SCOPES' | 'LANGUAGE';
+type RequestField = 'USER_NAME' | 'PASSWORD' | 'CLIENT_URL' | 'ORG_UNIT_ID' | 'CLIENT_NAME' | 'MODULES' | 'EXCLUDE_MODULES' | 'SCOPES' | 'MODULE_TITLES' | 'LANGUAGE';
 
 const WHAT: Partial<Record<RequestField, MessageId>> = {
   USER_NAME: 'error.field.what.user-name',
@@ -105,8 +109,13 @@ function requestProblem(field: RequestField, broken: BrokenRule): Message {
       return broken.rule === 'too-many'
         ? msg('error.field.modules-too-many', { max: broken.max ?? 0 })
         : msg(MODULES_MESSAGES[broken.rule] ?? 'error.field.modules-not-ids');
+    case 'EXCLUDE_MODULES':
+      if (broken.rule === 'also-chosen') return msg('error.field.exclude-modules-chosen');
+      return broken.rule === 'too-many' ? msg('error.field.exclude-modules-too-many', { max: broken.max ?? 0 }) : msg('error.field.exclude-modules-not-ids');
     case 'SCOPES':
       return msg('error.field.scopes', { scopes: COURSE_SCOPES.join(', ') });
+    case 'MODULE_TITLES':
+      return msg('error.field.module-titles');
     case 'LANGUAGE':
       return msg('error.field.language', { languages: LANGUAGES.join(', ') });
   }
@@ -176,8 +185,11 @@ export function parseTocRequest(body: unknown, policy: ValidationPolicy): TocInp
 
 export function parseRunTestsRequest(body: unknown, policy: ValidationPolicy): RunTestsInput {
   const fields = asObject(body, 'USER_NAME, PASSWORD, CLIENT_URL, ORG_UNIT_ID, CLIENT_NAME and MODULES');
-  const order = ['USER_NAME', 'PASSWORD', 'CLIENT_URL', 'ORG_UNIT_ID', 'CLIENT_NAME', 'MODULES', 'SCOPES', 'LANGUAGE'] as const;
+  const order = ['USER_NAME', 'PASSWORD', 'CLIENT_URL', 'ORG_UNIT_ID', 'CLIENT_NAME', 'MODULES', 'EXCLUDE_MODULES', 'SCOPES', 'MODULE_TITLES', 'LANGUAGE'] as const;
   const { request, siteUrl } = checked(runTestsRequest, fields, order, policy);
+  // Titles of this run's modules only.
+  const named = new Set([...request.MODULES, ...(request.EXCLUDE_MODULES ?? [])].map(String));
+  const titles = Object.entries(request.MODULE_TITLES ?? {}).filter(([id]) => named.has(id));
   return {
     siteUrl,
     orgUnitId: request.ORG_UNIT_ID,
@@ -185,7 +197,9 @@ export function parseRunTestsRequest(body: unknown, policy: ValidationPolicy): R
     password: request.PASSWORD,
     client: request.CLIENT_NAME,
     modules: request.MODULES,
+    ...(request.EXCLUDE_MODULES == null || request.EXCLUDE_MODULES.length === 0 ? {} : { excludeModules: request.EXCLUDE_MODULES }),
     ...(request.SCOPES == null ? {} : { scopes: request.SCOPES }),
+    ...(titles.length === 0 ? {} : { moduleTitles: Object.fromEntries(titles) }),
     ...(request.LANGUAGE == null ? {} : { language: request.LANGUAGE }),
   };
 }

@@ -94,6 +94,7 @@ export async function executeJob(input: ExecuteJobInput): Promise<JobRecord | un
         password: credentials.password,
         orgUnitId: job.orgUnitId,
         modules: job.modules,
+        ...(job.excludeModules === undefined ? {} : { excludeModules: job.excludeModules }),
         client: job.client,
         ...(job.scopes === undefined ? {} : { scopes: job.scopes.filter((scope): scope is CourseScope => (COURSE_SCOPES as readonly string[]).includes(scope)) }),
         ...(job.language === undefined ? {} : { language: job.language }),

@@ -9,8 +9,8 @@ import type { JobSummary } from '../report/summary.ts';
 import { languageOf } from '../i18n/languages.ts';
 import type { AdmitOutcome, JobHistory, JobPatch, JobRecord, JobStore, RunLimits } from './types.ts';
 
-// 2: progress_phase. 3: scopes, language, course_name, summary.
-const SCHEMA_VERSION = 3;
+// 2: progress_phase. 3: scopes, language, course_name, summary. 4: exclude_modules, module_titles, user_name.
+const SCHEMA_VERSION = 4;
 
 const statusList = JOB_STATUSES.map((status) => `'${status}'`).join(', ');
 // The lifecycle order, as SQL: PROVISIONING 0 ... SUCCEEDED/FAILED 4.
@@ -26,8 +26,11 @@ CREATE TABLE IF NOT EXISTS jobs (
   site_url TEXT NOT NULL,
   org_unit_id INTEGER NOT NULL,
   modules TEXT NOT NULL,
+  exclude_modules TEXT,
+  module_titles TEXT,
   scopes TEXT,
   language TEXT,
+  user_name TEXT,
   filename TEXT NOT NULL UNIQUE,
   course_name TEXT,
   summary TEXT,
@@ -63,8 +66,11 @@ interface JobRow {
   site_url: string;
   org_unit_id: number;
   modules: string;
+  exclude_modules: string | null;
+  module_titles: string | null;
   scopes: string | null;
   language: string | null;
+  user_name: string | null;
   filename: string;
   course_name: string | null;
   summary: string | null;
@@ -92,7 +98,10 @@ function toRecord(row: JobRow): JobRecord {
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
+  if (row.exclude_modules !== null) record.excludeModules = JSON.parse(row.exclude_modules) as number[];
+  if (row.module_titles !== null) record.moduleTitles = JSON.parse(row.module_titles) as Record<string, string>;
   if (row.scopes !== null) record.scopes = JSON.parse(row.scopes) as string[];
+  if (row.user_name !== null) record.userName = row.user_name;
   const language = languageOf(row.language);
   if (language !== undefined) record.language = language;
   if (row.course_name !== null) record.courseName = row.course_name;
@@ -141,15 +150,18 @@ export function openSqliteJobStore(options: SqliteJobStoreOptions): SqliteJobSto
   if (version >= 1 && version < 3) {
     for (const column of ['scopes', 'language', 'course_name', 'summary']) db.exec(`ALTER TABLE jobs ADD COLUMN ${column} TEXT`);
   }
+  if (version >= 1 && version < 4) {
+    for (const column of ['exclude_modules', 'module_titles', 'user_name']) db.exec(`ALTER TABLE jobs ADD COLUMN ${column} TEXT`);
+  }
   db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
 
   const insert = db.prepare(`
-    INSERT INTO jobs (id, owner, status, client, site_url, org_unit_id, modules, scopes, language, filename,
-      course_name, summary, created_at, updated_at, started_at, finished_at, progress_done, progress_total,
-      progress_phase, reason, runner_ref)
-    VALUES (:id, :owner, :status, :client, :siteUrl, :orgUnitId, :modules, :scopes, :language, :filename,
-      :courseName, :summary, :createdAt, :updatedAt, :startedAt, :finishedAt, :progressDone, :progressTotal,
-      :progressPhase, :reason, :runnerRef)`);
+    INSERT INTO jobs (id, owner, status, client, site_url, org_unit_id, modules, exclude_modules, module_titles,
+      scopes, language, user_name, filename, course_name, summary, created_at, updated_at, started_at, finished_at,
+      progress_done, progress_total, progress_phase, reason, runner_ref)
+    VALUES (:id, :owner, :status, :client, :siteUrl, :orgUnitId, :modules, :excludeModules, :moduleTitles,
+      :scopes, :language, :userName, :filename, :courseName, :summary, :createdAt, :updatedAt, :startedAt, :finishedAt,
+      :progressDone, :progressTotal, :progressPhase, :reason, :runnerRef)`);
   const selectOne = db.prepare('SELECT * FROM jobs WHERE id = ?');
   // COALESCE keeps a column when the patch leaves it out (null parameter).
   const patchOne = db.prepare(`
@@ -190,8 +202,11 @@ export function openSqliteJobStore(options: SqliteJobStoreOptions): SqliteJobSto
       siteUrl: job.siteUrl,
       orgUnitId: job.orgUnitId,
       modules: JSON.stringify(job.modules),
+      excludeModules: job.excludeModules === undefined ? null : JSON.stringify(job.excludeModules),
+      moduleTitles: job.moduleTitles === undefined ? null : JSON.stringify(job.moduleTitles),
       scopes: job.scopes === undefined ? null : JSON.stringify(job.scopes),
       language: job.language ?? null,
+      userName: job.userName ?? null,
       filename: job.filename,
       courseName: job.courseName ?? null,
       summary: job.summary === undefined ? null : JSON.stringify(job.summary),

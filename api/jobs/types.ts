@@ -15,9 +15,19 @@ export interface JobRecord {
   client: string;
   siteUrl: string;
   orgUnitId: number;
+  /** The modules it tests, each with everything nested in it (run-tests MODULES); none: course-wide items only. */
   modules: number[];
+  /** Sub-modules of those it leaves out, each with everything nested in it (run-tests EXCLUDE_MODULES). */
+  excludeModules?: number[];
+  /** The titles of those modules as the user saw them (id -> title), for their history only. */
+  moduleTitles?: Record<string, string>;
   /** Course-wide items read besides the modules (run-tests SCOPES); absent: none. */
   scopes?: string[];
+  /**
+   * The Brightspace user name the run signs in with, so that its owner can run it again; the
+   * password is never kept.
+   */
+  userName?: string;
   /** The run's language: its report and its failure reason are written in it. Absent: English. */
   language?: Language;
   /** Report base name: readable, unique, unguessable, safe as a file name (no extension). */

@@ -62,8 +62,8 @@ describe('a course tested twice', () => {
     // The QA user dismisses the placeholder text of the Unit 1 notes, with a reason.
     await first.getByRole('button', { name: 'Findings' }).click();
     const findings = page.getByRole('region', { name: /^Findings of Demo College/ });
-    await findings.getByRole('list').waitFor();
-    await findings.getByLabel('Check').selectOption('content.placeholder');
+    await findings.getByText(/findings shown\./).waitFor();
+    await findings.getByLabel('Check').selectOption({ label: 'Placeholder text' });
     const placeholder = findings.getByRole('listitem').filter({ hasText: 'Unit 1 notes' });
     await placeholder.getByRole('button', { name: 'Dismiss' }).click();
     await placeholder.getByLabel('Why dismiss it? (optional)').fill('The writer replaces the sample text before launch.');

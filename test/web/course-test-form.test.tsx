@@ -155,11 +155,13 @@ describe('the modules', () => {
     expect(within(group).getByText('4 of 4 modules selected, 1 topic')).toBeInTheDocument();
   });
 
-  it('says so when the course has no modules', async () => {
+  it('says so when the course has no modules, and still runs its course-wide items', async () => {
     backendWithToc({ Modules: [] });
     const { user } = await renderSignedInApp();
     const group = await loadModules(user);
     expect(within(group).getByText('This course has no modules to test.')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Run CTPO' })).toBeEnabled();
+    await user.click(screen.getByRole('button', { name: 'Deselect All' }));
     expect(screen.getByRole('button', { name: 'Run CTPO' })).toBeDisabled();
   });
 
@@ -178,15 +180,24 @@ describe('the modules', () => {
     expect(deselectAll).toBeEnabled();
     expect(screen.getByText('3 of 4 modules selected, 1 topic')).toBeInTheDocument();
 
+    // Both buttons choose or clear everything a run can read: the modules and the course-wide items.
     await user.click(deselectAll);
     const modules = within(screen.getByRole('group', { name: 'Modules' }));
+    const scopes = within(screen.getByRole('group', { name: 'Course-wide items' }));
     expect(modules.getAllByRole('checkbox').some((box) => (box as HTMLInputElement).checked)).toBe(false);
+    expect(scopes.getAllByRole('checkbox').some((box) => (box as HTMLInputElement).checked)).toBe(false);
     expect(deselectAll).toBeDisabled();
     expect(selectAll).toBeEnabled();
     expect(run).toBeDisabled();
 
+    // Course-wide items alone are a run of their own.
+    await user.click(scopes.getByRole('checkbox', { name: 'Gradebook' }));
+    expect(deselectAll).toBeEnabled();
+    expect(run).toBeEnabled();
+
     await user.click(selectAll);
     expect(modules.getAllByRole('checkbox').every((box) => (box as HTMLInputElement).checked)).toBe(true);
+    expect(scopes.getAllByRole('checkbox').every((box) => (box as HTMLInputElement).checked)).toBe(true);
     expect(selectAll).toBeDisabled();
     expect(run).toBeEnabled();
   });
@@ -272,5 +283,100 @@ describe('a failed table of contents', () => {
     await user.click(chooseModules());
     await screen.findByRole('alert');
     expect(JSON.stringify(logged.mock.calls)).not.toContain('s3cret');
+  });
+});
+
+describe('a run and the values its modules were loaded with', () => {
+  const OUT_OF_DATE = 'The fields have changed since these modules were loaded. Select Choose Modules to load them again before you run CTPO.';
+  const run = () => screen.getByRole('button', { name: 'Run CTPO' });
+
+  it.each([
+    ['Brightspace Password', 'x'],
+    ['Brightspace Username', '2'],
+    ['Client Site URL', '/x'],
+    ['Org Unit ID', '7'],
+    ['Client', ' Inc'],
+  ])('waits, saying why, once %s changes, until the modules are loaded again', async (label, typed) => {
+    const backend = backendWithToc();
+    backend.on('POST', '/api/run-tests', () => json({ message: 'Started.', taskArn: 'job-1', filename: 'f' }, 202));
+    const { user } = await renderSignedInApp();
+    await loadModules(user);
+    expect(run()).toBeEnabled();
+    expect(screen.queryByText(OUT_OF_DATE)).not.toBeInTheDocument();
+
+    await user.type(screen.getByLabelText(label), typed);
+    // The list stays to be seen, but a run would use values it was never loaded with.
+    expect(screen.getByRole('group', { name: 'Modules' })).toBeInTheDocument();
+    expect(run()).toBeDisabled();
+    expect(run()).toHaveAccessibleDescription(OUT_OF_DATE);
+    expect(screen.getByText(OUT_OF_DATE)).toHaveAttribute('aria-live', 'polite');
+    expect(chooseModules()).toBeEnabled();
+
+    await user.click(chooseModules());
+    await waitFor(() => expect(run()).toBeEnabled());
+    expect(screen.queryByText(OUT_OF_DATE)).not.toBeInTheDocument();
+    await user.click(run());
+    await waitFor(() => expect(backend.requestsTo('/api/run-tests')).toHaveLength(1));
+    // The run and the modules were read with the same values.
+    const [toc, started] = [backend.requestsTo('/api/toc')[1]?.body, backend.requestsTo('/api/run-tests')[0]?.body] as Record<string, unknown>[];
+    for (const field of ['USER_NAME', 'PASSWORD', 'CLIENT_URL', 'ORG_UNIT_ID']) expect(started?.[field], field).toEqual(toc?.[field]);
+  });
+
+  it('runs again without a new load once the field is put back as it was', async () => {
+    backendWithToc();
+    const { user } = await renderSignedInApp();
+    await loadModules(user);
+    await user.type(screen.getByLabelText('Brightspace Password'), 'x');
+    expect(run()).toBeDisabled();
+    await user.type(screen.getByLabelText('Brightspace Password'), '{Backspace}');
+    expect(run()).toBeEnabled();
+    expect(chooseModules()).toBeDisabled();
+  });
+});
+
+describe('the course fields', () => {
+  it('say where to find the Org Unit ID and the site address', async () => {
+    backendWithToc();
+    await renderSignedInApp();
+    expect(screen.getByLabelText('Org Unit ID')).toHaveAccessibleDescription(
+      "The number in the course's address in Brightspace: in …/d2l/home/6606 it is 6606. You can also paste the course's address here.",
+    );
+    expect(screen.getByLabelText('Client Site URL')).toHaveAccessibleDescription(/^The Brightspace site's address, such as https:\/\/school\.brightspace\.com\./);
+  });
+
+  it.each([
+    ['Org Unit ID', 'https://school.brightspace.com/d2l/home/6606'],
+    ['Client Site URL', 'https://school.brightspace.com/d2l/le/content/6606/viewContent/12/View'],
+    ['Org Unit ID', 'https://school.brightspace.com/d2l/lms/dropbox/user/folders_list.d2l?ou=6606&isprv=0'],
+  ])('fill both from a course address pasted into %s, and say so', async (label, address) => {
+    backendWithToc();
+    const { user } = await renderSignedInApp();
+    await user.click(screen.getByLabelText(label));
+    await user.paste(address);
+    expect(screen.getByLabelText('Client Site URL')).toHaveValue('https://school.brightspace.com');
+    expect(screen.getByLabelText('Org Unit ID')).toHaveValue('6606');
+    expect(screen.getByRole('status')).toHaveTextContent("Filled in from the course's address: Client Site URL https://school.brightspace.com, Org Unit ID 6606.");
+  });
+
+  it('leave a site address typed by hand, and any other text, as they are', async () => {
+    backendWithToc();
+    const { user } = await renderSignedInApp();
+    await user.type(screen.getByLabelText('Client Site URL'), 'https://school.brightspace.com/d2l/home/6606');
+    expect(screen.getByLabelText('Client Site URL')).toHaveValue('https://school.brightspace.com/d2l/home/6606');
+    await user.click(screen.getByLabelText('Org Unit ID'));
+    await user.paste('6606');
+    expect(screen.getByLabelText('Org Unit ID')).toHaveValue('6606');
+    await user.clear(screen.getByLabelText('Client Site URL'));
+    await user.paste('https://school.brightspace.com/');
+    expect(screen.getByLabelText('Client Site URL')).toHaveValue('https://school.brightspace.com/');
+    expect(screen.queryByText(/^Filled in from the course's address/)).not.toBeInTheDocument();
+  });
+
+  it('read addresses and numbers left to right, in a right-to-left page too', async () => {
+    backendWithToc();
+    await renderSignedInApp();
+    expect(screen.getByLabelText('Client Site URL')).toHaveAttribute('dir', 'ltr');
+    expect(screen.getByLabelText('Org Unit ID')).toHaveAttribute('dir', 'ltr');
+    expect(screen.getByLabelText('Client')).not.toHaveAttribute('dir');
   });
 });

@@ -1,6 +1,7 @@
 // The module picker shows what a run will test: a module takes its sub-modules (as the API does), a
-// partly chosen module is mixed, the count says modules and topics, and the course-wide items are one
-// more group, all checked at first. What is sent is what is shown.
+// partly chosen module is mixed (its own topics and the checked sub-modules), the count says modules
+// and topics, and the course-wide items are one more group, all checked at first. What is sent is
+// what is shown: the chosen modules, and the unchecked sub-modules left out of them.
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FakeBackend, json } from './support/fake-backend';
@@ -77,19 +78,21 @@ describe('the module tree', () => {
     for (const name of ['Unit A', 'A.1', 'A.2']) expect(box(name)).not.toBeChecked();
   });
 
-  it('shows a partly chosen module as mixed, leaves its own topics out, and checks all of it on a click', async () => {
+  it('shows a partly chosen module as mixed, keeps its own topics, and checks all of it on a click', async () => {
     backend();
     const { user } = await loaded();
     await user.click(box('A.2'));
     expect(box('A.2')).not.toBeChecked();
     expect(box('Unit A')).toBePartiallyChecked();
-    expect(box('Unit A')).not.toBeChecked();
-    // Unit A's own 2 topics would bring A.2 along: they are out, and the count says so.
-    expect(count()).toHaveTextContent('2 of 4 modules selected, 7 topics');
+    expect(box('Unit A')).toHaveAttribute('aria-checked', 'mixed');
+    expect((box('Unit A') as HTMLInputElement).indeterminate).toBe(true);
+    // Unit A's own 2 topics stay, with A.1's 3 and Unit B's 4: the count says so.
+    expect(count()).toHaveTextContent('3 of 4 modules selected, 9 topics');
 
     await user.click(box('Unit A'));
     for (const name of ['Unit A', 'A.1', 'A.2']) expect(box(name)).toBeChecked();
     expect(box('Unit A')).not.toBePartiallyChecked();
+    expect(box('Unit A')).not.toHaveAttribute('aria-checked');
   });
 
   it('checks the parent again once all its sub-modules are checked', async () => {
@@ -102,13 +105,53 @@ describe('the module tree', () => {
     expect(count()).toHaveTextContent('4 of 4 modules selected, 10 topics');
   });
 
-  it('sends exactly the modules shown as checked', async () => {
+  it('brings a parent’s own topics along with a sub-module checked alone, and shows the parent mixed', async () => {
+    backend();
+    const { user } = await loaded();
+    await user.click(screen.getByRole('button', { name: 'Deselect All' }));
+    await user.click(box('A.1'));
+    expect(box('A.1')).toBeChecked();
+    expect(box('Unit A')).toBePartiallyChecked();
+    expect(count()).toHaveTextContent('2 of 4 modules selected, 5 topics');
+  });
+
+  it('sends exactly the modules shown as checked, and the sub-modules left out of them', async () => {
     const api = backend();
     const { user } = await loaded();
     await user.click(box('A.2'));
     await user.click(screen.getByRole('button', { name: 'Run CTPO' }));
     await waitFor(() => expect(api.requestsTo('/api/run-tests')).toHaveLength(1));
-    expect(api.requestsTo('/api/run-tests')[0]?.body).toMatchObject({ MODULES: [11, 20] });
+    expect(api.requestsTo('/api/run-tests')[0]?.body).toMatchObject({
+      MODULES: [10, 11, 20],
+      EXCLUDE_MODULES: [12],
+      MODULE_TITLES: { 10: 'Unit A', 20: 'Unit B', 12: 'A.2' },
+    });
+  });
+
+  it('sends no module and leaves nothing out when only course-wide items are chosen', async () => {
+    const api = backend();
+    const { user } = await loaded();
+    await user.click(box('Unit A'));
+    await user.click(box('Unit B'));
+    expect(count()).toHaveTextContent('0 of 4 modules selected, 0 topics');
+    await user.click(screen.getByRole('button', { name: 'Run CTPO' }));
+    await waitFor(() => expect(api.requestsTo('/api/run-tests')).toHaveLength(1));
+    const body = api.requestsTo('/api/run-tests')[0]?.body as Record<string, unknown>;
+    expect(body).toMatchObject({ MODULES: [], SCOPES: ['assignments', 'quizzes', 'discussions', 'announcements', 'overview', 'gradebook'] });
+    expect(body).not.toHaveProperty('EXCLUDE_MODULES');
+  });
+});
+
+describe('a module with no topics of its own', () => {
+  const HOLDER = { Modules: [{ ModuleId: 1, Title: 'Holder', Topics: [], Modules: [{ ModuleId: 2, Title: 'Inner', Topics: topics(2, 20), Modules: [] }] }] };
+
+  it('is unchecked, not mixed, once nothing inside it is checked', async () => {
+    new FakeBackend().on('POST', '/api/toc', () => json(HOLDER)).install();
+    const { user } = await loaded();
+    await user.click(box('Inner'));
+    expect(box('Holder')).not.toBeChecked();
+    expect(box('Holder')).not.toBePartiallyChecked();
+    expect(count()).toHaveTextContent('0 of 2 modules selected, 0 topics');
   });
 });
 

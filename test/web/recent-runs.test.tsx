@@ -1,6 +1,7 @@
 // "Recent runs" under the form, as a user meets it: the runs come from the API (so they survive a
-// reload and a new sign-in), each with its status, counts, report links and 'Run again', which
-// fills the form with that run's values, never the password, and selects its modules once loaded.
+// reload and a new sign-in), each with what it covered, its language, when it ran in the reader's
+// time zone, its status, counts, report links and, once it has ended, 'Run again', which fills the
+// form with that run's values and user name, never the password, and selects its modules once loaded.
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FakeBackend, json, type RecordedRequest } from './support/fake-backend';
@@ -29,6 +30,9 @@ const SUCCEEDED = {
   orgUnitId: 6606,
   courseName: 'Biology 101',
   modules: [301],
+  scopes: ['quizzes', 'gradebook'],
+  language: 'fr-CA',
+  userName: 'qa.tester',
   createdAt: '2026-05-02T10:00:00.000Z',
   startedAt: '2026-05-02T10:00:01.000Z',
   finishedAt: '2026-05-02T10:03:00.000Z',
@@ -78,7 +82,15 @@ describe('Recent runs', () => {
     expect(report).toHaveAttribute('target', '_blank');
     expect(within(succeeded).getByRole('link', { name: 'Download CSV' })).toHaveAttribute('href', `${SUCCEEDED.outputUrl}${SUCCEEDED.filename}.csv`);
 
+    // What the run covered and in which language, each under its name.
+    const covered = (item: HTMLElement) =>
+      within(item)
+        .getAllByRole('term')
+        .map((term) => `${term.textContent}: ${term.nextElementSibling?.textContent}`);
+    expect(covered(succeeded)).toEqual(['Modules: 1 module', 'Course-wide items: Quizzes and Gradebook', 'Language: Français (Canada)']);
+
     const failed = runItem(/Other School/);
+    expect(covered(failed)).toEqual(['Modules: 1 module', 'Course-wide items: None']);
     expect(failed).toHaveTextContent('Failed');
     expect(failed).toHaveTextContent('Org Unit ID 7707');
     expect(failed).toHaveTextContent('Brightspace did not accept this user name and password.');
@@ -146,11 +158,71 @@ describe('Recent runs', () => {
   });
 });
 
+describe('what a run covered', () => {
+  const run = (fields: Record<string, unknown>) => ({ ...SUCCEEDED, ...fields });
+  const modulesOf = async (fields: Record<string, unknown>) => {
+    backend({ '': { jobs: [run(fields)] } });
+    await renderSignedInApp();
+    const item = await waitFor(() => runItem(/Acme College/));
+    expect(within(item).getAllByRole('term')[0]).toHaveTextContent('Modules');
+    return within(item).getAllByRole('definition')[0]?.textContent;
+  };
+
+  it('names the modules by the titles the user chose them by, and those left out', async () => {
+    expect(await modulesOf({ modules: [1, 11, 2], excludeModules: [12], moduleTitles: { 1: 'Unit 1', 2: 'Unit 2', 12: 'Lab 1.2' } })).toBe('Unit 1 and Unit 2, without Lab 1.2');
+  });
+
+  it('counts them where the titles are not known', async () => {
+    expect(await modulesOf({ modules: [1, 11, 2], excludeModules: [12, 13] })).toBe('3 modules, without 2 sub-modules');
+  });
+
+  it('says a run of course-wide items alone had no module, and all of them when it read them all', async () => {
+    backend({ '': { jobs: [run({ modules: [], scopes: ['assignments', 'quizzes', 'discussions', 'announcements', 'overview', 'gradebook'] })] } });
+    await renderSignedInApp();
+    const item = await waitFor(() => runItem(/Acme College/));
+    expect(within(item).getAllByRole('definition').map((value) => value.textContent)).toEqual(['None (course-wide items only)', 'All', 'Français (Canada)']);
+  });
+
+  it('shortens a long list of modules', async () => {
+    const ids = Array.from({ length: 9 }, (_, index) => index + 1);
+    expect(await modulesOf({ modules: ids, moduleTitles: Object.fromEntries(ids.map((id) => [id, `M${id}`])) })).toBe('M1, M2, M3, M4, M5, M6, and 3 more');
+  });
+});
+
+describe('when a run ran', () => {
+  const zone = process.env.TZ;
+  afterEach(() => {
+    process.env.TZ = zone;
+  });
+
+  it('is said in the reader’s own time zone, named, with the date once', async () => {
+    process.env.TZ = 'America/Toronto';
+    backend();
+    await renderSignedInApp();
+    const item = await waitFor(() => runItem(/Acme College/));
+    const time = item.querySelector('time');
+    // 10:00 UTC is 6:00 in Toronto in May.
+    expect(time).toHaveTextContent(/^May 2, 2026, 6:00\s*–\s*6:03\sAM EDT$/);
+    expect(time).toHaveAttribute('dateTime', SUCCEEDED.startedAt);
+  });
+});
+
 describe('Run again', () => {
-  it('fills the form with the run’s values but never a password, and selects the run’s modules once loaded', async () => {
+  it('is offered only once a run has ended', async () => {
+    backend({ '': { jobs: [{ ...SUCCEEDED, taskArn: 'job-9', client: 'Still Going', status: 'RUNNING', progress: { done: 1, total: 4 } }, SUCCEEDED, FAILED] } });
+    await renderSignedInApp();
+    await waitFor(() => runItem(/Still Going/));
+    expect(within(runItem(/Still Going/)).queryByRole('button', { name: 'Run again' })).not.toBeInTheDocument();
+    expect(within(runItem(/Acme College/)).getByRole('button', { name: 'Run again' })).toBeInTheDocument();
+    expect(within(runItem(/Other School/)).getByRole('button', { name: 'Run again' })).toBeInTheDocument();
+  });
+
+  it('fills the form with the run’s values and user name, clears the password and waits there for it, and selects the run’s modules once loaded', async () => {
     const api = backend();
     const { user } = await renderSignedInApp();
-    await user.type(screen.getByLabelText('Brightspace Username'), 'qa.tester');
+    // Whatever was on screen before is replaced: another site's user name, a password.
+    await user.type(screen.getByLabelText('Brightspace Username'), 'someone.else');
+    await user.type(screen.getByLabelText('Brightspace Password'), 'their-secret');
     await user.click(await waitFor(() => within(runItem(/Acme College/)).getByRole('button', { name: 'Run again' })));
 
     expect(screen.getByLabelText('Client Site URL')).toHaveValue('https://school.brightspace.com');
@@ -172,14 +244,58 @@ describe('Run again', () => {
 
     await user.click(screen.getByRole('button', { name: 'Run CTPO' }));
     await waitFor(() => expect(api.requestsTo('/api/run-tests')).toHaveLength(1));
-    expect(api.requestsTo('/api/run-tests')[0]?.body).toMatchObject({ CLIENT_URL: 'https://school.brightspace.com', ORG_UNIT_ID: '6606', CLIENT_NAME: 'Acme College', MODULES: [301] });
+    expect(api.requestsTo('/api/run-tests')[0]?.body).toMatchObject({
+      USER_NAME: 'qa.tester',
+      PASSWORD: 'pw',
+      CLIENT_URL: 'https://school.brightspace.com',
+      ORG_UNIT_ID: '6606',
+      CLIENT_NAME: 'Acme College',
+      MODULES: [301],
+      SCOPES: ['quizzes', 'gradebook'],
+    });
+  });
+
+  it('asks for the user name too when the run does not say it, and clears what was typed', async () => {
+    backend({ '': { jobs: [FAILED] } });
+    const { user } = await renderSignedInApp();
+    await user.type(screen.getByLabelText('Brightspace Username'), 'someone.else');
+    await user.click(await waitFor(() => within(runItem(/Other School/)).getByRole('button', { name: 'Run again' })));
+    expect(screen.getByLabelText('Brightspace Username')).toHaveValue('');
+    expect(screen.getByLabelText('Brightspace Username')).toHaveFocus();
+    expect(screen.getByText(/^Filled in from the run for Other School of .+\. Enter the Brightspace username and password, then choose modules/)).toHaveAttribute('role', 'status');
+  });
+
+  it('restores a module without the sub-modules the run left out, and a run of course-wide items alone', async () => {
+    const toc = { Modules: [{ ModuleId: 1, Title: 'Unit 1', Topics: [{ TopicId: 10 }], Modules: [{ ModuleId: 11, Title: '1.1', Modules: [] }, { ModuleId: 12, Title: '1.2', Modules: [] }] }, { ModuleId: 2, Title: 'Unit 2', Modules: [] }] };
+    const api = backend({ '': { jobs: [{ ...SUCCEEDED, modules: [1, 11], excludeModules: [12], scopes: [] }, { ...FAILED, modules: [], scopes: ['gradebook'], userName: 'qa.tester' }] } });
+    api.on('POST', '/api/toc', () => json(toc));
+    const { user } = await renderSignedInApp();
+    const box = (name: string) => within(screen.getByRole('group', { name: 'Modules' })).getByRole('checkbox', { name });
+
+    await user.click(await waitFor(() => within(runItem(/Acme College/)).getByRole('button', { name: 'Run again' })));
+    await user.type(screen.getByLabelText('Brightspace Password'), 'pw');
+    await user.click(screen.getByRole('button', { name: 'Choose Modules' }));
+    await screen.findByRole('group', { name: 'Modules' });
+    expect(box('Unit 1')).toBePartiallyChecked();
+    expect(box('1.1')).toBeChecked();
+    expect(box('1.2')).not.toBeChecked();
+    expect(box('Unit 2')).not.toBeChecked();
+
+    await user.click(within(runItem(/Other School/)).getByRole('button', { name: 'Run again' }));
+    await user.type(screen.getByLabelText('Brightspace Password'), 'pw');
+    await user.click(screen.getByRole('button', { name: 'Choose Modules' }));
+    await screen.findByRole('group', { name: 'Modules' });
+    expect(within(screen.getByRole('group', { name: 'Modules' })).getAllByRole('checkbox').some((item) => (item as HTMLInputElement).checked)).toBe(false);
+    const scopes = within(screen.getByRole('group', { name: 'Course-wide items' }));
+    expect(scopes.getAllByRole('checkbox', { checked: true }).map((item) => item.closest('label')?.textContent)).toEqual(['Gradebook']);
+    expect(screen.getByRole('button', { name: 'Run CTPO' })).toBeEnabled();
   });
 
   it('selects what a module held: a run of a module tested everything nested in it', async () => {
     backend({ '': { jobs: [{ ...SUCCEEDED, modules: [102] }] } });
     const { user } = await renderSignedInApp();
     await user.click(await waitFor(() => within(runItem(/Acme College/)).getByRole('button', { name: 'Run again' })));
-    await fillForm(user, { 'Brightspace Username': 'qa.tester', 'Brightspace Password': 'pw' });
+    await fillForm(user, { 'Brightspace Password': 'pw' });
     await user.click(screen.getByRole('button', { name: 'Choose Modules' }));
     const modules = await screen.findByRole('group', { name: 'Modules' });
     const box = (name: string) => within(modules).getByRole('checkbox', { name }) as HTMLInputElement;
@@ -192,7 +308,7 @@ describe('Run again', () => {
     backend({ '': { jobs: [{ ...SUCCEEDED, modules: [999] }] } });
     const { user } = await renderSignedInApp();
     await user.click(await waitFor(() => within(runItem(/Acme College/)).getByRole('button', { name: 'Run again' })));
-    await fillForm(user, { 'Brightspace Username': 'qa.tester', 'Brightspace Password': 'pw' });
+    await fillForm(user, { 'Brightspace Password': 'pw' });
     await user.click(screen.getByRole('button', { name: 'Choose Modules' }));
     const modules = await screen.findByRole('group', { name: 'Modules' });
     expect(within(modules).getAllByRole('checkbox').every((box) => (box as HTMLInputElement).checked)).toBe(true);

@@ -60,6 +60,8 @@ describe('Run CTPO', () => {
       CLIENT_NAME: 'Acme College',
       MODULES: [101, 102, 103],
       SCOPES: ['assignments', 'discussions', 'announcements', 'overview', 'gradebook'],
+      // The outermost chosen module's title, for the user's Recent runs.
+      MODULE_TITLES: { 101: 'Welcome' },
       LANGUAGE: 'en',
     });
   });
@@ -68,18 +70,20 @@ describe('Run CTPO', () => {
     const answer = deferred();
     backend(answer.handler);
     const { user } = await readyToRun();
-    await user.type(screen.getByLabelText('Client'), ' Inc');
-    expect(screen.getByRole('button', { name: 'Choose Modules' })).toBeEnabled();
 
     await user.click(runButton());
     expect(runButton()).toHaveTextContent('Running…');
     expect(runButton()).toBeDisabled();
+    // An edit meanwhile does not load modules under the run's feet.
+    await user.type(screen.getByLabelText('Client'), ' Inc');
     expect(screen.getByRole('button', { name: 'Choose Modules' })).toBeDisabled();
     expect(screen.getByRole('status')).toHaveTextContent('Starting test run...');
 
     answer.resolve(json(STARTED, 202));
     await waitFor(() => expect(runButton()).toHaveTextContent('Run CTPO'));
-    expect(runButton()).toBeEnabled();
+    // The run used the values the modules were loaded with; the edit now asks for a new load first.
+    expect(screen.getByRole('button', { name: 'Choose Modules' })).toBeEnabled();
+    expect(runButton()).toBeDisabled();
   });
 
   it('shows the server’s message in a green banner and starts monitoring the job', async () => {

@@ -112,6 +112,49 @@ describe('selectModules', () => {
   it('refuses a module id the course does not have', () => {
     expect(() => selectModules(toc, [1, 404])).toThrow("Module 404 is not in this course's table of contents.");
   });
+
+  // "Unit 1 without 1.2": the parent's own topics and the sub-modules left checked.
+  const course: TocResponse = {
+    Modules: [
+      {
+        ModuleId: 1,
+        Title: 'Unit 1',
+        Topics: [{ TopicId: 10, Title: 'Notes' }],
+        Modules: [
+          { ModuleId: 11, Title: '1.1', Topics: [{ TopicId: 110, Title: 'Reading' }] },
+          { ModuleId: 12, Title: '1.2', Topics: [{ TopicId: 120, Title: 'Lab' }], Modules: [{ ModuleId: 121, Title: '1.2.1' }] },
+        ],
+      },
+      { ModuleId: 2, Title: 'Unit 2' },
+    ],
+  };
+  const picked = (selection: number[] | 'all', exclude: number[]) => selectModules(course, selection, exclude).map((m) => [m.module.ModuleId, m.topics.map((t) => t.TopicId)]);
+
+  it('leaves out an excluded sub-module and everything in it, and keeps the parent’s own topics', () => {
+    expect(picked([1], [12])).toEqual([
+      [1, [10]],
+      [11, [110]],
+    ]);
+    expect(picked('all', [12, 2])).toEqual([
+      [1, [10]],
+      [11, [110]],
+    ]);
+    // A module chosen by its own id stays, even inside a left-out one.
+    expect(picked([1, 121], [12])).toEqual([
+      [1, [10]],
+      [11, [110]],
+      [121, []],
+    ]);
+  });
+
+  it('refuses to leave out a module that is not inside a chosen one, or not in the course', () => {
+    expect(() => selectModules(course, [2], [12])).toThrow('Module 12 is not inside a chosen module, so it cannot be left out.');
+    expect(() => selectModules(course, [1], [404, 2])).toThrow('Modules 404, 2 are not inside a chosen module, so they cannot be left out.');
+  });
+
+  it('selects nothing when only course-wide items are read', () => {
+    expect(selectModules(course, [], [])).toEqual([]);
+  });
 });
 
 describe('classifyTopic', () => {

@@ -190,6 +190,13 @@ describe('runCourseTest against the Brightspace-like site', () => {
     expect(new Set(partial.findings.map((f) => f.moduleId))).toEqual(new Set([40, 41]));
     expect(partial.totals.topics).toBe(3);
   }, 60_000);
+
+  it('leaves out the sub-modules it is asked to, and keeps the parent’s own topics', async () => {
+    const parentOnly = await runCourseTest(input({ modules: [40], excludeModules: [41] }));
+    expect(parentOnly.modules.map((m) => m.moduleId)).toEqual([40]);
+    expect(new Set(parentOnly.findings.map((f) => f.moduleId))).toEqual(new Set([40]));
+    expect(parentOnly.totals.topics).toBe(2);
+  }, 60_000);
 });
 
 describe('runCourseTest failures', () => {
@@ -205,7 +212,8 @@ describe('runCourseTest failures', () => {
 
   it('refuses modules the course does not have, and other bad input', async () => {
     expect((await failure(runCourseTest(input({ modules: [10, 999] })))).message).toContain('Module 999 is not in this course');
-    expect((await failure(runCourseTest(input({ modules: [] })))).message).toBe('Pick at least one module to test.');
+    expect((await failure(runCourseTest(input({ modules: [] })))).message).toBe('Pick at least one module or course-wide item to test.');
+    expect((await failure(runCourseTest(input({ modules: [20], excludeModules: [40] })))).message).toContain('Module 40 is not inside a chosen module');
     expect((await failure(runCourseTest(input({ client: ' ' })))).message).toBe('The Client label is missing.');
     expect((await failure(runCourseTest(input({ orgUnitId: -3 })))).code).toBe('invalid_input');
   });

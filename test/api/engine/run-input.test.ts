@@ -75,7 +75,38 @@ describe('a run’s input', () => {
     );
     expect(() => assertClientLabel('Acme\u0007')).toThrow('The Client label contains an invisible or direction-changing character (U+0007).');
     expect(() => assertModules([0])).toThrow('Module ids must be whole numbers from the course table of contents.');
-    expect(() => assertModules([])).toThrow('Pick at least one module to test.');
+    expect(() => assertModules([])).toThrow('Pick at least one module or course-wide item to test.');
+  });
+
+  it('may be course-wide items alone, never nothing at all', () => {
+    expect(apiRefusal({ MODULES: [], SCOPES: ['announcements'] })).toBeUndefined();
+    expect(engineRefusal({ modules: [], scopes: ['announcements'] })).toBeUndefined();
+    for (const scopes of [undefined, []]) {
+      expect(apiRefusal({ MODULES: [], SCOPES: scopes })).toBe('MODULES must list at least one module ID, unless SCOPES lists course-wide items to test.');
+      expect(engineRefusal({ modules: [], scopes })).toBe('Pick at least one module or course-wide item to test.');
+    }
+  });
+
+  it('may leave sub-modules out of the chosen modules, never one it also chose', () => {
+    expect(apiRefusal({ MODULES: [1, 2], EXCLUDE_MODULES: [3] })).toBeUndefined();
+    expect(engineRefusal({ modules: [1, 2], excludeModules: [3] })).toBeUndefined();
+    expect(apiRefusal({ MODULES: [1, 2], EXCLUDE_MODULES: [2] })).toBe('A module ID cannot be both in MODULES and in EXCLUDE_MODULES.');
+    expect(engineRefusal({ modules: [1, 2], excludeModules: [2] })).toBe('A module cannot be both tested and left out. Load the modules again and pick from the list.');
+    for (const excluded of [[0], ['3'], 'none']) {
+      expect(apiRefusal({ EXCLUDE_MODULES: excluded })).toMatch(/^EXCLUDE_MODULES must be a list of module IDs/);
+      expect(engineRefusal({ excludeModules: excluded })).toBe('Module ids must be whole numbers from the course table of contents.');
+    }
+    expect(apiRefusal({ EXCLUDE_MODULES: ids(2001).map((id) => id + 10) })).toBe('EXCLUDE_MODULES lists too many modules: at most 2,000.');
+    // Every field at fault is named at once.
+    expect(apiRefusal({ MODULES: [], CLIENT_NAME: '' })).toMatch(/CLIENT_NAME.*MODULES must list at least one module ID/s);
+  });
+
+  it('keeps the modules’ titles only as a label: what is not an id and a text is left out, never refused', () => {
+    const titles = (sent: unknown) => parseRunTestsRequest({ ...body, MODULES: [1, 2, 3], MODULE_TITLES: sent }, strict).moduleTitles;
+    expect(titles({ 1: ' Unit 1 ', 2: 'Unit\u202e 2\u0007', 3: 42, x: 'Not an id', 4: 'Not this run’s' })).toEqual({ 1: 'Unit 1', 2: 'Unit 2' });
+    expect(titles({ 1: 'x'.repeat(300) })).toEqual({ 1: 'x'.repeat(200) });
+    expect(titles({})).toBeUndefined();
+    expect(apiRefusal({ MODULE_TITLES: ['Unit 1'] })).toBe('MODULE_TITLES must be an object of module IDs and their titles.');
   });
 
   it('keeps what the engine always took: every module, and a label with spaces around it', () => {

@@ -152,6 +152,23 @@ describe('what a run reads follows its scopes', () => {
       expect(other.requests.some((request) => request.path.endsWith('/news/') || request.path.endsWith('/overview'))).toBe(false);
     });
   });
+
+  it('with course-wide items and no module: every course-wide finding, no module read', async () => {
+    await withSite({}, async (other) => {
+      const courseWide = await runCourseTest(wholeCourseInput(other.origin, { modules: [], scopes: [...COURSE_SCOPES] }));
+      expect(courseWide.modules).toEqual([]);
+      expect(courseWide.totals.topics).toBe(0);
+      // The assignment a module's quicklink opens is now one of every assignment, course-wide.
+      const opened = EXPECTED.filter((row) => row.includes(' assignment:501 ')).map((row) => row.replace(/^11 112 /, '- - '));
+      const courseWideRows = EXPECTED.filter((row) => row.startsWith('- '));
+      const firstAssignment = courseWideRows.findIndex((row) => row.includes(' assignment:'));
+      expect(rows(courseWide.findings, other.origin)).toEqual([...courseWideRows.slice(0, firstAssignment), ...opened, ...courseWideRows.slice(firstAssignment)]);
+      expect(other.requests.some((request) => /\/content\/modules\/\d+\/structure\/$/.test(request.path))).toBe(false);
+      // The report says so in every form.
+      expect(renderHtmlReport(courseWide)).toContain('</html>');
+      expect(JSON.parse(renderJsonReport(courseWide))).toMatchObject({ modules: [] });
+    });
+  });
 });
 
 describe('the same findings whatever form the lists page in', () => {

@@ -51,6 +51,8 @@ describe('the wire contract', () => {
     const { files, packages } = reach(CONTRACT);
     expect([...files].map((file) => file.slice(file.lastIndexOf('/api/') + 1)).sort()).toEqual([
       'api/brightspace/course-scopes.ts',
+      // The one reader of Brightspace addresses, which imports nothing: the app reads a pasted course address with it.
+      'api/brightspace/item-urls.ts',
       'api/engine/progress.ts',
       'api/engine/run-input-rules.ts',
       'api/http/contract.ts',

@@ -57,7 +57,19 @@ describe('GET /api/jobs', () => {
   it('lists a run the caller started, with what was asked and, once it succeeded, its report address', async () => {
     const started = await call('POST', '/api/run-tests', {
       token: tokenA,
-      body: { USER_NAME: 'qa.tester', PASSWORD: 'brightspace-secret-9', CLIENT_URL: SITE, ORG_UNIT_ID: 6606, CLIENT_NAME: 'sleep-50', MODULES: [11, 12], SCOPES: ['quizzes'], LANGUAGE: 'fr-CA' },
+      body: {
+        USER_NAME: 'qa.tester',
+        PASSWORD: 'brightspace-secret-9',
+        CLIENT_URL: SITE,
+        ORG_UNIT_ID: 6606,
+        CLIENT_NAME: 'sleep-50',
+        MODULES: [11, 12],
+        EXCLUDE_MODULES: [121],
+        // Titles of other modules than the run's are not kept.
+        MODULE_TITLES: { 11: 'Unit 1', 12: 'Unit 2', 121: 'Lab 2.1', 99: 'Elsewhere' },
+        SCOPES: ['quizzes'],
+        LANGUAGE: 'fr-CA',
+      },
     });
     expect(started.status).toBe(202);
     await stack.runner.idle();
@@ -76,8 +88,12 @@ describe('GET /api/jobs', () => {
       siteUrl: SITE,
       orgUnitId: 6606,
       modules: [11, 12],
+      excludeModules: [121],
+      moduleTitles: { 11: 'Unit 1', 12: 'Unit 2', 121: 'Lab 2.1' },
       scopes: ['quizzes'],
       language: 'fr-CA',
+      // The run's owner gets back the user name it signed in with, to run it again.
+      userName: 'qa.tester',
       createdAt: expect.any(String),
       startedAt: expect.any(String),
       finishedAt: expect.any(String),
@@ -86,8 +102,9 @@ describe('GET /api/jobs', () => {
     });
     // The app reads the answer with the wire contract, and loses nothing of it.
     expect(jobsAnswer.parse(listed.body)).toEqual(listed.body);
-    // No credential of any kind, in any form.
-    expect(JSON.stringify(listed.body)).not.toMatch(/brightspace-secret-9|qa\.tester|PASSWORD|USER_NAME/);
+    // Never the password, in any form.
+    expect(JSON.stringify(listed.body)).not.toMatch(/brightspace-secret-9|PASSWORD|USER_NAME/);
+    // Nor the user name to anyone else.
     expect((await call('GET', '/api/jobs', { token: tokenB })).body).toEqual({ jobs: [] });
   });
 

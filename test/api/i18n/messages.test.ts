@@ -71,7 +71,7 @@ describe('formatMessage', () => {
       'x.example refused the connection. Check the Client Site URL, or try again later.',
     );
     expect(formatMessage(joinMessages([msg('error.field.modules-empty'), msg('error.field.org-unit-invalid')]))).toBe(
-      'MODULES must list at least one module ID. ORG_UNIT_ID must be a positive whole number, such as 6606.',
+      'MODULES must list at least one module ID, unless SCOPES lists course-wide items to test. ORG_UNIT_ID must be a positive whole number, such as 6606.',
     );
   });
 

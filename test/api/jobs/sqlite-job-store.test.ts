@@ -86,4 +86,22 @@ describe('the SQLite job store', () => {
     await store.update('new', { status: 'RUNNING', progress: { done: 1, total: 4, phase: 'topics' } });
     expect((await store.get('new'))?.progress).toEqual({ done: 1, total: 4, phase: 'topics' });
   });
+
+  it('opens a database of the third schema, keeps its jobs, and keeps a run’s exact choice from then on', async () => {
+    store.close();
+    const path = join(dir, 'schema-3.sqlite');
+    store = openSqliteJobStore({ path, now: () => clock });
+    await store.create(aJob('old', { scopes: ['quizzes'] }));
+    store.close();
+    const old = new DatabaseSync(path);
+    old.exec(`ALTER TABLE jobs DROP COLUMN exclude_modules; ALTER TABLE jobs DROP COLUMN module_titles; ALTER TABLE jobs DROP COLUMN user_name;
+      PRAGMA user_version = 3;`);
+    old.close();
+
+    store = openSqliteJobStore({ path, now: () => clock });
+    expect(await store.get('old')).toEqual(aJob('old', { scopes: ['quizzes'] }));
+    const chosen = aJob('new', { excludeModules: [4], moduleTitles: { 1: 'Unit 1' }, userName: 'qa.tester' });
+    await store.create(chosen);
+    expect(await store.get('new')).toEqual(chosen);
+  });
 });

@@ -28,6 +28,18 @@ export function describeJobStoreContract(name: string, open: (now: () => Date) =
       expect(await store.get('nope')).toBeUndefined();
     });
 
+    it('keeps a run’s exact choice and its user name: sub-modules left out, titles, course-wide items alone', async () => {
+      const chosen = aJob('chosen', { modules: [1, 2], excludeModules: [12, 13], moduleTitles: { 1: 'Unit 1', 12: 'Lab 1.2' }, scopes: ['quizzes'], userName: 'qa.tester' });
+      await store.create(chosen);
+      expect(await store.get('chosen')).toEqual(chosen);
+      const courseWide = aJob('course-wide', { modules: [], scopes: ['announcements', 'gradebook'] });
+      await store.create(courseWide);
+      expect(await store.get('course-wide')).toEqual(courseWide);
+      // A later patch leaves the choice as it was.
+      await store.update('chosen', { status: 'SUCCEEDED', courseName: 'Biology' });
+      expect(await store.get('chosen')).toMatchObject({ modules: [1, 2], excludeModules: [12, 13], moduleTitles: { 1: 'Unit 1', 12: 'Lab 1.2' }, userName: 'qa.tester' });
+    });
+
     it('refuses a status outside the lifecycle', async () => {
       await expect(store.create(aJob('bad', { status: 'DONE' as JobRecord['status'] }))).rejects.toThrow();
       expect(await store.get('bad')).toBeUndefined();

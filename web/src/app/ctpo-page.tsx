@@ -3,15 +3,16 @@
 // monitored job is kept across reloads (for the user who started it) and forgotten on sign-out or
 // when a new run starts; the recent runs come from the API, so they survive both. A skip link
 // leads past the header to the form.
-import { useCallback, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
 import { useIntl } from 'react-intl';
 import { Spinner } from '@/components/spinner/spinner';
+import { DATE_AND_TIME } from '@/lib/i18n/date-time';
 import type { RuntimeConfig } from '@/lib/runtime-config';
 import { HeaderBar } from '@/features/auth/components/header-bar';
 import { SignInScreen } from '@/features/auth/components/sign-in-screen';
 import { useAuthSession } from '@/features/auth/use-auth-session';
 import { COURSE_FORM_ID, CourseTestForm, type FormPrefill } from '@/features/course-test/components/course-test-form';
-import { FindingsView, type FindingsRun } from '@/features/findings/components/findings-view';
+import type { FindingsRun } from '@/features/findings/components/findings-view';
 import { HelpLink } from '@/features/help/components/help-link';
 import { JobMonitor } from '@/features/job-monitor/components/job-monitor';
 import {
@@ -22,6 +23,9 @@ import {
 } from '@/features/job-monitor/monitored-job';
 import type { RecentRun } from '@/features/run-history/api/list-runs';
 import { RecentRuns, reportFileUrl } from '@/features/run-history/components/recent-runs';
+
+// The Findings panel is opened on request, for a finished run: its code is fetched then, not at start.
+const FindingsView = lazy(() => import('@/features/findings/components/findings-view').then((module) => ({ default: module.FindingsView })));
 
 export function CtpoPage({ config }: { config: RuntimeConfig }) {
   const intl = useIntl();
@@ -64,15 +68,14 @@ export function CtpoPage({ config }: { config: RuntimeConfig }) {
   const runAgain = (run: RecentRun) =>
     setPrefill((previous) => ({
       key: (previous?.key ?? 0) + 1,
+      ...(run.userName === undefined ? {} : { userName: run.userName }),
       siteUrl: run.siteUrl,
       orgUnitId: String(run.orgUnitId),
       clientName: run.client,
       moduleIds: run.modules.map(String),
+      excludedModuleIds: (run.excludeModules ?? []).map(String),
       ...(run.scopes === undefined ? {} : { scopes: run.scopes }),
-      source: intl.formatMessage(
-        { id: 'form.prefilledSource' },
-        { client: run.client, date: intl.formatDate(run.startedAt ?? run.createdAt, { dateStyle: 'medium', timeStyle: 'short' }) },
-      ),
+      source: intl.formatMessage({ id: 'form.prefilledSource' }, { client: run.client, date: intl.formatDate(run.startedAt ?? run.createdAt, DATE_AND_TIME) }),
     }));
 
   const showFindings = (run: RecentRun) => {
@@ -118,7 +121,11 @@ export function CtpoPage({ config }: { config: RuntimeConfig }) {
             }}
           />
           <RecentRuns refreshKey={runsRefresh} pollIntervalMs={config.pollIntervalMs} onRunAgain={runAgain} onShowFindings={showFindings} />
-          {findingsRun && <FindingsView key={findingsRun.taskArn} run={findingsRun} onClose={() => setFindingsRun(null)} />}
+          {findingsRun && (
+            <Suspense fallback={<Spinner label={intl.formatMessage({ id: 'findings.loading' })} />}>
+              <FindingsView key={findingsRun.taskArn} run={findingsRun} onClose={() => setFindingsRun(null)} />
+            </Suspense>
+          )}
         </div>
       </main>
     </>

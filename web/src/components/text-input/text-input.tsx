@@ -38,7 +38,14 @@ export interface TextInputProps extends TextInputRules {
   autoComplete?: string;
   inputMode?: HTMLAttributes<HTMLInputElement>['inputMode'];
   spellCheck?: boolean;
+  /**
+   * The direction of the value. Addresses, e-mail addresses and numbers read left to right in a
+   * right-to-left page too; url, email, tel and number fields are so unless told otherwise.
+   */
+  dir?: 'ltr' | 'rtl' | 'auto';
 }
+
+const LEFT_TO_RIGHT_TYPES: readonly string[] = ['url', 'email', 'tel', 'number'];
 
 // Developer errors, not user-facing: the design system reports a missing label or unit label after
 // a grace period (a label may arrive late) and a labelled-by reference that never resolves.
@@ -130,6 +137,7 @@ export function TextInput(props: TextInputProps) {
           autoComplete={props.autoComplete}
           inputMode={props.inputMode}
           spellCheck={props.spellCheck}
+          dir={props.dir ?? (LEFT_TO_RIGHT_TYPES.includes(type) ? 'ltr' : undefined)}
           aria-label={label ? undefined : ariaLabel}
           aria-labelledby={label || ariaLabel ? undefined : labelledBy}
           aria-invalid={showError || undefined}

@@ -1,8 +1,9 @@
 // The table of contents as checkbox choices: every module, nested ones included and indented,
-// but only those with both an id and a title; and the rules of a choice that shows what a run
-// will test. The API tests a module with everything nested in it, so a checked module has all its
-// sub-modules checked, and a module whose sub-modules are only partly checked is "mixed": its own
-// topics are then left out, since asking for them would bring every sub-module along.
+// but only those with both an id and a title; and the rules of a choice that shows exactly what a
+// run will test. A module is chosen for its own topics; checking a module checks everything nested
+// in it, and a chosen sub-module brings its parents along. A module whose sub-tree is only partly
+// checked is "mixed": the run then tests its own topics and the checked sub-modules, and leaves the
+// unchecked ones out (run-tests EXCLUDE_MODULES).
 import type { TocAnswer, TocModuleAnswer } from '@contract';
 
 export interface ModuleChoice {
@@ -76,28 +77,45 @@ export function checkState(modules: readonly ModuleChoice[], selected: ReadonlyS
   return count === 0 ? 'unchecked' : 'mixed';
 }
 
+/** The listed module each module is nested in, by id. */
+function parentsOf(modules: readonly ModuleChoice[]): Map<string, string | null> {
+  return new Map(modules.map((module) => [module.id, module.parentId]));
+}
+
 /**
- * A parent is checked exactly when all its sub-modules are: after any change, each parent follows
- * its children, deepest first.
+ * Keeps the choice truthful: a chosen module's parents are chosen too (a mixed parent is tested for
+ * its own topics), and a parent with no topics of its own and nothing chosen inside it is not.
  */
-function settleParents(modules: readonly ModuleChoice[], selected: Set<string>): Set<string> {
+function settle(modules: readonly ModuleChoice[], selected: Set<string>): Set<string> {
+  const parents = parentsOf(modules);
+  for (const id of [...selected]) {
+    for (let parent = parents.get(id) ?? null; parent !== null && !selected.has(parent); parent = parents.get(parent) ?? null) selected.add(parent);
+  }
   const children = childrenOf(modules);
   for (const module of [...modules].sort((a, b) => b.depth - a.depth)) {
     const own = children.get(module.id);
-    if (own === undefined) continue;
-    if (own.every((child) => selected.has(child))) selected.add(module.id);
-    else selected.delete(module.id);
+    if (own !== undefined && module.topics === 0 && !own.some((child) => selected.has(child))) selected.delete(module.id);
   }
   return selected;
 }
 
 /**
- * The choice a run of these module ids made (those still listed): each with everything nested in
- * it, as the API tests them, and parents following their children.
+ * The choice a run made (those modules still listed): each of `ids` with everything nested in it,
+ * but for `excluded` and what is nested in them, as the API tests them (a module chosen by its own
+ * id stays even inside an excluded one).
  */
-export function selectionOf(modules: readonly ModuleChoice[], ids: readonly string[]): Set<string> {
-  const listed = new Set(modules.map((module) => module.id));
-  return settleParents(modules, new Set(ids.filter((id) => listed.has(id)).flatMap((id) => subtreeOf(modules, id))));
+export function selectionOf(modules: readonly ModuleChoice[], ids: readonly string[], excluded: readonly string[] = []): Set<string> {
+  const wanted = new Set(ids);
+  const left = new Set(excluded);
+  const children = childrenOf(modules);
+  const selected = new Set<string>();
+  const walk = (id: string, inherited: boolean) => {
+    const take = wanted.has(id) || (inherited && !left.has(id));
+    if (take) selected.add(id);
+    for (const child of children.get(id) ?? []) walk(child, take);
+  };
+  for (const module of modules) if (module.parentId === null) walk(module.id, false);
+  return settle(modules, selected);
 }
 
 /** Checking a module, or clicking a mixed one, checks everything in it; unchecking it clears it all. */
@@ -106,10 +124,27 @@ export function toggleModule(modules: readonly ModuleChoice[], selected: Readonl
   const subtree = subtreeOf(modules, id);
   if (checkState(modules, selected, id) === 'checked') for (const member of subtree) next.delete(member);
   else for (const member of subtree) next.add(member);
-  return settleParents(modules, next);
+  return settle(modules, next);
 }
 
-/** The topics a run over this choice reads: each checked module's own. */
+/** The topics a run over this choice reads: each chosen module's own. */
 export function selectedTopicCount(modules: readonly ModuleChoice[], selected: ReadonlySet<string>): number {
   return modules.reduce((sum, module) => sum + (selected.has(module.id) ? module.topics : 0), 0);
+}
+
+/** What a run-tests request says of a choice: the chosen modules, and the sub-modules left out of them. */
+export interface ModuleRequest {
+  /** Every chosen module, in table-of-contents order. */
+  modules: string[];
+  /** Each unchecked module whose parent is chosen (what is nested in it goes with it). */
+  excluded: string[];
+  /** The outermost chosen modules and the excluded ones: what names the run in its history. */
+  named: ModuleChoice[];
+}
+
+export function moduleRequest(modules: readonly ModuleChoice[], selected: ReadonlySet<string>): ModuleRequest {
+  const chosen = modules.filter((module) => selected.has(module.id));
+  const excluded = modules.filter((module) => !selected.has(module.id) && module.parentId !== null && selected.has(module.parentId));
+  const outermost = chosen.filter((module) => module.parentId === null || !selected.has(module.parentId));
+  return { modules: chosen.map((module) => module.id), excluded: excluded.map((module) => module.id), named: [...outermost, ...excluded] };
 }

@@ -7,19 +7,29 @@ import { runTestsAnswer, type CourseScope, type RunTestsAnswer, type RunTestsReq
 /** The server's message, and the job to follow when it named one. */
 export type TestRunStarted = RunTestsAnswer;
 
+/** The modules a run tests: each with what is nested in it, but for the sub-modules `excluded`. */
+export interface ModuleSelection {
+  modules: readonly string[];
+  excluded: readonly string[];
+  /** Titles as the user saw them (id -> title), for their run history. */
+  titles: Readonly<Record<string, string>>;
+}
+
 /**
  * POST /api/run-tests: starts the job over the chosen modules and course-wide items; its report and
  * every message about it are in `language`.
  */
-export async function startTestRun(fields: CourseFields, moduleIds: readonly string[], scopes: readonly CourseScope[], language: LocaleTag): Promise<TestRunStarted> {
+export async function startTestRun(fields: CourseFields, selection: ModuleSelection, scopes: readonly CourseScope[], language: LocaleTag): Promise<TestRunStarted> {
   const request = {
     USER_NAME: fields.userName.trim(),
     PASSWORD: fields.password,
     CLIENT_URL: fields.siteUrl.trim(),
     ORG_UNIT_ID: fields.orgUnitId.trim(),
     CLIENT_NAME: fields.clientName.trim(),
-    MODULES: moduleIds.map(Number),
+    MODULES: selection.modules.map(Number),
+    ...(selection.excluded.length > 0 ? { EXCLUDE_MODULES: selection.excluded.map(Number) } : {}),
     SCOPES: [...scopes],
+    ...(Object.keys(selection.titles).length > 0 ? { MODULE_TITLES: { ...selection.titles } } : {}),
     LANGUAGE: language,
   } satisfies RunTestsRequest;
   const body = await apiRequest<unknown>('/api/run-tests', { method: 'POST', body: request });

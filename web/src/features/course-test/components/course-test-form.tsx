@@ -2,6 +2,9 @@
 // a run. The job monitor of a started run is rendered where the parent puts it (`monitor`). Focus
 // follows the work: to the module list (or the reason it failed) once the modules have loaded.
 // 'Run again' fills the course fields from an earlier run and picks its modules once they load.
+// A run starts only with the values its modules were loaded with: once a field changes, the list is
+// out of date and 'Run CTPO' waits, saying why, until the modules are loaded again. A course's
+// address pasted into the site or the org unit field fills both.
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useIntl } from 'react-intl';
 import { ErrorSummary, type FieldError } from '@/components/error-summary/error-summary';
@@ -17,14 +20,16 @@ import { startTestRun } from '@/features/course-test/api/start-test-run';
 import {
   EMPTY_FIELDS,
   FIELDS,
+  courseAddress,
   sameFields,
   trimmedFields,
+  type CourseAddress,
   type CourseFields,
   type FieldDefinition,
   type FieldName,
 } from '@/features/course-test/course-fields';
-import { COURSE_SCOPES, type CourseScope } from '@contract';
-import { moduleChoices, selectionOf, toggleModule, type ModuleChoice } from '@/features/course-test/module-choices';
+import { COURSE_SCOPES, INPUT_LIMITS, type CourseScope } from '@contract';
+import { moduleChoices, moduleRequest, selectionOf, toggleModule, type ModuleChoice } from '@/features/course-test/module-choices';
 import { ModulePicker } from '@/features/course-test/components/module-picker';
 import './course-test-form.css';
 
@@ -33,15 +38,19 @@ export interface StartedRun {
   filename: string;
 }
 
-/** An earlier run's values for the form ('Run again'): never a credential. */
+/** An earlier run's values for the form ('Run again'): never the password. */
 export interface FormPrefill {
   /** Changes each time the user asks, so the same run can fill the form again. */
   key: number;
+  /** The Brightspace user name the run signed in with, when known. */
+  userName?: string;
   siteUrl: string;
   orgUnitId: string;
   clientName: string;
   /** Selected once the modules are loaded (those still in the course). */
   moduleIds: readonly string[];
+  /** Sub-modules of those the run left out. */
+  excludedModuleIds?: readonly string[];
   /** The course-wide items it read; absent: the form's default. */
   scopes?: readonly string[];
   /** Says where the values came from, e.g. the run's client and date. */
@@ -99,21 +108,24 @@ export function CourseTestForm({ monitor, prefill = null, onRunStarting, onRunSt
   const moduleGroup = useRef<HTMLFieldSetElement>(null);
   const tocError = useRef<HTMLDivElement>(null);
   // 'Run again': the modules and course-wide items to select once loaded, and which prefill was applied last.
-  const [preferred, setPreferred] = useState<{ modules: readonly string[]; scopes: readonly string[] | null } | null>(null);
+  const [preferred, setPreferred] = useState<{ modules: readonly string[]; excluded: readonly string[]; scopes: readonly string[] | null } | null>(null);
   const [appliedPrefill, setAppliedPrefill] = useState<number | null>(null);
-  const [prefillNote, setPrefillNote] = useState<string | null>(null);
+  const [prefillNote, setPrefillNote] = useState<{ source: string; userName: boolean } | null>(null);
+  // The course fields a pasted course address filled in, said once.
+  const [addressNote, setAddressNote] = useState<CourseAddress | null>(null);
 
-  // A new prefill replaces the course fields (the user name and password stay as typed) and
+  // A new prefill replaces every field but the password, which is cleared (it is never kept), and
   // forgets the modules loaded for another course.
   if (prefill !== null && prefill.key !== appliedPrefill) {
     setAppliedPrefill(prefill.key);
-    setFields((previous) => ({ ...previous, siteUrl: prefill.siteUrl, orgUnitId: prefill.orgUnitId, clientName: prefill.clientName }));
-    setPreferred({ modules: prefill.moduleIds, scopes: prefill.scopes ?? null });
+    setFields({ userName: prefill.userName ?? '', password: '', siteUrl: prefill.siteUrl, orgUnitId: prefill.orgUnitId, clientName: prefill.clientName });
+    setPreferred({ modules: prefill.moduleIds, excluded: prefill.excludedModuleIds ?? [], scopes: prefill.scopes ?? null });
     setToc({ status: 'idle' });
     setSelected(new Set());
     setLastLoaded(null);
     setSubmitAttempt(0);
-    setPrefillNote(prefill.source);
+    setPrefillNote({ source: prefill.source, userName: Boolean(prefill.userName) });
+    setAddressNote(null);
   }
 
   useEffect(() => {
@@ -146,10 +158,25 @@ export function CourseTestForm({ monitor, prefill = null, onRunStarting, onRunSt
   const complete = Object.values(current).every((value) => value !== '') && errors.length === 0;
   const alreadyLoaded = lastLoaded !== null && sameFields(current, lastLoaded);
   const canLoad = complete && toc.status !== 'loading' && !running && !alreadyLoaded;
+  // The list on screen belongs to other values than those typed now: a run would use values its
+  // modules were never loaded with.
+  const outOfDate = toc.status === 'loaded' && !alreadyLoaded;
 
   useBeforeUnload(!sameFields(current, trimmedFields(savedFields)));
 
-  const setField = (name: FieldName, value: string) => setFields((previous) => ({ ...previous, [name]: value }));
+  const setField = (name: FieldName, value: string) => {
+    const previous = fields[name];
+    // A course's address, pasted (or dropped, or filled in) whole into the site or the org unit
+    // field, gives both. Typed one character at a time it is left as typed until it is whole.
+    const pasted = value.length - previous.length > 1 || name === 'orgUnitId';
+    const address = (name === 'siteUrl' || name === 'orgUnitId') && pasted ? courseAddress(value) : null;
+    if (address !== null) {
+      setFields((fields) => ({ ...fields, siteUrl: address.siteUrl, orgUnitId: address.orgUnitId }));
+      setAddressNote(address);
+      return;
+    }
+    setFields((fields) => ({ ...fields, [name]: value }));
+  };
 
   const loadModules = async () => {
     const request = fields;
@@ -159,8 +186,10 @@ export function CourseTestForm({ monitor, prefill = null, onRunStarting, onRunSt
     try {
       const modules = moduleChoices(await loadTableOfContents(request, locale));
       setToc({ status: 'loaded', modules });
-      const again = preferred === null ? new Set<string>() : selectionOf(modules, preferred.modules);
-      setSelected(again.size > 0 ? again : new Set(modules.map((module) => module.id)));
+      const again = preferred === null ? new Set<string>() : selectionOf(modules, preferred.modules, preferred.excluded);
+      // A run of course-wide items alone chose no module; one whose modules are all gone gets every module.
+      const keepAgain = preferred !== null && (again.size > 0 || preferred.modules.length === 0);
+      setSelected(keepAgain ? again : new Set(modules.map((module) => module.id)));
       const wantedScopes = preferred?.scopes;
       setScopes(new Set(wantedScopes == null ? COURSE_SCOPES : COURSE_SCOPES.filter((scope) => wantedScopes.includes(scope))));
       setPreferred(null);
@@ -184,15 +213,17 @@ export function CourseTestForm({ monitor, prefill = null, onRunStarting, onRunSt
 
   const runTests = async (modules: readonly ModuleChoice[]) => {
     const request = fields;
-    const moduleIds = modules.filter((module) => selected.has(module.id)).map((module) => module.id);
+    const chosen = moduleRequest(modules, selected);
     const chosenScopes = COURSE_SCOPES.filter((scope) => scopes.has(scope));
+    const titles = Object.fromEntries(chosen.named.slice(0, INPUT_LIMITS.moduleTitles).map((module) => [module.id, module.title]));
     onRunStarting();
     setPrefillNote(null);
+    setAddressNote(null);
     setRunning(true);
     setSavedFields(request);
     setBanner({ tone: 'info', text: intl.formatMessage({ id: 'run.starting' }) });
     try {
-      const started = await startTestRun(request, moduleIds, chosenScopes, locale);
+      const started = await startTestRun(request, { modules: chosen.modules, excluded: chosen.excluded, titles }, chosenScopes, locale);
       setBanner({ tone: 'success', text: intl.formatMessage({ id: 'run.success' }, { message: started.message }) });
       if (started.taskArn) onRunStarted({ taskArn: started.taskArn, filename: started.filename ?? '' });
     } catch (error) {
@@ -221,7 +252,12 @@ export function CourseTestForm({ monitor, prefill = null, onRunStarting, onRunSt
         {submitAttempt > 0 && <ErrorSummary errors={errors} attempt={submitAttempt} />}
         {prefillNote !== null && (
           <p className="course-test__prefilled" role="status">
-            {intl.formatMessage({ id: 'form.prefilled' }, { source: prefillNote })}
+            {intl.formatMessage({ id: prefillNote.userName ? 'form.prefilled' : 'form.prefilledNoUser' }, { source: prefillNote.source })}
+          </p>
+        )}
+        {addressNote !== null && (
+          <p className="course-test__prefilled" role="status">
+            {intl.formatMessage({ id: 'form.courseAddressFilled' }, { siteUrl: addressNote.siteUrl, orgUnitId: addressNote.orgUnitId })}
           </p>
         )}
 
@@ -236,6 +272,8 @@ export function CourseTestForm({ monitor, prefill = null, onRunStarting, onRunSt
               onChange={(value) => setField(field.name, value)}
               showError={submitAttempt > 0}
               autoComplete={field.autoComplete}
+              {...(field.helpId ? { description: intl.formatMessage({ id: field.helpId }) } : {})}
+              {...(field.leftToRight ? { dir: 'ltr' as const } : {})}
               {...(field.inputMode ? { inputMode: field.inputMode } : {})}
               {...(field.spellCheck !== undefined ? { spellCheck: field.spellCheck } : {})}
             />
@@ -284,9 +322,16 @@ export function CourseTestForm({ monitor, prefill = null, onRunStarting, onRunSt
                 return next;
               })
             }
-            onSelectAll={() => setSelected(new Set(toc.modules.map((module) => module.id)))}
-            onDeselectAll={() => setSelected(new Set())}
+            onSelectAll={() => {
+              setSelected(new Set(toc.modules.map((module) => module.id)));
+              setScopes(new Set(COURSE_SCOPES));
+            }}
+            onDeselectAll={() => {
+              setSelected(new Set());
+              setScopes(new Set());
+            }}
             onRun={() => void runTests(toc.modules)}
+            blockedReason={outOfDate ? intl.formatMessage({ id: 'modules.outOfDate' }) : null}
           />
         )}
       </form>

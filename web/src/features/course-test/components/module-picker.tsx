@@ -1,6 +1,8 @@
 // The "Modules" checkbox group as a tree that shows what a run will test: a module takes its
-// sub-modules, a partly chosen one is mixed, and the count says modules and topics. Below it, the
-// course-wide items (assignments, quizzes...) as one more group, then the bulk buttons and 'Run CTPO'.
+// sub-modules, a partly chosen one is mixed (its own topics and the checked sub-modules), and the
+// count says modules and topics. Below it, the course-wide items (assignments, quizzes...) as one
+// more group, then the bulk buttons, which choose or clear both, and 'Run CTPO'. When 'Run CTPO'
+// cannot start, the reason is said beside it.
 import { useEffect, useId, useRef, type Ref } from 'react';
 import { useIntl } from 'react-intl';
 import { COURSE_SCOPES, type CourseScope } from '@contract';
@@ -9,6 +11,8 @@ import './module-picker.css';
 
 interface ModulePickerProps {
   modules: readonly ModuleChoice[];
+  /** Why 'Run CTPO' cannot start although something is chosen (e.g. the fields changed); null when it can. */
+  blockedReason?: string | null;
   selected: ReadonlySet<string>;
   onToggle: (id: string) => void;
   onSelectAll: () => void;
@@ -21,7 +25,10 @@ interface ModulePickerProps {
   groupRef?: Ref<HTMLFieldSetElement>;
 }
 
-/** A checkbox that can also show "mixed", which HTML sets only from script. */
+/**
+ * A checkbox that can also show "mixed": HTML sets it only from script (indeterminate), and
+ * aria-checked says it to assistive technology and to whatever reads the attribute.
+ */
 function TriStateCheckbox({ state, onChange, label }: { state: CheckState; onChange: () => void; label: string }) {
   const ref = useRef<HTMLInputElement>(null);
   useEffect(() => {
@@ -29,8 +36,9 @@ function TriStateCheckbox({ state, onChange, label }: { state: CheckState; onCha
   }, [state]);
   return (
     <label className="module-picker__option">
-      <input ref={ref} type="checkbox" checked={state === 'checked'} onChange={onChange} />
-      <span>{label}</span>
+      <input ref={ref} type="checkbox" checked={state === 'checked'} aria-checked={state === 'mixed' ? 'mixed' : undefined} onChange={onChange} />
+      {/* A module's title is the course's text, in its own direction (an English title in an Arabic page). */}
+      <bdi>{label}</bdi>
     </label>
   );
 }
@@ -50,11 +58,14 @@ function ModuleTree({ modules, parentId, selected, onToggle }: { modules: readon
   );
 }
 
-export function ModulePicker({ modules, selected, onToggle, onSelectAll, onDeselectAll, scopes, onToggleScope, onRun, running, groupRef }: ModulePickerProps) {
+export function ModulePicker({ modules, selected, onToggle, onSelectAll, onDeselectAll, scopes, onToggleScope, onRun, running, groupRef, blockedReason = null }: ModulePickerProps) {
   const intl = useIntl();
   const countId = useId();
+  const reasonId = useId();
   const selectedCount = modules.filter((module) => selected.has(module.id)).length;
   const topics = selectedTopicCount(modules, selected);
+  const allChosen = selectedCount === modules.length && scopes.size === COURSE_SCOPES.length;
+  const nothingChosen = selectedCount === 0 && scopes.size === 0;
 
   return (
     <div className="module-picker">
@@ -71,14 +82,6 @@ export function ModulePicker({ modules, selected, onToggle, onSelectAll, onDesel
           </>
         )}
       </fieldset>
-      <div className="module-picker__actions">
-        <button type="button" className="button button--secondary" onClick={onSelectAll} disabled={selectedCount === modules.length}>
-          {intl.formatMessage({ id: 'modules.selectAll' })}
-        </button>
-        <button type="button" className="button button--secondary" onClick={onDeselectAll} disabled={selectedCount === 0}>
-          {intl.formatMessage({ id: 'modules.deselectAll' })}
-        </button>
-      </div>
       <fieldset className="module-picker__group">
         <legend className="module-picker__legend">{intl.formatMessage({ id: 'scopes.legend' })}</legend>
         <p className="module-picker__count">{intl.formatMessage({ id: 'scopes.hint' })}</p>
@@ -94,9 +97,27 @@ export function ModulePicker({ modules, selected, onToggle, onSelectAll, onDesel
         </ul>
       </fieldset>
       <div className="module-picker__actions">
-        <button type="button" className="button button--primary" onClick={onRun} disabled={running || selectedCount === 0}>
+        <button type="button" className="button button--secondary" onClick={onSelectAll} disabled={allChosen}>
+          {intl.formatMessage({ id: 'modules.selectAll' })}
+        </button>
+        <button type="button" className="button button--secondary" onClick={onDeselectAll} disabled={nothingChosen}>
+          {intl.formatMessage({ id: 'modules.deselectAll' })}
+        </button>
+      </div>
+      <div className="module-picker__actions">
+        <button
+          type="button"
+          className="button button--primary"
+          onClick={onRun}
+          disabled={running || nothingChosen || blockedReason !== null}
+          aria-describedby={blockedReason !== null && !running ? reasonId : undefined}
+        >
           {intl.formatMessage({ id: running ? 'modules.running' : 'modules.run' })}
         </button>
+        {/* Always in the page (a live region, not a second status), so the reason is heard when it appears. */}
+        <p id={reasonId} className="module-picker__blocked" aria-live="polite">
+          {blockedReason !== null && !running ? blockedReason : null}
+        </p>
       </div>
     </div>
   );

@@ -24,8 +24,13 @@ const reportFinding = z.object({
   message: text,
   moduleId: z.catch(z.nullable(z.number()), null),
   moduleTitle: textOrNull,
+  topicId: z.catch(z.nullable(z.number()), null),
   topicTitle: textOrNull,
+  itemType: textOrNull,
+  itemId: z.catch(z.nullable(z.number()), null),
   itemTitle: textOrNull,
+  /** An `info` finding a person must look at ("Needs review"). */
+  review: z.catch(z.boolean(), false),
   /** Only a web address (http or https); anything else is left out. */
   url: z.catch(z.pipe(text, z.transform(webAddress)), null),
   linkText: kept(text.check(z.minLength(1))),

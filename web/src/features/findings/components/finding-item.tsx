@@ -1,5 +1,5 @@
-// One finding in the findings view: what is wrong (in the report's language), where, and the
-// 'Dismiss' or 'Restore' that changes what the course's next report counts.
+// One finding in the findings view, under its problem's heading: what is wrong here (in the report's
+// language), where, and the 'Dismiss' or 'Restore' that changes what the course's next report counts.
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useIntl } from 'react-intl';
 import { dismissFinding, restoreFinding, type CourseKey, type Dismissal } from '@/features/findings/api/dismissals';
@@ -63,14 +63,14 @@ export function FindingItem({ finding, language, dismissal, course, onChange }: 
 
   return (
     <li className={`finding-item finding-item--${finding.severity}${dismissal ? ' finding-item--dismissed' : ''}`}>
-      <p className="finding-item__labels">
-        <span className={`finding-item__severity finding-item__severity--${finding.severity}`}>{intl.formatMessage({ id: `findings.severity.${finding.severity}` })}</span>
-        {dismissal && <span className="finding-item__status finding-item__status--dismissed">{intl.formatMessage({ id: 'findings.status.dismissed' })}</span>}
-        {finding.status && !dismissal && (
-          <span className={`finding-item__status finding-item__status--${finding.status}`}>{intl.formatMessage({ id: `findings.status.${finding.status}` })}</span>
-        )}
-        <code className="finding-item__check">{finding.check}</code>
-      </p>
+      {(dismissal || finding.status) && (
+        <p className="finding-item__labels">
+          {dismissal && <span className="finding-item__status finding-item__status--dismissed">{intl.formatMessage({ id: 'findings.status.dismissed' })}</span>}
+          {finding.status && !dismissal && (
+            <span className={`finding-item__status finding-item__status--${finding.status}`}>{intl.formatMessage({ id: `findings.status.${finding.status}` })}</span>
+          )}
+        </p>
+      )}
       <p id={messageId} className="finding-item__message" lang={language}>
         {finding.message}
       </p>

@@ -1,12 +1,17 @@
-// The findings of a finished run, read from its JSON twin: filtered by severity, check and module,
-// each with 'Dismiss' (and an optional reason) or 'Restore'. Dismissals belong to the course, so
-// the change shows in the course's next report; this run's report stays as it was written.
+// The findings of a finished run, read from its JSON twin, as the report gathers them: one group per
+// problem (collapsed, with its count), named and with its fix in the interface's language, the
+// details of each finding in the report's. Filtered by what to show, severity, problem and module;
+// each finding with 'Dismiss' (and an optional reason) or 'Restore'. Dismissals belong to the course,
+// so the change shows in the course's next report; this run's report stays as it was written.
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useIntl } from 'react-intl';
 import { Spinner } from '@/components/spinner/spinner';
+import { useLanguage } from '@/lib/i18n/use-language';
 import { listDismissals, type CourseKey, type Dismissal } from '@/features/findings/api/dismissals';
 import { getRunReport, type ReportFinding, type RunReport, type Severity } from '@/features/findings/api/get-report';
-import { FindingItem } from '@/features/findings/components/finding-item';
+import { checkTitle, loadCheckMessages, type CheckMessages } from '@/features/findings/check-messages';
+import { groupFindings } from '@/features/findings/finding-groups';
+import { FindingGroupView } from '@/features/findings/components/finding-group';
 import './findings-view.css';
 
 export interface FindingsRun {
@@ -32,19 +37,31 @@ const COURSE_WIDE = 'course';
 
 export function FindingsView({ run, onClose }: FindingsViewProps) {
   const intl = useIntl();
+  const { locale } = useLanguage();
   const titleId = useId();
   const headingRef = useRef<HTMLHeadingElement>(null);
   const [loaded, setLoaded] = useState<Loaded>({ status: 'loading' });
+  const [texts, setTexts] = useState<CheckMessages | null>(null);
   const [attempt, setAttempt] = useState(0);
   const [severity, setSeverity] = useState<string>(ALL);
   const [check, setCheck] = useState<string>(ALL);
   const [module, setModule] = useState<string>(ALL);
   const [shown, setShown] = useState<'all' | 'open' | 'dismissed'>('all');
+  // Groups the user opened or closed; the others are closed, unless a single one is shown.
+  const [expanded, setExpanded] = useState<ReadonlyMap<string, boolean>>(new Map());
   const course: CourseKey = useMemo(() => ({ siteUrl: run.siteUrl, orgUnitId: run.orgUnitId }), [run.siteUrl, run.orgUnitId]);
 
   useEffect(() => {
     headingRef.current?.focus();
   }, [run.taskArn]);
+
+  useEffect(() => {
+    let current = true;
+    void loadCheckMessages(locale).then((loadedTexts) => current && setTexts(loadedTexts));
+    return () => {
+      current = false;
+    };
+  }, [locale]);
 
   useEffect(() => {
     const controller = new AbortController();
@@ -84,6 +101,14 @@ export function FindingsView({ run, onClose }: FindingsViewProps) {
     (check === ALL || finding.check === check) &&
     (module === ALL || (module === COURSE_WIDE ? finding.moduleId === null : String(finding.moduleId) === module));
 
+  // The problems of this run, by name in the interface's language.
+  const checks = useMemo(() => {
+    if (texts === null) return [];
+    return [...new Set(all.map((finding) => finding.check))]
+      .map((id) => ({ id, title: checkTitle(texts, id) }))
+      .sort((a, b) => a.title.localeCompare(b.title, intl.locale));
+  }, [all, texts, intl.locale]);
+
   return (
     <section className="findings-view" aria-labelledby={titleId}>
       <div className="findings-view__header">
@@ -96,7 +121,7 @@ export function FindingsView({ run, onClose }: FindingsViewProps) {
       </div>
       <p className="findings-view__note">{intl.formatMessage({ id: 'findings.nextReport' })}</p>
 
-      {loaded.status === 'loading' && <Spinner label={intl.formatMessage({ id: 'findings.loading' })} />}
+      {(loaded.status === 'loading' || (loaded.status === 'loaded' && texts === null)) && <Spinner label={intl.formatMessage({ id: 'findings.loading' })} />}
       {loaded.status === 'failed' && (
         <div role="alert">
           <p>{intl.formatMessage({ id: 'findings.failed' })}</p>
@@ -109,7 +134,7 @@ export function FindingsView({ run, onClose }: FindingsViewProps) {
           </button>
         </div>
       )}
-      {loaded.status === 'loaded' && (
+      {loaded.status === 'loaded' && texts !== null && (
         <>
           <div className="findings-view__filters">
             <label>
@@ -135,9 +160,9 @@ export function FindingsView({ run, onClose }: FindingsViewProps) {
               {intl.formatMessage({ id: 'findings.filter.check' })}
               <select value={check} onChange={(event) => setCheck(event.target.value)}>
                 <option value={ALL}>{intl.formatMessage({ id: 'findings.filter.all' })}</option>
-                {[...new Set(all.map((finding) => finding.check))].sort().map((value) => (
-                  <option key={value} value={value}>
-                    {value}
+                {checks.map((entry) => (
+                  <option key={entry.id} value={entry.id}>
+                    {entry.title}
                   </option>
                 ))}
               </select>
@@ -157,10 +182,13 @@ export function FindingsView({ run, onClose }: FindingsViewProps) {
               </select>
             </label>
           </div>
-          <FindingList
+          <FindingGroups
             report={loaded.report}
             findings={all.filter(matches)}
             total={all.length}
+            texts={texts}
+            expanded={expanded}
+            onExpand={(key, open) => setExpanded((previous) => new Map(previous).set(key, open))}
             dismissals={loaded.dismissals}
             course={course}
             onChange={setDismissal}
@@ -171,37 +199,46 @@ export function FindingsView({ run, onClose }: FindingsViewProps) {
   );
 }
 
-interface FindingListProps {
+interface FindingGroupsProps {
   report: RunReport;
   findings: ReportFinding[];
   total: number;
+  texts: CheckMessages;
+  expanded: ReadonlyMap<string, boolean>;
+  onExpand: (key: string, open: boolean) => void;
   dismissals: Map<string, Dismissal>;
   course: CourseKey;
   onChange: (fingerprint: string, dismissal: Dismissal | null) => void;
 }
 
-function FindingList({ report, findings, total, dismissals, course, onChange }: FindingListProps) {
+function FindingGroups({ report, findings, total, texts, expanded, onExpand, dismissals, course, onChange }: FindingGroupsProps) {
   const intl = useIntl();
+  const groups = useMemo(() => groupFindings(findings), [findings]);
   return (
     <>
       <p className="findings-view__count" role="status">
-        {intl.formatMessage({ id: 'findings.count' }, { shown: findings.length, total })}
+        {intl.formatMessage({ id: 'findings.count' }, { shown: findings.length, total })}{' '}
+        {groups.length > 0 && intl.formatMessage({ id: 'findings.groupCount' }, { count: groups.length })}
       </p>
-      {findings.length === 0 ? (
+      {groups.length === 0 ? (
         <p className="findings-view__empty">{intl.formatMessage({ id: 'findings.none' })}</p>
       ) : (
-        <ul className="findings-view__list">
-          {findings.map((finding) => (
-            <FindingItem
-              key={finding.fingerprint}
-              finding={finding}
+        <div className="findings-view__groups">
+          {groups.map((group) => (
+            <FindingGroupView
+              key={group.key}
+              group={group}
+              texts={texts}
+              // One problem alone is shown open: there is nothing else to choose from.
+              open={expanded.get(group.key) ?? groups.length === 1}
+              onToggle={(open) => onExpand(group.key, open)}
               language={report.language}
-              dismissal={dismissals.get(finding.fingerprint)}
+              dismissals={dismissals}
               course={course}
               onChange={onChange}
             />
           ))}
-        </ul>
+        </div>
       )}
     </>
   );

@@ -1,11 +1,16 @@
 // "Recent runs": the signed-in user's runs from the API, newest first, so earlier runs and their
 // reports stay reachable whatever is being monitored, after a reload and after signing in again.
-// Each run offers its report, its findings and 'Run again'.
-import { useId } from 'react';
-import { useIntl } from 'react-intl';
+// Each run says what it covered (its modules by title where known, the course-wide items) and in
+// which language, when it ran in the reader's time zone, and offers its report, its findings and,
+// once it has ended, 'Run again'.
+import { useId, type ReactNode } from 'react';
+import { useIntl, type IntlShape } from 'react-intl';
 import { Spinner } from '@/components/spinner/spinner';
+import { DATE_AND_TIME } from '@/lib/i18n/date-time';
+import { languageName } from '@/lib/i18n/language-names';
+import { isSupportedLocale } from '@/lib/i18n/locale';
 import type { MessageId } from '@/lib/i18n/message-ids';
-import { JOB_STATUSES } from '@contract';
+import { COURSE_SCOPES, JOB_STATUSES } from '@contract';
 import type { RecentRun } from '@/features/run-history/api/list-runs';
 import { useRecentRuns } from '@/features/run-history/use-recent-runs';
 import './recent-runs.css';
@@ -29,12 +34,62 @@ export function reportFileUrl(run: RecentRun, extension: 'html' | 'json' | 'csv'
   }
 }
 
+/** Names shown of a long list before "and N more". */
+const NAMES_SHOWN = 6;
+
+/** Course titles in a sentence of the interface's language: each isolated, so an English title reads right in Arabic. */
+function listOfNames(intl: IntlShape, names: readonly string[]): ReactNode {
+  const isolated = names.slice(0, NAMES_SHOWN).map((name, index) => <bdi key={index}>{name}</bdi>);
+  if (names.length <= NAMES_SHOWN) return intl.formatList(isolated, { type: 'conjunction' });
+  const more = intl.formatMessage({ id: 'runs.covered.more' }, { count: names.length - NAMES_SHOWN });
+  return intl.formatList([...isolated, more], { type: 'conjunction' });
+}
+
+/**
+ * The modules a run covered: by title where its owner's app named them (the outermost ones chosen),
+ * else counted; and the sub-modules it left out.
+ */
+function coveredModules(intl: IntlShape, run: RecentRun): ReactNode {
+  if (run.modules.length === 0) return intl.formatMessage({ id: 'runs.covered.noModules' });
+  const titles = run.moduleTitles ?? {};
+  const named = run.modules.flatMap((id) => titles[String(id)] ?? []);
+  const modules = named.length > 0 ? listOfNames(intl, named) : intl.formatMessage({ id: 'runs.covered.moduleCount' }, { count: run.modules.length });
+  const excluded = run.excludeModules ?? [];
+  if (excluded.length === 0) return modules;
+  const left = excluded.flatMap((id) => titles[String(id)] ?? []);
+  return left.length === excluded.length
+    ? intl.formatMessage({ id: 'runs.covered.without' }, { modules, excluded: listOfNames(intl, left) })
+    : intl.formatMessage({ id: 'runs.covered.withoutCount' }, { modules, count: excluded.length });
+}
+
+/** The course-wide items a run read, by their names in the form. */
+function coveredScopes(intl: IntlShape, run: RecentRun): string {
+  const read = COURSE_SCOPES.filter((scope) => run.scopes?.includes(scope));
+  if (read.length === 0) return intl.formatMessage({ id: 'runs.covered.noScopes' });
+  if (read.length === COURSE_SCOPES.length) return intl.formatMessage({ id: 'runs.covered.allScopes' });
+  return intl.formatList(
+    read.map((scope) => intl.formatMessage({ id: `scopes.${scope}` })),
+    { type: 'conjunction' },
+  );
+}
+
+/** When a run ran, in the reader's time zone: its start, or its start and end with the date once. */
+function whenItRan(intl: IntlShape, run: RecentRun): string {
+  const start = new Date(run.startedAt ?? run.createdAt);
+  const end = run.finishedAt === undefined ? null : new Date(run.finishedAt);
+  if (Number.isNaN(start.getTime())) return run.startedAt ?? run.createdAt;
+  if (end === null || Number.isNaN(end.getTime()) || end < start) return intl.formatDate(start, DATE_AND_TIME);
+  return intl.formatDateTimeRange(start, end, DATE_AND_TIME);
+}
+
 function RunItem({ run, onRunAgain, onShowFindings }: { run: RecentRun } & Pick<RecentRunsProps, 'onRunAgain' | 'onShowFindings'>) {
   const intl = useIntl();
   const headingId = useId();
   const known = (JOB_STATUSES as readonly string[]).includes(run.status);
   const statusText = known ? intl.formatMessage({ id: `runs.status.${run.status}` as MessageId }) : run.status;
-  const when = intl.formatDate(run.startedAt ?? run.createdAt, { dateStyle: 'medium', timeStyle: 'short' });
+  const when = whenItRan(intl, run);
+  const ended = run.status === 'SUCCEEDED' || run.status === 'FAILED';
+  const language = run.language === undefined ? null : isSupportedLocale(run.language) ? languageName(run.language) : run.language;
   const course = run.courseName
     ? intl.formatMessage({ id: 'runs.course' }, { course: run.courseName, orgUnitId: run.orgUnitId })
     : intl.formatMessage({ id: 'runs.courseUnknown' }, { orgUnitId: run.orgUnitId });
@@ -60,6 +115,22 @@ function RunItem({ run, onRunAgain, onShowFindings }: { run: RecentRun } & Pick<
           <span className={`recent-runs__status recent-runs__status--${tone}`}>{statusText}</span>{' '}
           <time dateTime={run.startedAt ?? run.createdAt}>{when}</time> <span className="recent-runs__host">{host}</span>
         </p>
+        <dl className="recent-runs__covered">
+          <div>
+            <dt>{intl.formatMessage({ id: 'modules.legend' })}</dt>
+            <dd>{coveredModules(intl, run)}</dd>
+          </div>
+          <div>
+            <dt>{intl.formatMessage({ id: 'scopes.legend' })}</dt>
+            <dd>{coveredScopes(intl, run)}</dd>
+          </div>
+          {language !== null && (
+            <div>
+              <dt>{intl.formatMessage({ id: 'language.label' })}</dt>
+              <dd>{language}</dd>
+            </div>
+          )}
+        </dl>
         {counts && (
           <p className="recent-runs__counts">
             {intl.formatMessage({ id: 'runs.counts' }, { errors: counts.error, warnings: counts.warning, notes: counts.info })}
@@ -90,9 +161,12 @@ function RunItem({ run, onRunAgain, onShowFindings }: { run: RecentRun } & Pick<
               {intl.formatMessage({ id: 'runs.findings' })}
             </button>
           )}
-          <button type="button" className="button button--secondary button--small" onClick={() => onRunAgain(run)} aria-describedby={headingId}>
-            {intl.formatMessage({ id: 'runs.runAgain' })}
-          </button>
+          {/* A run still going is not run again: its own result is on its way. */}
+          {ended && (
+            <button type="button" className="button button--secondary button--small" onClick={() => onRunAgain(run)} aria-describedby={headingId}>
+              {intl.formatMessage({ id: 'runs.runAgain' })}
+            </button>
+          )}
         </p>
       </article>
     </li>
