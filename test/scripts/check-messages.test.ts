@@ -15,9 +15,14 @@ describe('the check titles and fixes in the app', () => {
     expect(readFileSync(`${CHECK_MESSAGES_DIR}${language}.json`, 'utf8'), 'run npm run messages:checks').toBe(checkMessagesFile(language));
   });
 
-  it('hold every title and fix of the English catalogue, and nothing else', () => {
+  it('hold every title and fix of the English catalogue, then axe’s rules without one of their own, and nothing else', () => {
     const ids = Object.keys(english).filter((id) => id.startsWith('check.') || id.startsWith('fix.'));
-    expect(Object.keys(checkMessagesOf('en'))).toEqual(ids);
+    const copied = Object.keys(checkMessagesOf('en'));
+    expect(copied.slice(0, ids.length)).toEqual(ids);
+    const axeRules = copied.slice(ids.length);
+    expect(axeRules.every((id) => /^(check|fix)\.a11y\.[a-z0-9-]+$/.test(id) && !ids.includes(id))).toBe(true);
+    expect(axeRules).toContain('check.a11y.target-size');
+    expect(checkMessagesOf('en')['fix.a11y.target-size']).toBe('Ensure touch targets have sufficient size and space.');
     expect(ids).toContain('check.link.broken');
     expect(ids).toContain('fix.a11y-rule');
   });

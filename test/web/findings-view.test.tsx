@@ -125,7 +125,7 @@ describe('the findings view', () => {
     const { user, view } = await openFindings();
     const broken = await openGroup(user, view, 'Broken link');
     expect(group(view, 'Broken link')).toHaveAttribute('aria-expanded', 'true');
-    expect(broken.body).toHaveTextContent('How to fix: Edit the page in Brightspace and point the link at a page that exists, or remove the link.');
+    expect(broken.body).toHaveTextContent('How to fix: Point the link at a page that exists, or remove the link.');
     expect(broken.body).toHaveTextContent('Check ID: link.broken');
     const [finding] = broken.items();
     expect(finding).toHaveTextContent('New since the last run');
@@ -157,7 +157,7 @@ describe('the findings view', () => {
     const view = await screen.findByRole('region', { name: /^Befunde von Acme College/ });
     await waitFor(() => expect(shownGroups(view)[0]).toBe('Defekter Link Fehler 1 Befund'));
     await rendered.user.click(group(view, 'Defekter Link'));
-    expect(view).toHaveTextContent('So beheben Sie es: Bearbeiten Sie die Seite in Brightspace');
+    expect(view).toHaveTextContent('So beheben Sie es: Lassen Sie den Link auf eine vorhandene Seite zeigen');
     expect(within(view).getByText('La page n’existe pas (HTTP 404).')).toHaveAttribute('lang', 'fr-CA');
   });
 
@@ -265,11 +265,11 @@ describe('many findings', () => {
     }));
     backend().on('GET', `/reports/k1.1900000000.abc/${RUN.filename}.json`, () => json({ ...REPORT, findings: many, dismissed: [] }), 'https://ctpo.example.ca');
     const { user, view } = await openFindings();
-    expect(shownGroups(view)).toEqual(['Broken link Error 40 findings', 'Accessibility: target-size Error 10 findings', 'Placeholder text Warning 8 findings']);
+    expect(shownGroups(view)).toEqual(['Broken link Error 40 findings', 'All touch targets must be 24px large, or leave sufficient space Error 10 findings', 'Placeholder text Warning 8 findings']);
     // Closed, the problems show no finding: 3 lines, not 58 cards.
     expect(within(view).queryAllByText(/^Constat/).every((text) => text.closest('[hidden]') !== null)).toBe(true);
-    const target = await openGroup(user, view, 'Accessibility: target-size');
+    const target = await openGroup(user, view, 'All touch targets must be 24px large, or leave sufficient space');
     expect(target.items()).toHaveLength(10);
-    expect(target.body).toHaveTextContent('How to fix:');
+    expect(target.body).toHaveTextContent('How to fix: Ensure touch targets have sufficient size and space.');
   });
 });
