@@ -21,6 +21,7 @@ import { chromium } from 'playwright-core';
 import { AppError } from '../errors.ts';
 import { bcp47Of, type Language } from '../i18n/languages.ts';
 import { msg } from '../i18n/messages.ts';
+import { sleep } from '../net/retry.ts';
 import { BROWSER_NICENESS, type A11yItem, type AccessibilityRunner } from './a11y-runner.ts';
 import { AXE_EXAMPLES, AXE_SOURCE, axeLocaleOf, axeRulesFor, axeRunOptions, summarizeAxeResults, type AxeOutcome } from './axe-rules.ts';
 import type { PageResources } from './page-resources.ts';
@@ -133,8 +134,6 @@ export function fragmentPage(item: A11yItem, language: Language | undefined): st
   return `<!doctype html><html lang="${bcp47Of(language ?? 'en')}"><head><meta charset="utf-8"><title>${escapeText(item.title ?? '')}</title></head><body>${item.html}</body></html>`;
 }
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
-
 export class BrowserRunner implements AccessibilityRunner {
   readonly mode = 'browser' as const;
   readonly #options: BrowserRunnerOptions;
@@ -201,7 +200,7 @@ export class BrowserRunner implements AccessibilityRunner {
     // A browser that does not close in time (a renderer stuck in a script) is killed with its
     // whole process group: no Chromium process outlives the run.
     const closed = browser.close().then(() => true, () => false);
-    if (!(await Promise.race([closed, sleep(CLOSE_GRACE_MS).then(() => false)]))) this.#kill();
+    if (!(await Promise.race([closed, sleep(CLOSE_GRACE_MS, { ref: false }).then(() => false)]))) this.#kill();
   }
 
   #kill(): void {
@@ -420,7 +419,7 @@ export class BrowserRunner implements AccessibilityRunner {
     const started = Date.now();
     while (Date.now() - started < SETTLE_MAX_MS) {
       if (slot.inflight === 0 && Date.now() - slot.lastRequestAt >= SETTLE_QUIET_MS) return;
-      await sleep(50);
+      await sleep(50, { ref: false });
     }
   }
 }
@@ -446,7 +445,7 @@ export async function lowerBrowserPriority(pid: number, niceness: number): Promi
       return nice;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') return undefined;
-      await sleep(120);
+      await sleep(120, { ref: false });
     }
   }
   return undefined;

@@ -6,6 +6,7 @@
 import { isAppError } from '../errors.ts';
 import { msg, type Message } from '../i18n/messages.ts';
 import { headerValue, NetworkFailure, type GuardedHttpClient, type HttpResponse } from './guarded-http.ts';
+import { backoffMs, retryAfterMs, sleep } from './retry.ts';
 
 export type LinkOutcome = 'ok' | 'broken' | 'unreachable' | 'unverifiable';
 
@@ -72,29 +73,6 @@ export interface LinkCheckerOptions {
   onProgress?: (done: number, total: number) => void;
   /** The ids and names a page's markup defines, for links with a #fragment (an HTML parser's). */
   anchorsOf: (markup: string) => Set<string>;
-}
-
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
-/** Milliseconds to wait from a Retry-After header (seconds or an HTTP date), or null. */
-export function retryAfterMs(value: string | undefined, now = Date.now()): number | null {
-  if (value === undefined || value.trim() === '') return null;
-  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? null : Math.max(0, date - now);
 }
 
 export class LinkChecker {
@@ -197,7 +175,7 @@ export class LinkChecker {
         if (error instanceof NetworkFailure) {
           if ((error.kind === 'timeout' || error.kind === 'reset') && attempt < this.#limits.retries) {
             attempt++;
-            await sleep(this.#backoff(attempt), this.#options.signal);
+            await sleep(backoffMs(attempt, this.#limits.backoffMs), { signal: this.#options.signal });
             continue;
           }
           if (error.kind === 'redirects') {
@@ -220,9 +198,9 @@ export class LinkChecker {
         const retryAfter = retryAfterMs(headerValue(response.headers, 'retry-after'));
         if (attempt < this.#limits.retries && (retryAfter === null || retryAfter <= this.#limits.maxRetryAfterMs)) {
           attempt++;
-          const wait = retryAfter ?? this.#backoff(attempt);
+          const wait = retryAfter ?? backoffMs(attempt, this.#limits.backoffMs);
           if (status === 429) this.#pauseHost(url.host, wait);
-          await sleep(wait, this.#options.signal);
+          await sleep(wait, { signal: this.#options.signal });
           continue;
         }
         if (status === 429) {
@@ -242,10 +220,6 @@ export class LinkChecker {
       }
       return { outcome: 'ok', status, movedTo, detail: msg('finding.link.ok') };
     }
-  }
-
-  #backoff(attempt: number): number {
-    return this.#limits.backoffMs * 2 ** (attempt - 1) + Math.random() * this.#limits.backoffMs;
   }
 
   #host(host: string): HostState {

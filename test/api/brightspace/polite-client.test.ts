@@ -6,7 +6,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { RateLimitPacer, retryAfterMs } from '../../../api/brightspace/rate-limit.ts';
+import { RateLimitPacer } from '../../../api/brightspace/rate-limit.ts';
 import { BrightspaceSession } from '../../../api/brightspace/session.ts';
 import { AppError } from '../../../api/errors.ts';
 import { runCourseTest } from '../../../api/engine/run-course-test.ts';
@@ -99,6 +99,41 @@ describe('rate limits', () => {
     }
   });
 
+  it.each([
+    ['after Retry-After', { 'retry-after': '1' }, 950],
+    ['after the backoff when Retry-After says nothing usable', { 'retry-after': '1.5' }, 500],
+    ['after the backoff when there is no Retry-After', {}, 500],
+  ])('asks again %s when a GET meets a passing 503', async (_, headers: Record<string, string>, atLeastMs) => {
+    let refused = 0;
+    const times: number[] = [];
+    const handler = createBrightspaceHandler(wholeCourseSite(web.origin));
+    const server: Server = createServer((req, res) => {
+      if (req.url?.endsWith('/quizzes/')) {
+        times.push(Date.now());
+        if (refused++ === 0) {
+          res.writeHead(503, headers);
+          return res.end();
+        }
+      }
+      handler.handle(req, res);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const origin = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    const http = new GuardedHttpClient({ policy: { allowPrivateTargets: true, allowHttp: true } });
+    try {
+      const session = await BrightspaceSession.open({ origin, username: WHOLE_USER, password: WHOLE_PASSWORD, http });
+      const answer = await session.getJson(session.leUrl(WHOLE_ORG_UNIT, 'quizzes/'));
+      expect(answer.ok).toBe(true);
+      expect(times.length).toBe(2);
+      expect(times[1]! - times[0]!).toBeGreaterThanOrEqual(atLeastMs);
+      await session.close();
+    } finally {
+      await http.close();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
   it('holds calls until the window refills when the credits left would not cover the calls under way', async () => {
     const pacer = new RateLimitPacer();
     pacer.observe(200, { 'x-rate-limit-remaining': '20', 'x-rate-limit-reset': '1', 'x-request-cost': '10' });
@@ -109,13 +144,20 @@ describe('rate limits', () => {
     expect(pacer.waits).toBe(1);
   });
 
-  it('reads Retry-After as seconds or as a date, within a sane limit', () => {
+  it('holds calls after a 429 as Retry-After says (seconds or a date), within two minutes, and 2 s when it says nothing usable', () => {
     const now = Date.parse('2026-03-01T12:00:00Z');
-    expect(retryAfterMs({ 'retry-after': '2' }, now)).toBe(2_000);
-    expect(retryAfterMs({ 'retry-after': 'Sun, 01 Mar 2026 12:00:03 GMT' }, now)).toBe(3_000);
-    expect(retryAfterMs({ 'retry-after': '86400' }, now)).toBe(120_000);
-    expect(retryAfterMs({ 'retry-after': 'soon' }, now)).toBeNull();
-    expect(retryAfterMs({}, now)).toBeNull();
+    const heldFor = (value: string | undefined) => {
+      const pacer = new RateLimitPacer();
+      pacer.observe(429, value === undefined ? {} : { 'retry-after': value }, now);
+      return pacer.state.resetAt - now;
+    };
+    expect(heldFor('2')).toBe(2_000);
+    expect(heldFor(' 3 ')).toBe(3_000);
+    expect(heldFor('Sun, 01 Mar 2026 12:00:03 GMT')).toBe(3_000);
+    expect(heldFor('Sun, 01 Mar 2026 11:00:00 GMT')).toBe(0);
+    expect(heldFor('86400')).toBe(120_000);
+    // Not delay-seconds (RFC 9110 10.2.3): the site said nothing usable.
+    for (const value of ['1.5', '-1', 'soon', undefined]) expect(heldFor(value), value).toBe(2_000);
   });
 
   it('lets calls through at once while the bucket is more than half full, and when the site sends no limit', async () => {
