@@ -384,9 +384,9 @@ describe('a topic that hangs its page', () => {
     await one.run(item(0));
     const under = one.run(item(1));
     under.catch(() => undefined); // the browser goes away under it: its fate is not the point here
-    const waiting = [one.run(item(2)), one.run(item(3))];
+    const waiting = Promise.allSettled([one.run(item(2)), one.run(item(3))]);
     await one.close();
-    for (const result of await Promise.allSettled(waiting)) {
+    for (const result of await waiting) {
       expect(result).toMatchObject({ status: 'rejected', reason: { message: 'The accessibility checker is closed.' } });
     }
     await expect(one.run(item(4))).rejects.toThrow('The accessibility checker is closed.');
