@@ -178,25 +178,56 @@ describe('LinkChecker', () => {
     );
   });
 
-  it('keeps to the per-host cap', async () => {
+  /** Servers that answer after 40 ms and count the requests they hold at once, all together. */
+  async function countingServers(count: number): Promise<{ origins: string[]; peak: () => number; close: () => void }> {
     let active = 0;
     let peak = 0;
-    const server: Server = createServer((_req, res) => {
-      active++;
-      peak = Math.max(peak, active);
-      setTimeout(() => {
-        active--;
-        res.end('ok');
-      }, 40);
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const servers: Server[] = [];
+    for (let i = 0; i < count; i++) {
+      const server = createServer((_req, res) => {
+        active++;
+        peak = Math.max(peak, active);
+        setTimeout(() => {
+          active--;
+          res.end('ok');
+        }, 40);
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      servers.push(server);
+    }
+    return {
+      origins: servers.map((server) => `http://127.0.0.1:${(server.address() as AddressInfo).port}`),
+      peak: () => peak,
+      close: () => {
+        for (const server of servers) {
+          server.closeAllConnections();
+          server.close();
+        }
+      },
+    };
+  }
+
+  it('keeps to the per-host cap', async () => {
+    const servers = await countingServers(1);
     try {
-      await withChecker((checker) => Promise.all(Array.from({ length: 20 }, (_, i) => checker.check(`${origin}/page-${i}`))), { limits: { perHost: 3 } });
-      expect(peak).toBe(3);
+      await withChecker((checker) => Promise.all(Array.from({ length: 20 }, (_, i) => checker.check(`${servers.origins[0]}/page-${i}`))), { limits: { perHost: 3 } });
+      expect(servers.peak()).toBe(3);
     } finally {
-      server.closeAllConnections();
-      server.close();
+      servers.close();
+    }
+  });
+
+  it('keeps to the overall cap across hosts', async () => {
+    const servers = await countingServers(3);
+    try {
+      const probes = await withChecker(
+        (checker) => Promise.all(Array.from({ length: 30 }, (_, i) => checker.check(`${servers.origins[i % 3]}/page-${i}`))),
+        { limits: { maxConcurrency: 4, perHost: 10 } },
+      );
+      expect(probes.every((probe) => probe.outcome === 'ok')).toBe(true);
+      expect(servers.peak()).toBe(4);
+    } finally {
+      servers.close();
     }
   });
 });
