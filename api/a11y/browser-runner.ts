@@ -18,9 +18,11 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { getPriority } from 'node:os';
 import type { Browser, BrowserContext, CDPSession, Page, Route } from 'playwright-core';
 import { chromium } from 'playwright-core';
+import pLimit, { type LimitFunction } from 'p-limit';
 import { AppError } from '../errors.ts';
 import { bcp47Of, type Language } from '../i18n/languages.ts';
 import { msg } from '../i18n/messages.ts';
+import { sleep } from '../net/retry.ts';
 import { BROWSER_NICENESS, type A11yItem, type AccessibilityRunner } from './a11y-runner.ts';
 import { AXE_EXAMPLES, AXE_SOURCE, axeLocaleOf, axeRulesFor, axeRunOptions, summarizeAxeResults, type AxeOutcome } from './axe-rules.ts';
 import type { PageResources } from './page-resources.ts';
@@ -124,6 +126,8 @@ interface Job {
   reject: (error: Error) => void;
 }
 
+const closedError = () => new AppError('internal', msg('reason.a11y.closed'));
+
 function escapeText(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
@@ -132,8 +136,6 @@ function escapeText(text: string): string {
 export function fragmentPage(item: A11yItem, language: Language | undefined): string {
   return `<!doctype html><html lang="${bcp47Of(language ?? 'en')}"><head><meta charset="utf-8"><title>${escapeText(item.title ?? '')}</title></head><body>${item.html}</body></html>`;
 }
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
 
 export class BrowserRunner implements AccessibilityRunner {
   readonly mode = 'browser' as const;
@@ -153,14 +155,15 @@ export class BrowserRunner implements AccessibilityRunner {
   }
   #idle: Slot[] = [];
   #slots = new Set<Slot>();
-  #busy = 0;
-  #queue: Job[] = [];
+  /** Items waiting for a page; close() empties it. */
+  readonly #pages: LimitFunction;
   #closed = false;
   /** Items written into a kept document, items given a fresh one, and garbage collections (figures, tests). */
   readonly stats = { reused: 0, fresh: 0, collected: 0 };
 
   constructor(options: BrowserRunnerOptions) {
     this.#options = options;
+    this.#pages = pLimit({ concurrency: options.pages ?? 2, rejectOnClear: true });
     const locale = axeLocaleOf(options.language);
     this.#axeScript = `${AXE_SOURCE};${locale === undefined ? '' : `axe.configure({ locale: ${JSON.stringify(locale)} });`}`;
     this.#rules = {
@@ -179,17 +182,17 @@ export class BrowserRunner implements AccessibilityRunner {
   }
 
   run(item: A11yItem): Promise<AxeOutcome> {
-    if (this.#closed) return Promise.reject(new AppError('internal', msg('reason.a11y.closed')));
+    if (this.#closed) return Promise.reject(closedError());
     return new Promise((resolve, reject) => {
-      this.#queue.push({ item, resolve, reject });
-      this.#pump();
+      // #process never rejects: a rejection is the queue's own, for an item cleared by close().
+      this.#pages(() => this.#process({ item, resolve, reject })).catch(() => reject(closedError()));
     });
   }
 
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    for (const job of this.#queue.splice(0)) job.reject(new AppError('internal', msg('reason.a11y.closed')));
+    this.#pages.clearQueue();
     const launching = this.#browser;
     if (launching === null) return;
     let browser: Browser;
@@ -201,7 +204,7 @@ export class BrowserRunner implements AccessibilityRunner {
     // A browser that does not close in time (a renderer stuck in a script) is killed with its
     // whole process group: no Chromium process outlives the run.
     const closed = browser.close().then(() => true, () => false);
-    if (!(await Promise.race([closed, sleep(CLOSE_GRACE_MS).then(() => false)]))) this.#kill();
+    if (!(await Promise.race([closed, sleep(CLOSE_GRACE_MS, { ref: false }).then(() => false)]))) this.#kill();
   }
 
   #kill(): void {
@@ -254,19 +257,9 @@ export class BrowserRunner implements AccessibilityRunner {
     return this.#browser;
   }
 
-  #pump(): void {
-    const limit = this.#options.pages ?? 2;
-    while (!this.#closed && this.#busy < limit && this.#queue.length > 0) {
-      const job = this.#queue.shift()!;
-      this.#busy++;
-      void this.#process(job).finally(() => {
-        this.#busy--;
-        this.#pump();
-      });
-    }
-  }
-
+  /** Checks an item on a page; the page is held until its garbage is collected, after the answer. */
   async #process(job: Job): Promise<void> {
+    if (this.#closed) return job.reject(closedError());
     const timeoutMs = this.#options.timeoutMs ?? 30_000;
     let slot: Slot | undefined;
     let timer: NodeJS.Timeout | undefined;
@@ -420,7 +413,7 @@ export class BrowserRunner implements AccessibilityRunner {
     const started = Date.now();
     while (Date.now() - started < SETTLE_MAX_MS) {
       if (slot.inflight === 0 && Date.now() - slot.lastRequestAt >= SETTLE_QUIET_MS) return;
-      await sleep(50);
+      await sleep(50, { ref: false });
     }
   }
 }
@@ -446,7 +439,7 @@ export async function lowerBrowserPriority(pid: number, niceness: number): Promi
       return nice;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') return undefined;
-      await sleep(120);
+      await sleep(120, { ref: false });
     }
   }
   return undefined;

@@ -5,13 +5,14 @@
 // evenly over what is left of the window, and holds every call until the refill when too few
 // credits are left for the calls already under way: it slows down before the site refuses.
 // Sites that send no such headers (rate limiting off, or a session not counted) are not paced.
-import { setTimeout as sleep } from 'node:timers/promises';
 import { headerValue, type IncomingHttpHeaders } from '../net/guarded-http.ts';
+import { retryAfterMs, sleep } from '../net/retry.ts';
 
 /** Calls kept in hand below which the pacer waits for the window to refill. */
 const RESERVE_CALLS = 2;
-/** Waiting on a 429 without Retry-After, and the longest wait the pacer accepts from the site. */
+/** Waiting on a 429 without Retry-After. */
 const DEFAULT_RETRY_AFTER_MS = 2_000;
+/** The longest wait taken from the site (a Retry-After, a window's reset). */
 const MAX_WAIT_MS = 120_000;
 /** A refill is taken as a new window when its reset time moves by more than this. */
 const SAME_WINDOW_MS = 1_000;
@@ -27,13 +28,10 @@ export interface RateLimitState {
   cost: number;
 }
 
-/** Seconds (or an HTTP date) from a Retry-After header, as milliseconds from now; null if absent. */
-export function retryAfterMs(headers: IncomingHttpHeaders, now = Date.now()): number | null {
-  const value = headerValue(headers, 'retry-after')?.trim();
-  if (value === undefined || value === '') return null;
-  if (/^\d+(\.\d+)?$/.test(value)) return Math.min(MAX_WAIT_MS, Number(value) * 1000);
-  const at = Date.parse(value);
-  return Number.isNaN(at) ? null : Math.min(MAX_WAIT_MS, Math.max(0, at - now));
+/** How long the site's Retry-After asks the client to wait, within MAX_WAIT_MS; null when it says nothing. */
+export function siteRetryAfterMs(headers: IncomingHttpHeaders, now = Date.now()): number | null {
+  const wait = retryAfterMs(headerValue(headers, 'retry-after'), now);
+  return wait === null ? null : Math.min(MAX_WAIT_MS, wait);
 }
 
 function numberHeader(headers: IncomingHttpHeaders, name: string): number | null {
@@ -66,7 +64,7 @@ export class RateLimitPacer {
       const wait = this.#waitFor(Date.now());
       if (wait <= 0) break;
       waited = true;
-      await sleep(wait, undefined, { signal });
+      await sleep(wait, { signal });
     }
     if (waited) this.waits++;
     this.#inFlight++;
@@ -80,7 +78,7 @@ export class RateLimitPacer {
   /** Takes what an answer says about the limit. */
   observe(status: number, headers: IncomingHttpHeaders, now = Date.now()): void {
     if (status === 429) {
-      const wait = retryAfterMs(headers, now) ?? DEFAULT_RETRY_AFTER_MS;
+      const wait = siteRetryAfterMs(headers, now) ?? DEFAULT_RETRY_AFTER_MS;
       this.#blockedUntil = Math.max(this.#blockedUntil, now + wait);
       this.#remaining = 0;
       this.#resetAt = Math.max(this.#resetAt, now + wait);

@@ -6,19 +6,19 @@
 // For that one purpose the password stays in this object's memory for the length of the run and is
 // forgotten at close(); like the session cookies (sent only to the site's own origin, and for links
 // only to the addresses the engine reads), it appears in no error, log or report.
-import { setTimeout as sleep } from 'node:timers/promises';
 import { AppError, isAppError } from '../errors.ts';
 import { msg, type Message } from '../i18n/messages.ts';
 import type { TocResponse } from './types.ts';
 import type { AddressPolicy } from '../net/address-guard.ts';
 import { assertAllowedUrl } from '../net/address-guard.ts';
 import { headerValue, NetworkFailure, type GuardedHttpClient, type HttpRequest, type HttpResponse } from '../net/guarded-http.ts';
+import { backoffMs, sleep } from '../net/retry.ts';
 import { CookieJar } from './cookie-jar.ts';
 import { readLoginPage } from './login-page.ts';
 import { normalizeToc } from './toc.ts';
 import { normalizeTocText, normalizeTocTextOffThread } from './toc-json.ts';
 import { pickApiVersions, supportsIgnoreDateRestrictions, type ApiVersions } from './versions.ts';
-import { RateLimitPacer, retryAfterMs } from './rate-limit.ts';
+import { RateLimitPacer, siteRetryAfterMs } from './rate-limit.ts';
 
 const MAX_JSON_BYTES = 20 * 1024 * 1024;
 export const MAX_TOPIC_BYTES = 5 * 1024 * 1024;
@@ -295,8 +295,8 @@ export class BrightspaceSession {
       const response = expect === 'page' ? (await this.#followOwnRedirects(request)).response : await this.#call(request);
       if (response.status === 429 && limited++ < LIMITED_RETRIES) continue; // the pacer holds the next call
       if (TRANSIENT.has(response.status) && (request.method ?? 'GET') === 'GET' && transient++ < TRANSIENT_RETRIES) {
-        const wait = retryAfterMs(response.headers) ?? TRANSIENT_BACKOFF_MS * 2 ** (transient - 1) * (1 + Math.random() / 2);
-        await sleep(wait, undefined, { signal: this.#signal });
+        const wait = siteRetryAfterMs(response.headers) ?? backoffMs(transient, TRANSIENT_BACKOFF_MS);
+        await sleep(wait, { signal: this.#signal });
         continue;
       }
       if (!signedOut(response, expect)) return response;

@@ -9,6 +9,7 @@ import type { ChildProcess } from 'node:child_process';
 import { getPriority, setPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import PQueue from 'p-queue';
 import { AppError } from '../errors.ts';
 import { formatMessage, msg, type Message } from '../i18n/messages.ts';
 import { runTimeoutReason } from './execute-job.ts';
@@ -62,13 +63,6 @@ interface Queued {
   credentials: BrightspaceCredentials;
 }
 
-interface Running {
-  job: JobRecord;
-  child: ChildProcess;
-  stop(reason: Message): void;
-  done: Promise<void>;
-}
-
 /** Sends to a run's process if it is still there to hear it. */
 function tell(child: ChildProcess, message: MainToWorker): void {
   if (child.connected) child.send(message, () => undefined);
@@ -92,18 +86,14 @@ export function createLocalJobRunner(options: LocalJobRunnerOptions): LocalJobRu
   const stopGraceMs = options.stopGraceMs ?? 5000;
   const workerEntry = fileURLToPath(options.workerEntry ?? new URL('./job-worker.ts', import.meta.url));
   const log = options.log ?? (() => undefined);
-  const queue: Queued[] = [];
-  const running = new Set<Running>();
+  // The runs waiting for a slot, in arrival order; a slot is held until the run's end is recorded.
+  const queue = new PQueue({ concurrency });
+  /** How to stop each run now in a process. */
+  const running = new Set<(reason: Message) => void>();
+  /** Every submitted run until its end (or its refusal at close) is recorded. */
+  const outcomes = new Set<Promise<void>>();
   let closed = false;
   let started = 0;
-  let idleWaiters: (() => void)[] = [];
-
-  const settleIdle = (): void => {
-    if (running.size > 0 || queue.length > 0) return;
-    const waiters = idleWaiters;
-    idleWaiters = [];
-    for (const resolve of waiters) resolve();
-  };
 
   async function safeUpdate(id: string, patch: JobPatch): Promise<JobRecord | undefined> {
     try {
@@ -114,7 +104,7 @@ export function createLocalJobRunner(options: LocalJobRunnerOptions): LocalJobRu
     }
   }
 
-  function start({ job, credentials }: Queued): void {
+  function start({ job, credentials }: Queued): Promise<void> {
     const data: JobWorkerData = {
       job,
       credentials,
@@ -161,35 +151,40 @@ export function createLocalJobRunner(options: LocalJobRunnerOptions): LocalJobRu
         void (async () => {
           // A clean end wrote its own terminal status; whatever is still active here was cut off.
           await safeUpdate(job.id, { status: 'FAILED', reason: formatMessage(stopping ?? CRASH_REASON, job.language) });
-          running.delete(entry);
-          pump();
-          settleIdle();
+          running.delete(stop);
           resolve();
         })();
       });
     });
-    const entry: Running = { job, child, stop, done };
-    running.add(entry);
+    running.add(stop);
     void safeUpdate(job.id, { runnerRef: `local-${sequence}-pid-${child.pid ?? 'none'}` });
+    return done;
   }
 
-  function pump(): void {
-    while (!closed && running.size < concurrency && queue.length > 0) {
-      start(queue.shift()!);
-    }
-  }
+  const failQueued = (job: JobRecord) => safeUpdate(job.id, { status: 'FAILED', reason: formatMessage(SHUTDOWN_QUEUED_REASON, job.language) });
 
   return {
     async submit(job, credentials) {
       if (closed) throw new AppError('overloaded', msg('error.runs.shutting-down'));
       if (!this.hasCapacity()) throw new AppError('overloaded', msg('error.runs.busy'));
-      queue.push({ job, credentials });
-      await safeUpdate(job.id, { status: 'PENDING' });
-      pump();
+      const pending = safeUpdate(job.id, { status: 'PENDING' });
+      // The run starts only once PENDING is recorded, so that it never writes over the run's own
+      // RUNNING; a run the pool closed on meanwhile never starts.
+      const outcome = queue
+        .add(async () => {
+          await pending;
+          if (closed) await failQueued(job);
+          else await start({ job, credentials });
+        })
+        // Only close() rejects a run: it left the queue before it started.
+        .catch(() => failQueued(job).then(() => undefined))
+        .finally(() => outcomes.delete(outcome));
+      outcomes.add(outcome);
+      await pending;
     },
 
     hasCapacity() {
-      return !closed && (running.size < concurrency || queue.length < maxQueued);
+      return !closed && (queue.pending < concurrency || queue.size < maxQueued);
     },
 
     capacity() {
@@ -197,22 +192,18 @@ export function createLocalJobRunner(options: LocalJobRunnerOptions): LocalJobRu
     },
 
     stats() {
-      return { running: running.size, queued: queue.length };
+      return { running: queue.pending, queued: queue.size };
     },
 
     idle() {
-      if (running.size === 0 && queue.length === 0) return Promise.resolve();
-      return new Promise((resolve) => idleWaiters.push(resolve));
+      return queue.onIdle();
     },
 
     async close() {
       closed = true;
-      const waiting = queue.splice(0);
-      await Promise.all(waiting.map(({ job }) => safeUpdate(job.id, { status: 'FAILED', reason: formatMessage(SHUTDOWN_QUEUED_REASON, job.language) })));
-      const active = [...running];
-      for (const entry of active) entry.stop(SHUTDOWN_REASON);
-      await Promise.all(active.map((entry) => entry.done));
-      settleIdle();
+      queue.clear();
+      for (const stop of running) stop(SHUTDOWN_REASON);
+      await Promise.all(outcomes);
     },
   };
 }

@@ -3,9 +3,12 @@
 // guard, Retry-After honoured, jittered retries for 5xx, 429 and timeouts, a time limit on every
 // request. The Brightspace site's own addresses are checked with the session. Pages that links
 // point into with a #fragment are read once each (up to a size limit) for their ids and names.
+import pLimit, { type LimitFunction } from 'p-limit';
+import PQueue from 'p-queue';
 import { isAppError } from '../errors.ts';
 import { msg, type Message } from '../i18n/messages.ts';
 import { headerValue, NetworkFailure, type GuardedHttpClient, type HttpResponse } from './guarded-http.ts';
+import { backoffMs, retryAfterMs, sleep } from './retry.ts';
 
 export type LinkOutcome = 'ok' | 'broken' | 'unreachable' | 'unverifiable';
 
@@ -56,9 +59,10 @@ const HEADERS = {
 };
 
 interface HostState {
-  active: number;
+  /** The host's requests, at most `perHost` at once; paused while the host asks for a pause (429). */
+  queue: PQueue;
   pausedUntil: number;
-  waiting: (() => void)[];
+  wake: NodeJS.Timeout | undefined;
 }
 
 export interface LinkCheckerOptions {
@@ -74,43 +78,20 @@ export interface LinkCheckerOptions {
   anchorsOf: (markup: string) => Set<string>;
 }
 
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
-/** Milliseconds to wait from a Retry-After header (seconds or an HTTP date), or null. */
-export function retryAfterMs(value: string | undefined, now = Date.now()): number | null {
-  if (value === undefined || value.trim() === '') return null;
-  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? null : Math.max(0, date - now);
-}
-
 export class LinkChecker {
   readonly #options: LinkCheckerOptions;
   readonly #limits: LinkCheckLimits;
   readonly #results = new Map<string, Promise<LinkProbe>>();
   readonly #anchors = new Map<string, Promise<Set<string> | null>>();
   readonly #hosts = new Map<string, HostState>();
-  #active = 0;
+  /** Requests in flight overall; a request takes its host's slot first, then one of these. */
+  readonly #overall: LimitFunction;
   #done = 0;
-  #wakeTimer: NodeJS.Timeout | null = null;
-  #wakeAt = Number.POSITIVE_INFINITY;
 
   constructor(options: LinkCheckerOptions) {
     this.#options = options;
     this.#limits = { ...DEFAULT_LINK_LIMITS, ...options.limits };
+    this.#overall = pLimit(this.#limits.maxConcurrency);
   }
 
   /** Distinct addresses asked for so far. */
@@ -149,20 +130,17 @@ export class LinkChecker {
   }
 
   async #readAnchors(url: URL): Promise<Set<string> | null> {
-    await this.#acquire(url.host);
     try {
-      const { response } = await this.#options.http.follow(
+      const { response } = await this.#send(url.host, () => this.#options.http.follow(
         { url, method: 'GET', headers: HEADERS, signal: this.#options.signal, readBodyLimit: MAX_ANCHOR_PAGE_BYTES },
         { headersFor: this.#options.headersFor, maxRedirects: 10 },
-      );
+      ));
       if (response.status !== 200 || !ANCHOR_TYPES.test(headerValue(response.headers, 'content-type') ?? '')) return null;
       return this.#options.anchorsOf(response.body ?? '');
     } catch {
       if (this.#options.signal?.aborted) throw this.#options.signal.reason;
       // The probe of the same address reports what went wrong; a page that cannot be read whole is not judged.
       return null;
-    } finally {
-      this.#release(url.host);
     }
   }
 
@@ -170,19 +148,16 @@ export class LinkChecker {
     let method: 'HEAD' | 'GET' = 'HEAD';
     for (let attempt = 0; ; ) {
       let outcome: { response: HttpResponse; movedTo: string | null } | { error: unknown };
-      await this.#acquire(url.host);
       try {
-        const followed = await this.#options.http.follow(
+        const followed = await this.#send(url.host, () => this.#options.http.follow(
           { url, method, headers: HEADERS, signal: this.#options.signal },
           { headersFor: this.#options.headersFor, maxRedirects: 10 },
-        );
+        ));
         const first = followed.redirects[0];
         const movedTo = first && (first.status === 301 || first.status === 308) ? followed.response.url.href : null;
         outcome = { response: followed.response, movedTo };
       } catch (error) {
         outcome = { error };
-      } finally {
-        this.#release(url.host);
       }
 
       if ('error' in outcome) {
@@ -197,7 +172,7 @@ export class LinkChecker {
         if (error instanceof NetworkFailure) {
           if ((error.kind === 'timeout' || error.kind === 'reset') && attempt < this.#limits.retries) {
             attempt++;
-            await sleep(this.#backoff(attempt), this.#options.signal);
+            await sleep(backoffMs(attempt, this.#limits.backoffMs), { signal: this.#options.signal });
             continue;
           }
           if (error.kind === 'redirects') {
@@ -220,9 +195,9 @@ export class LinkChecker {
         const retryAfter = retryAfterMs(headerValue(response.headers, 'retry-after'));
         if (attempt < this.#limits.retries && (retryAfter === null || retryAfter <= this.#limits.maxRetryAfterMs)) {
           attempt++;
-          const wait = retryAfter ?? this.#backoff(attempt);
+          const wait = retryAfter ?? backoffMs(attempt, this.#limits.backoffMs);
           if (status === 429) this.#pauseHost(url.host, wait);
-          await sleep(wait, this.#options.signal);
+          await sleep(wait, { signal: this.#options.signal });
           continue;
         }
         if (status === 429) {
@@ -244,68 +219,31 @@ export class LinkChecker {
     }
   }
 
-  #backoff(attempt: number): number {
-    return this.#limits.backoffMs * 2 ** (attempt - 1) + Math.random() * this.#limits.backoffMs;
-  }
-
   #host(host: string): HostState {
     let state = this.#hosts.get(host);
     if (state === undefined) {
-      state = { active: 0, pausedUntil: 0, waiting: [] };
+      state = { queue: new PQueue({ concurrency: this.#limits.perHost }), pausedUntil: 0, wake: undefined };
       this.#hosts.set(host, state);
     }
     return state;
   }
 
-  #canStart(state: HostState, now: number): boolean {
-    return this.#active < this.#limits.maxConcurrency && state.active < this.#limits.perHost && state.pausedUntil <= now;
+  /**
+   * One request within the caps: its host's (and the host's pause), then the overall one. Hosts take
+   * turns at the overall cap, as no host has more than `perHost` requests waiting for it.
+   */
+  #send<T>(host: string, request: () => Promise<T>): Promise<T> {
+    return this.#host(host).queue.add(() => this.#overall(request));
   }
 
-  #acquire(host: string): Promise<void> {
-    const state = this.#host(host);
-    if (state.waiting.length === 0 && this.#canStart(state, Date.now())) {
-      state.active++;
-      this.#active++;
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => {
-      state.waiting.push(resolve);
-      this.#dispatch();
-    });
-  }
-
-  #release(host: string): void {
-    this.#host(host).active--;
-    this.#active--;
-    this.#dispatch();
-  }
-
+  /** Holds the host's waiting requests until `ms` from now; requests under way go on. */
   #pauseHost(host: string, ms: number): void {
     const state = this.#host(host);
-    state.pausedUntil = Math.max(state.pausedUntil, Date.now() + ms);
-  }
-
-  /** Starts waiting requests, hosts in turn, up to the caps; wakes up when a paused host resumes. */
-  #dispatch(): void {
-    const now = Date.now();
-    let nextWake = Number.POSITIVE_INFINITY;
-    for (const state of this.#hosts.values()) {
-      if (this.#active >= this.#limits.maxConcurrency) break;
-      while (state.waiting.length > 0 && this.#canStart(state, now)) {
-        state.active++;
-        this.#active++;
-        state.waiting.shift()!();
-      }
-      if (state.waiting.length > 0 && state.pausedUntil > now) nextWake = Math.min(nextWake, state.pausedUntil);
-    }
-    if (nextWake < this.#wakeAt) {
-      if (this.#wakeTimer !== null) clearTimeout(this.#wakeTimer);
-      this.#wakeAt = nextWake;
-      this.#wakeTimer = setTimeout(() => {
-        this.#wakeTimer = null;
-        this.#wakeAt = Number.POSITIVE_INFINITY;
-        this.#dispatch();
-      }, nextWake - now);
-    }
+    const until = Date.now() + ms;
+    if (until <= state.pausedUntil) return;
+    state.pausedUntil = until;
+    state.queue.pause();
+    clearTimeout(state.wake);
+    state.wake = setTimeout(() => state.queue.start(), ms);
   }
 }

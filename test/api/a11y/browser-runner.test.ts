@@ -378,6 +378,20 @@ describe('a topic that hangs its page', () => {
     expect(await chromiumChildren()).toEqual(before);
   }, 120_000);
 
+  it('refuses the items still waiting for a page once closed, and any item after', async () => {
+    const one = new BrowserRunner({ executablePath: CHROMIUM!, resources, enhancedContrast: false, pages: 1 });
+    const item = (n: number) => ({ html: page(`<p>Item ${n}</p>`), url: new URL(`/content/enforced/1-A/closing-${n}.html`, site.origin), whole: true });
+    await one.run(item(0));
+    const under = one.run(item(1));
+    under.catch(() => undefined); // the browser goes away under it: its fate is not the point here
+    const waiting = Promise.allSettled([one.run(item(2)), one.run(item(3))]);
+    await one.close();
+    for (const result of await waiting) {
+      expect(result).toMatchObject({ status: 'rejected', reason: { message: 'The accessibility checker is closed.' } });
+    }
+    await expect(one.run(item(4))).rejects.toThrow('The accessibility checker is closed.');
+  }, 120_000);
+
   it('leaves no Chromium process behind once closed', async () => {
     const own = new BrowserRunner({ executablePath: CHROMIUM!, resources, enhancedContrast: false });
     await own.run({ html: page('<p>x</p>'), url: new URL('/content/enforced/1-A/x.html', site.origin), whole: true });

@@ -6,7 +6,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { RateLimitPacer, retryAfterMs } from '../../../api/brightspace/rate-limit.ts';
+import { RateLimitPacer } from '../../../api/brightspace/rate-limit.ts';
 import { BrightspaceSession } from '../../../api/brightspace/session.ts';
 import { AppError } from '../../../api/errors.ts';
 import { runCourseTest } from '../../../api/engine/run-course-test.ts';
@@ -67,7 +67,8 @@ describe('rate limits', () => {
     });
   }, 60_000);
 
-  it('waits as long as Retry-After says before asking again', async () => {
+  /** Reads the quizzes from a site whose first answer to them is `status` with `headers`: how long it waited. */
+  async function afterOneRefusal(status: number, headers: Record<string, string>): Promise<{ waitedMs: number; rateLimitWaits: number }> {
     let refused = 0;
     const times: number[] = [];
     const handler = createBrightspaceHandler(wholeCourseSite(web.origin));
@@ -75,7 +76,7 @@ describe('rate limits', () => {
       if (req.url?.endsWith('/quizzes/')) {
         times.push(Date.now());
         if (refused++ === 0) {
-          res.writeHead(429, { 'retry-after': '1' });
+          res.writeHead(status, headers);
           return res.end();
         }
       }
@@ -89,14 +90,28 @@ describe('rate limits', () => {
       const answer = await session.getJson(session.leUrl(WHOLE_ORG_UNIT, 'quizzes/'));
       expect(answer.ok).toBe(true);
       expect(times.length).toBe(2);
-      expect(times[1]! - times[0]!).toBeGreaterThanOrEqual(950);
-      expect(session.rateLimitWaits).toBe(1);
       await session.close();
+      return { waitedMs: times[1]! - times[0]!, rateLimitWaits: session.rateLimitWaits };
     } finally {
       await http.close();
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
     }
+  }
+
+  it('waits as long as Retry-After says before asking again', async () => {
+    const { waitedMs, rateLimitWaits } = await afterOneRefusal(429, { 'retry-after': '1' });
+    expect(waitedMs).toBeGreaterThanOrEqual(950);
+    expect(rateLimitWaits).toBe(1);
+  });
+
+  it.each([
+    ['after Retry-After', { 'retry-after': '1' }, 950],
+    ['after the backoff when Retry-After says nothing usable', { 'retry-after': '1.5' }, 500],
+    ['after the backoff when there is no Retry-After', {}, 500],
+  ])('asks again %s when a GET meets a passing 503', async (_, headers: Record<string, string>, atLeastMs) => {
+    const { waitedMs } = await afterOneRefusal(503, headers);
+    expect(waitedMs).toBeGreaterThanOrEqual(atLeastMs);
   });
 
   it('holds calls until the window refills when the credits left would not cover the calls under way', async () => {
@@ -109,13 +124,20 @@ describe('rate limits', () => {
     expect(pacer.waits).toBe(1);
   });
 
-  it('reads Retry-After as seconds or as a date, within a sane limit', () => {
+  it('holds calls after a 429 as Retry-After says (seconds or a date), within two minutes, and 2 s when it says nothing usable', () => {
     const now = Date.parse('2026-03-01T12:00:00Z');
-    expect(retryAfterMs({ 'retry-after': '2' }, now)).toBe(2_000);
-    expect(retryAfterMs({ 'retry-after': 'Sun, 01 Mar 2026 12:00:03 GMT' }, now)).toBe(3_000);
-    expect(retryAfterMs({ 'retry-after': '86400' }, now)).toBe(120_000);
-    expect(retryAfterMs({ 'retry-after': 'soon' }, now)).toBeNull();
-    expect(retryAfterMs({}, now)).toBeNull();
+    const heldFor = (value: string | undefined) => {
+      const pacer = new RateLimitPacer();
+      pacer.observe(429, value === undefined ? {} : { 'retry-after': value }, now);
+      return pacer.state.resetAt - now;
+    };
+    expect(heldFor('2')).toBe(2_000);
+    expect(heldFor(' 3 ')).toBe(3_000);
+    expect(heldFor('Sun, 01 Mar 2026 12:00:03 GMT')).toBe(3_000);
+    expect(heldFor('Sun, 01 Mar 2026 11:00:00 GMT')).toBe(0);
+    expect(heldFor('86400')).toBe(120_000);
+    // Not delay-seconds (RFC 9110 10.2.3): the site said nothing usable.
+    for (const value of ['1.5', '-1', 'soon', undefined]) expect(heldFor(value), value).toBe(2_000);
   });
 
   it('lets calls through at once while the bucket is more than half full, and when the site sends no limit', async () => {

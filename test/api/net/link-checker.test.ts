@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatMessage } from '../../../api/i18n/messages.ts';
-import { LinkChecker, retryAfterMs } from '../../../api/net/link-checker.ts';
+import { LinkChecker } from '../../../api/net/link-checker.ts';
 import type { Resolver } from '../../../api/net/address-guard.ts';
 import { GuardedHttpClient } from '../../../api/net/guarded-http.ts';
 import { startLinkHost, type LinkHost } from '../../fixtures/link-host.ts';
@@ -74,6 +74,59 @@ describe('LinkChecker', () => {
     );
   });
 
+  it('reads Retry-After strictly: what is not delay-seconds or an HTTP-date is no wait asked for', async () => {
+    // The first answer to each address is a 429 with the Retry-After of its query, then 200.
+    const seen = new Map<string, number>();
+    const server: Server = createServer((req, res) => {
+      const url = new URL(req.url ?? '/', 'http://x');
+      const count = (seen.get(url.pathname) ?? 0) + 1;
+      seen.set(url.pathname, count);
+      if (count === 1) res.writeHead(429, { 'retry-after': url.searchParams.get('retry-after') ?? '' }).end();
+      else res.end('ok');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const address = (name: string, value: string) => `${origin}/${name}?retry-after=${encodeURIComponent(value)}`;
+    try {
+      await withChecker(
+        async (checker) => {
+          // Within the 0.5 s allowed, it waits and asks again; beyond it, it gives up at once. "1.5" is
+          // no number of seconds (RFC 9110 10.2.3): the usual backoff applies, and the retry comes.
+          const [fraction, past, garbage, tooLong, farDate] = await Promise.all([
+            checker.check(address('fraction', '1.5')),
+            checker.check(address('past', new Date(Date.now() - 60_000).toUTCString())),
+            checker.check(address('garbage', 'soon')),
+            checker.check(address('too-long', '1')),
+            checker.check(address('far-date', new Date(Date.now() + 3_600_000).toUTCString())),
+          ]);
+          expect([fraction, past, garbage].map((probe) => probe.outcome)).toEqual(['ok', 'ok', 'ok']);
+          expect([seen.get('/fraction'), seen.get('/past'), seen.get('/garbage')]).toEqual([2, 2, 2]);
+          expect([tooLong, farDate]).toMatchObject([{ outcome: 'unverifiable', status: 429 }, { outcome: 'unverifiable', status: 429 }]);
+          expect([seen.get('/too-long'), seen.get('/far-date')]).toEqual([1, 1]);
+        },
+        { limits: { maxRetryAfterMs: 500 } },
+      );
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+
+  it('holds back the other requests to a host that answered 429 until its Retry-After has passed', async () => {
+    // One at a time to the host: the 429 goes to the first, the second is already under way when it
+    // comes, the third waits for the host's pause to end.
+    await withChecker(
+      async (checker) => {
+        const probes = await Promise.all(['/limited/pause', '/ok/pause-2', '/ok/pause-3'].map((path) => checker.check(`${web.origin}${path}`)));
+        expect(probes.map((probe) => probe.outcome)).toEqual(['ok', 'ok', 'ok']);
+        const refused = web.requests.find((request) => request.path === '/limited/pause')!;
+        const held = web.requests.find((request) => request.path === '/ok/pause-3')!;
+        expect(held.at - refused.doneAt!).toBeGreaterThanOrEqual(950);
+      },
+      { limits: { perHost: 1 } },
+    );
+  });
+
   it('retries a 5xx with backoff and a timeout, then reports it', async () => {
     await withChecker(async (checker) => {
       expect((await checker.check(`${web.origin}/flaky/2/c`)).outcome).toBe('ok');
@@ -125,35 +178,57 @@ describe('LinkChecker', () => {
     );
   });
 
-  it('keeps to the per-host cap', async () => {
+  /** Servers that answer after 40 ms and count the requests they hold at once, all together. */
+  async function countingServers(count: number): Promise<{ origins: string[]; peak: () => number; close: () => void }> {
     let active = 0;
     let peak = 0;
-    const server: Server = createServer((_req, res) => {
-      active++;
-      peak = Math.max(peak, active);
-      setTimeout(() => {
-        active--;
-        res.end('ok');
-      }, 40);
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const servers: Server[] = [];
+    for (let i = 0; i < count; i++) {
+      const server = createServer((_req, res) => {
+        active++;
+        peak = Math.max(peak, active);
+        setTimeout(() => {
+          active--;
+          res.end('ok');
+        }, 40);
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      servers.push(server);
+    }
+    return {
+      origins: servers.map((server) => `http://127.0.0.1:${(server.address() as AddressInfo).port}`),
+      peak: () => peak,
+      close: () => {
+        for (const server of servers) {
+          server.closeAllConnections();
+          server.close();
+        }
+      },
+    };
+  }
+
+  it('keeps to the per-host cap', async () => {
+    const servers = await countingServers(1);
     try {
-      await withChecker((checker) => Promise.all(Array.from({ length: 20 }, (_, i) => checker.check(`${origin}/page-${i}`))), { limits: { perHost: 3 } });
-      expect(peak).toBe(3);
+      await withChecker((checker) => Promise.all(Array.from({ length: 20 }, (_, i) => checker.check(`${servers.origins[0]}/page-${i}`))), { limits: { perHost: 3 } });
+      expect(servers.peak()).toBe(3);
     } finally {
-      server.closeAllConnections();
-      server.close();
+      servers.close();
     }
   });
-});
 
-describe('retryAfterMs', () => {
-  it('reads seconds and HTTP dates', () => {
-    expect(retryAfterMs('3')).toBe(3000);
-    expect(retryAfterMs('Wed, 21 Oct 2015 07:28:10 GMT', Date.parse('Wed, 21 Oct 2015 07:28:00 GMT'))).toBe(10_000);
-    expect(retryAfterMs('soon')).toBeNull();
-    expect(retryAfterMs(undefined)).toBeNull();
+  it('keeps to the overall cap across hosts', async () => {
+    const servers = await countingServers(3);
+    try {
+      const probes = await withChecker(
+        (checker) => Promise.all(Array.from({ length: 30 }, (_, i) => checker.check(`${servers.origins[i % 3]}/page-${i}`))),
+        { limits: { maxConcurrency: 4, perHost: 10 } },
+      );
+      expect(probes.every((probe) => probe.outcome === 'ok')).toBe(true);
+      expect(servers.peak()).toBe(4);
+    } finally {
+      servers.close();
+    }
   });
 });
 
