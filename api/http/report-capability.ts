@@ -35,7 +35,7 @@ const MAC_CONTEXT = 'ctpo-report-v1';
 const KEY_ID = /^[a-z0-9]{1,16}$/;
 const EXPIRES = /^[1-9][0-9]{0,10}$/;
 const SIGNATURE = /^[0-9a-f]{64}$/;
-/** Report names are lower-case letters, digits and hyphens (api/http/report-filename.ts). */
+/** Report names are lower-case letters, digits and hyphens (api/jobs/report-filename.ts). */
 const FILENAME = /^[a-z0-9][a-z0-9-]{0,199}$/;
 /** A key must carry at least 192 bits however it was written (hex, base64 or letters and digits). */
 export const MIN_KEY_LENGTH = 32;

@@ -20,7 +20,7 @@ export type WorkerToMain =
   | { type: 'update'; requestId: number; patch: JobPatch }
   /** The run's report is ready: what should it be compared with? */
   | { type: 'baseline'; requestId: number }
-  /** The run threw: where and why, as it may be logged (api/http/failure-log.ts). */
+  /** The run threw: where and why, as it may be logged (api/log.ts). */
   | { type: 'crashed'; detail: string };
 
 export type MainToWorker =
