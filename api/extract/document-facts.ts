@@ -128,7 +128,23 @@ export interface PdfPageText {
 /** A limit or a fault that stopped part of the reading: what was found stands, the rest was not checked. */
 export type PdfShortfall = 'structure-depth' | 'structure-size' | 'structure-cycle' | 'objects-unreadable' | 'resources-size';
 
-export interface PdfFacts extends CommonFacts {
+/** What a PDF's objects (its catalog and tag structure) say, beside its text. */
+export interface PdfCatalogFacts {
+  /** The title is shown in the window's title bar (ViewerPreferences DisplayDocTitle); null when it cannot be read. */
+  displayDocTitle: boolean | null;
+  /** Encrypted, and the permissions bar assistive technology from the text (P bit 10 clear); null when not encrypted. */
+  accessibilityBlocked: boolean | null;
+  /** Its form is a dynamic XFA form: most readers show nothing but a "please wait" message. */
+  dynamicXfa: boolean;
+  /** Every language tag in the document (catalog, structure elements), each once, with the first page it is on. */
+  languageTags: { tag: string; page?: number }[];
+  figures: PdfFigure[];
+  tables: PdfTable[];
+  /** Numbered headings (H1-H6) of the tag structure, in reading order. */
+  headings: DocumentHeading[];
+}
+
+export interface PdfFacts extends CommonFacts, PdfCatalogFacts {
   type: 'pdf';
   pages: number;
   /** Pages read for text and links; fewer than `pages` when the document is beyond the page limit. */
@@ -144,18 +160,6 @@ export interface PdfFacts extends CommonFacts {
    * CID-keyed fonts): other readers read their text, so they are not scans.
    */
   unreadTextPages: number[];
-  /** The title is shown in the window's title bar (ViewerPreferences DisplayDocTitle); null when it cannot be read. */
-  displayDocTitle: boolean | null;
-  /** Encrypted, and the permissions bar assistive technology from the text (P bit 10 clear); null when not encrypted. */
-  accessibilityBlocked: boolean | null;
-  /** Its form is a dynamic XFA form: most readers show nothing but a "please wait" message. */
-  dynamicXfa: boolean;
-  /** Every language tag in the document (catalog, structure elements), each once, with the first page it is on. */
-  languageTags: { tag: string; page?: number }[];
-  figures: PdfFigure[];
-  tables: PdfTable[];
-  /** Numbered headings (H1-H6) of the tag structure, in reading order. */
-  headings: DocumentHeading[];
   linkAnnotations: PdfLinkAnnotation[];
   formFields: PdfFormField[];
   fonts: PdfFont[];

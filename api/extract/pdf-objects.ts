@@ -5,7 +5,7 @@
 // and keeps a set of the objects it has been through, so a hostile file ends the walk, not the run.
 import { enableCompileCache } from 'node:module';
 import { Parser } from 'htmlparser2';
-import type { PdfFigure, PdfShortfall, PdfTable, DocumentHeading, PdfFont } from './document-facts.ts';
+import type { PdfCatalogFacts, PdfFigure, PdfShortfall, PdfTable, DocumentHeading, PdfFont } from './document-facts.ts';
 
 import type * as PdfLibModule from 'pdf-lib';
 
@@ -66,18 +66,11 @@ export interface ContentOwner {
   described: boolean;
 }
 
-export interface PdfObjectFacts {
+export interface PdfObjectFacts extends PdfCatalogFacts {
   /** The keys of the pages read, in order. */
   pageKeys: string[];
   /** The catalog has a structure tree root with elements. */
   structureTree: boolean;
-  displayDocTitle: boolean | null;
-  accessibilityBlocked: boolean | null;
-  dynamicXfa: boolean;
-  languageTags: { tag: string; page?: number }[];
-  figures: PdfFigure[];
-  tables: PdfTable[];
-  headings: DocumentHeading[];
   /** Page key -> MCID -> the element that owns it. */
   markedContent: Map<string, Map<number, ContentOwner>>;
   /** Annotation key (pdf.js's id, `17R`) -> the element that owns it. */
