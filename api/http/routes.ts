@@ -215,9 +215,11 @@ export function handleJobStatus(request: ApiRequest, deps: ApiDeps): Promise<Api
 
 /** The status answer of a job its owner may see (job-status, and a cancel's answer). */
 async function statusAnswerOf(job: JobRecord, deps: ApiDeps): Promise<JobStatusAnswer> {
-  const body: JobStatusAnswer = { status: job.status, updatedAt: job.updatedAt };
+  const body: JobStatusAnswer = { status: job.status, updatedAt: job.updatedAt, client: job.client, orgUnitId: job.orgUnitId };
+  if (job.courseName !== undefined) body.courseName = job.courseName;
   if (job.progress !== undefined) body.progress = job.progress;
   if (job.startedAt !== undefined) body.startedAt = job.startedAt;
+  if (job.finishedAt !== undefined) body.finishedAt = job.finishedAt;
   if (job.status === 'FAILED') body.reason = job.reason ?? formatMessage(msg('reason.run.failed'), job.language);
   if (job.status === 'SUCCEEDED') {
     // Signed anew on each call: asking again renews a link that has expired.

@@ -104,6 +104,28 @@ describe('Recent runs', () => {
     ]);
   });
 
+  it('says how many findings are still open and what the comparison covered: some places, everything, or nothing', async () => {
+    const comparison = (comparedOn: unknown) => ({ new: 2, open: 5, fixed: 0, dismissed: 1, previous: { startedAt: '2026-05-01T10:00:00.000Z', finishedAt: '2026-05-01T10:02:00.000Z' }, comparedOn });
+    const runOf = (taskArn: string, client: string, comparedOn: unknown) => ({ ...SUCCEEDED, taskArn, client, summary: { ...SUCCEEDED.summary, comparison: comparison(comparedOn) } });
+    backend({
+      '': {
+        jobs: [
+          runOf('job-a', 'Some', { all: false, places: [{ module: 302, title: 'Unit 2: Water' }, { scope: 'gradebook' }], more: 0 }),
+          runOf('job-b', 'Many', { all: false, places: [{ module: 301, title: 'Unit 1' }], more: 3 }),
+          runOf('job-c', 'Everything', { all: true, places: [{ module: 301, title: 'Unit 1' }], more: 0 }),
+          runOf('job-d', 'Nothing', { all: false, places: [], more: 0 }),
+        ],
+      },
+    });
+    await renderSignedInApp();
+    const some = await waitFor(() => runItem(/^Some/));
+    expect(some).toHaveTextContent('Since the last run: 2 new, 5 still open, 0 fixed, 1 dismissed.');
+    expect(within(some).getByText(/^Compared on/)).toHaveTextContent('Compared on Unit 2: Water and Gradebook only.');
+    expect(within(runItem(/^Many/)).getByText(/^Compared on/)).toHaveTextContent('Compared on Unit 1 and 3 more only.');
+    expect(within(runItem(/^Everything/)).getByText(/^Compared on/)).toHaveTextContent('Compared on everything this run read.');
+    expect(runItem(/^Nothing/)).toHaveTextContent('Nothing compared: this run read nothing the last one had read.');
+  });
+
   it('says so when there are no runs yet, and offers a retry when the list cannot be loaded', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
     let fail = true;
