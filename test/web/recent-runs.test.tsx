@@ -8,7 +8,7 @@ import { FakeBackend, json, type RecordedRequest } from './support/fake-backend'
 import { fillForm } from './support/fill-form';
 import { TOC } from './support/fixtures';
 import { renderSignedInApp } from './support/render-app';
-import { seedSignedInUser, type SeededSession } from './support/session';
+import { seedMonitoredJob, seedSignedInUser, type SeededSession } from './support/session';
 
 let session: SeededSession;
 
@@ -124,6 +124,19 @@ describe('Recent runs', () => {
     expect(within(runItem(/^Many/)).getByText(/^Compared on/)).toHaveTextContent('Compared on Unit 1 and 3 more only.');
     expect(within(runItem(/^Everything/)).getByText(/^Compared on/)).toHaveTextContent('Compared on everything this run read.');
     expect(runItem(/^Nothing/)).toHaveTextContent('Nothing compared: this run read nothing the last one had read.');
+  });
+
+  it('does not repeat why the run the monitor shows failed: the monitor says it once', async () => {
+    seedMonitoredJob('job-1', FAILED.filename);
+    new FakeBackend()
+      .on('GET', '/api/jobs', () => json({ jobs: [SUCCEEDED, FAILED] }))
+      .on('GET', '/api/job-status/*', () => json({ status: 'FAILED', reason: FAILED.reason }))
+      .install();
+    await renderSignedInApp();
+    const failed = await waitFor(() => runItem(/Other School/));
+    expect(failed).toHaveTextContent('Failed');
+    await waitFor(() => expect(screen.getAllByText(FAILED.reason)).toHaveLength(1));
+    expect(within(failed).queryByText(FAILED.reason)).not.toBeInTheDocument();
   });
 
   it('says so when there are no runs yet, and offers a retry when the list cannot be loaded', async () => {

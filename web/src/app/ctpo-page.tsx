@@ -116,7 +116,13 @@ export function CtpoPage({ config }: { config: RuntimeConfig }) {
               setRunsRefresh((count) => count + 1);
             }}
           />
-          <RecentRuns refreshKey={runsRefresh} pollIntervalMs={config.pollIntervalMs} onRunAgain={runAgain} onShowFindings={showFindings} />
+          <RecentRuns
+            refreshKey={runsRefresh}
+            pollIntervalMs={config.pollIntervalMs}
+            monitoredTaskArn={job?.taskArn ?? null}
+            onRunAgain={runAgain}
+            onShowFindings={showFindings}
+          />
           {findingsRun && (
             <Suspense fallback={<Spinner label={intl.formatMessage({ id: 'findings.loading' })} />}>
               <FindingsView key={findingsRun.taskArn} run={findingsRun} onClose={() => setFindingsRun(null)} />

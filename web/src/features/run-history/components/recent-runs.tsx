@@ -20,6 +20,8 @@ interface RecentRunsProps {
   /** Changing it reloads the list (a run was just started). */
   refreshKey: number;
   pollIntervalMs: number;
+  /** The run the job monitor shows: why it failed is said there, once, not again here. */
+  monitoredTaskArn?: string | null;
   onRunAgain: (run: RecentRun) => void;
   onShowFindings: (run: RecentRun) => void;
 }
@@ -96,7 +98,7 @@ function whenItRan(intl: IntlShape, run: RecentRun): string {
   return intl.formatDateTimeRange(start, end, DATE_AND_TIME);
 }
 
-function RunItem({ run, onRunAgain, onShowFindings }: { run: RecentRun } & Pick<RecentRunsProps, 'onRunAgain' | 'onShowFindings'>) {
+function RunItem({ run, monitored, onRunAgain, onShowFindings }: { run: RecentRun; monitored: boolean } & Pick<RecentRunsProps, 'onRunAgain' | 'onShowFindings'>) {
   const intl = useIntl();
   const headingId = useId();
   const known = (JOB_STATUSES as readonly string[]).includes(run.status);
@@ -161,7 +163,7 @@ function RunItem({ run, onRunAgain, onShowFindings }: { run: RecentRun } & Pick<
           </p>
         )}
         {changes?.comparedOn && <p className="recent-runs__compared">{comparedOn(intl, changes.comparedOn)}</p>}
-        {run.status === 'FAILED' && run.reason && <p className="recent-runs__reason">{run.reason}</p>}
+        {run.status === 'FAILED' && run.reason && !monitored && <p className="recent-runs__reason">{run.reason}</p>}
         <p className="recent-runs__actions">
           {html && (
             <a className="button button--secondary button--small" href={html} target="_blank" rel="noopener noreferrer" aria-describedby={headingId}>
@@ -190,7 +192,7 @@ function RunItem({ run, onRunAgain, onShowFindings }: { run: RecentRun } & Pick<
   );
 }
 
-export function RecentRuns({ refreshKey, pollIntervalMs, onRunAgain, onShowFindings }: RecentRunsProps) {
+export function RecentRuns({ refreshKey, pollIntervalMs, monitoredTaskArn = null, onRunAgain, onShowFindings }: RecentRunsProps) {
   const intl = useIntl();
   const titleId = useId();
   const { state, loadMore, retry } = useRecentRuns(refreshKey, pollIntervalMs);
@@ -214,7 +216,7 @@ export function RecentRuns({ refreshKey, pollIntervalMs, onRunAgain, onShowFindi
         <>
           <ul className="recent-runs__list">
             {state.runs.map((run) => (
-              <RunItem key={run.taskArn} run={run} onRunAgain={onRunAgain} onShowFindings={onShowFindings} />
+              <RunItem key={run.taskArn} run={run} monitored={run.taskArn === monitoredTaskArn} onRunAgain={onRunAgain} onShowFindings={onShowFindings} />
             ))}
           </ul>
           {state.moreFailed && (
