@@ -453,6 +453,8 @@ describe('Cancel', () => {
     const banner = within(monitor()).getByRole('alert');
     expect(banner).toHaveTextContent(/^CancelledQA job failed\. Check logs for details\.$/);
     expect(within(monitor()).queryByRole('button', { name: 'Cancel run' })).not.toBeInTheDocument();
+    // Focus, on the button that went with the run, moves to the monitor that says how it ended.
+    expect(screen.getByRole('heading', { name: 'Monitoring job' })).toHaveFocus();
     const polls = backend.requestsTo('/api/job-status/*').length;
     await advance(60_000);
     expect(backend.requestsTo('/api/job-status/*')).toHaveLength(polls);

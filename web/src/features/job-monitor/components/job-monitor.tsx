@@ -147,10 +147,12 @@ export function JobMonitor({ job, pollIntervalMs, focusOnStart = false, onFinish
     setCancelFailure(null);
     try {
       known(await cancelJob(job.taskArn));
+      // The button that had focus is gone with the run: focus goes to the monitor, which says how it ended.
+      heading.current?.focus({ preventScroll: true });
     } catch (error) {
       if (error instanceof ApiError && error.status === 409) {
-        // It ended on its own meanwhile: show how.
-        known(await getJobStatus(job.taskArn).catch(() => report ?? { status: 'RUNNING' }));
+        // It ended on its own meanwhile: show how (or let the next poll show it).
+        await getJobStatus(job.taskArn).then(known, () => undefined);
       } else {
         console.error('CTPO: cancelling the run failed', error instanceof Error ? error.message : error);
         const detail = error instanceof ApiError ? (error.serverMessage ?? (error.status === 0 ? intl.formatMessage({ id: 'form.networkError' }) : undefined)) : undefined;
