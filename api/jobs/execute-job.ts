@@ -127,6 +127,10 @@ export async function executeJob(input: ExecuteJobInput): Promise<JobRecord | un
         ...(job.language === undefined ? {} : { language: job.language }),
         allowPrivateTargets: input.allowPrivateTargets,
         signal,
+        // Recorded at once, so that the monitor names the course while the run goes on.
+        onCourseName: (courseName) => {
+          writes = writes.then(() => jobs.update(job.id, { courseName })).then(stopIfEnded).catch(() => undefined);
+        },
         ...(input.options === undefined ? {} : { options: input.options }),
       },
       onProgress,

@@ -109,8 +109,8 @@ describe('Cancel', () => {
     await monitor.getByText('Job is running...').waitFor({ timeout: 60_000 });
     const { taskArn, filename } = await monitoredJob();
 
-    // Whose run it is, and for how long.
-    await monitor.getByText('Cancel College: Org Unit ID 6606').waitFor();
+    // Whose run it is, by the course's name once the run has read it, and for how long.
+    await monitor.getByText('Cancel College: Slow Biology (Org Unit ID 6606)').waitFor();
     const elapsed = monitor.getByText(/^Elapsed time: \d+:\d{2}$/);
     const first = await elapsed.innerText();
     await page.waitForFunction((before) => document.querySelector('.job-monitor__elapsed')?.textContent !== before, first);
@@ -118,7 +118,7 @@ describe('Cancel', () => {
 
     // After a reload: the same names, before and after the first answer.
     await page.reload();
-    await monitor.getByText('Cancel College: Org Unit ID 6606').waitFor();
+    await monitor.getByText('Cancel College: Slow Biology (Org Unit ID 6606)').waitFor();
     await monitor.getByText(/^Elapsed time: /).waitFor();
     expect(await monitor.locator('.job-monitor__id').innerText()).toBe(taskArn);
 

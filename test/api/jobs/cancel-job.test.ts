@@ -1,5 +1,6 @@
 // Cancelling a run: the record ends first and stays ended whatever the run sends after; a run that
-// finds its record ended stops and keeps no report, even one it had finished writing.
+// finds its record ended stops and keeps no report, even one it had finished writing. And a run
+// records its course's name as soon as it has read it.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { cancelJob } from '../../../api/jobs/cancel-job.ts';
 import { executeJob } from '../../../api/jobs/execute-job.ts';
@@ -125,9 +126,15 @@ describe('a run whose record was cancelled', () => {
     expect(reports.files.size).toBe(0);
   });
 
-  it('is kept, report and all, when nobody cancels it', async () => {
+  it('is kept, report and all, when nobody cancels it; the course is named as soon as it is read', async () => {
     const reports = memoryReports();
-    expect(await runWith('r4', store, reports)).toMatchObject({ status: 'SUCCEEDED' });
+    const patches: JobPatch[] = [];
+    const recording: Pick<SqliteJobStore, 'update'> = { update: (id, patch) => (patches.push(patch), store.update(id, patch)) };
+    expect(await runWith('r4', recording, reports)).toMatchObject({ status: 'SUCCEEDED', courseName: 'Nursing 101' });
     expect([...reports.files.keys()]).toEqual(['acme-college-ou6606-r4']);
+    // Named while it runs (the monitor shows it), well before the end.
+    const named = patches.findIndex((patch) => patch.courseName === 'Nursing 101');
+    expect(named).toBeGreaterThan(0);
+    expect(named).toBeLessThan(patches.findIndex((patch) => patch.status === 'DEPROVISIONING'));
   });
 });
