@@ -315,7 +315,8 @@ describe('cancelling a run (DELETE /api/jobs/{id})', () => {
     expect((await stack.jobs.get(running!.id))?.status).toBe('RUNNING');
 
     const cancelled = await cancel(running!.id, tokenA);
-    expect(cancelled).toMatchObject({ status: 200, body: { status: 'FAILED', reason: 'Cancelled' } });
+    // Its status as job-status gives it, naming whose course it was.
+    expect(cancelled).toMatchObject({ status: 200, body: { status: 'FAILED', reason: 'Cancelled', client: 'hang', orgUnitId: 6606, finishedAt: expect.any(String) } });
     expect(jobStatusAnswer.parse(cancelled.body)).toEqual(cancelled.body);
     expect(await waitForStatus(tokenA, running!.id, ['FAILED'])).toMatchObject({ reason: 'Cancelled' });
     expect((await stack.jobs.get(running!.id))?.finishedAt).toEqual(expect.any(String));
