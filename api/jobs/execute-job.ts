@@ -54,12 +54,16 @@ export async function executeJob(input: ExecuteJobInput): Promise<JobRecord | un
   const now = input.now ?? (() => new Date());
   const interval = input.progressIntervalMs ?? 1000;
 
-  // Aborted when a write finds the record already ended: nobody is waiting for this run any more.
+  // The run's one signal: aborted by the runner's signal, or when a write finds the record already
+  // ended (nobody is waiting for this run any more). A plain controller rather than AbortSignal.any,
+  // so the engine's many per-request signals hang off a signal with no sources of its own.
   const endedElsewhere = new AbortController();
-  const signal = input.signal === undefined ? endedElsewhere.signal : AbortSignal.any([input.signal, endedElsewhere.signal]);
+  const signal = endedElsewhere.signal;
+  if (input.signal?.aborted) endedElsewhere.abort(input.signal.reason);
+  input.signal?.addEventListener('abort', () => endedElsewhere.abort(input.signal?.reason), { once: true });
   const stopIfEnded = (record: JobRecord | undefined): boolean => {
     if (record === undefined || !isTerminal(record.status)) return false;
-    endedElsewhere.abort(new AppError('conflict', CANCELLED_REASON));
+    if (!signal.aborted) endedElsewhere.abort(new AppError('conflict', CANCELLED_REASON));
     return true;
   };
 
