@@ -11,6 +11,8 @@ const statusByCode = {
   forbidden: 403,
   not_found: 404,
   method_not_allowed: 405,
+  // The request is fine, but the job is past it (cancelling a run that has already ended).
+  conflict: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   too_many_runs: 429,

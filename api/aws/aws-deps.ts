@@ -10,7 +10,7 @@ import type { BaselineSource, DismissalStore, JobHistory, JobRunner, JobStore, R
 import { createDynamoDismissalStore } from './dynamo-dismissal-store.ts';
 import { createDynamoJobHistory } from './dynamo-job-history.ts';
 import { createDynamoJobStore } from './dynamo-job-store.ts';
-import { createEcsJobRunner } from './ecs-job-runner.ts';
+import { createEcsJobRunner, stopJobTask } from './ecs-job-runner.ts';
 import { createS3ReportStore } from './s3-report-store.ts';
 import { ENV, requireEnv, requireList, requirePositiveInteger } from './settings.ts';
 import type { Environment } from './settings.ts';
@@ -59,6 +59,17 @@ export function jobRunnerFromEnv(env: Environment, store: JobStore): JobRunner {
     securityGroups: requireList(env, ENV.securityGroups),
     credentialsKeyId: requireEnv(env, ENV.credentialsKey),
   });
+}
+
+/** The runner as DELETE /api/jobs/{id} uses it: it starts nothing, it only stops a job's task. */
+export function jobCancellerFromEnv(env: Environment): JobRunner {
+  const options = { ecs: ecsClient(), cluster: requireEnv(env, ENV.cluster) };
+  return {
+    submit: async () => {
+      throw new Error('This function cancels runs; it starts none.');
+    },
+    cancel: (job) => stopJobTask(options, job),
+  };
 }
 
 export function reportStoreFromEnv(env: Environment): ReportStore {

@@ -1,8 +1,8 @@
 // Starts each run as its own ECS Fargate task, so no single machine limits how many courses are
-// tested at once. The task gets the job id and the credentials encrypted for that job; everything
-// else it reads from the job store.
+// tested at once, and stops it when its owner cancels it. The task gets the job id and the
+// credentials encrypted for that job; everything else it reads from the job store.
 import type { ECSClient, RunTaskCommandOutput } from '@aws-sdk/client-ecs';
-import { RunTaskCommand } from '@aws-sdk/client-ecs';
+import { RunTaskCommand, StopTaskCommand } from '@aws-sdk/client-ecs';
 import type { KMSClient } from '@aws-sdk/client-kms';
 import { AppError } from '../errors.ts';
 import { formatMessage, msg, type Message } from '../i18n/messages.ts';
@@ -30,6 +30,25 @@ const STARTED_BY = /^[A-Za-z0-9/_-]{1,128}$/;
 
 /** Errors AWS gives when it is busy rather than broken: worth a "try again shortly". */
 const BUSY_ERRORS = new Set(['ThrottlingException', 'ServerException', 'LimitExceededException', 'KMSInternalException']);
+
+/** What stopping a run's task needs: the cluster it runs in. */
+export interface EcsTaskStopperOptions {
+  ecs: ECSClient;
+  cluster: string;
+}
+
+/** Said in ECS's record of the stopped task (at most 255 characters). */
+export const CANCELLED_TASK_REASON = 'Cancelled by its owner in CTPO';
+
+/**
+ * Stops the Fargate task of a cancelled job (ECS StopTask: SIGTERM, then SIGKILL after the stop
+ * timeout). A job whose task is not yet known has none to stop: its task, once started, finds the
+ * job ended and exits at once (fargate-task.ts).
+ */
+export async function stopJobTask(options: EcsTaskStopperOptions, job: JobRecord): Promise<void> {
+  if (job.runnerRef === undefined || !job.runnerRef.startsWith('arn:')) return;
+  await options.ecs.send(new StopTaskCommand({ cluster: options.cluster, task: job.runnerRef, reason: CANCELLED_TASK_REASON }));
+}
 
 export function createEcsJobRunner(options: EcsJobRunnerOptions): JobRunner {
   const { store } = options;
@@ -94,7 +113,13 @@ export function createEcsJobRunner(options: EcsJobRunnerOptions): JobRunner {
         return giveUp(job, outcome.reason ?? msg('reason.aws.not-started'), 'overloaded');
       }
       const outcome = outcomeOfTask(task, options.containerName);
-      await store.update(job.id, { runnerRef: task.taskArn, ...(outcome === undefined ? {} : { status: outcome.status }) });
+      const recorded = await store.update(job.id, { runnerRef: task.taskArn, ...(outcome === undefined ? {} : { status: outcome.status }) });
+      // Cancelled while RunTask was answering: the cancel found no task to stop, so it is stopped here.
+      if (recorded?.status === 'FAILED' && recorded.runnerRef === undefined) await stopJobTask(options, { ...recorded, runnerRef: task.taskArn });
+    },
+
+    cancel(job) {
+      return stopJobTask(options, job);
     },
   };
 }

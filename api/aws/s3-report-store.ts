@@ -1,7 +1,7 @@
 // The report store on AWS: the HTML report and its JSON and CSV twins in the private reports bucket, which
 // CloudFront serves under /reports/. The bucket's lifecycle rule deletes them after the expiry.
 import type { S3Client } from '@aws-sdk/client-s3';
-import { GetObjectCommand, NoSuchKey, PutObjectCommand } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand } from '@aws-sdk/client-s3';
 import { REPORT_FILENAME } from '../jobs/report-filename.ts';
 import type { ReportStore } from '../jobs/types.ts';
 
@@ -57,6 +57,15 @@ export function createS3ReportStore(options: S3ReportStoreOptions): ReportStore 
         // Expired by the lifecycle rule: the run it belonged to is history no longer.
         if (error instanceof NoSuchKey || (error instanceof Error && error.name === 'NoSuchKey')) return undefined;
         throw error;
+      }
+    },
+
+    async remove(filename) {
+      assertSafe(filename);
+      // The HTML first, as put writes it last: once it is gone no reader takes the report as there.
+      // Deleting a key that does not exist succeeds, so a report never written is no error.
+      for (const extension of ['html', 'json', 'csv']) {
+        await options.client.send(new DeleteObjectCommand({ Bucket: options.bucket, Key: `${options.prefix}${filename}.${extension}` }));
       }
     },
   };

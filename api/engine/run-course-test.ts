@@ -32,6 +32,7 @@ export async function runCourseTest(input: CourseTestInput, onProgress?: (progre
 
   progress('contents', 0, 1);
   const outline = await readCourseOutline(run.session, orgUnitId, now);
+  if (outline.offering?.name != null) input.onCourseName?.(outline.offering.name);
   const courseDates: CourseDates = { start: outline.offering?.start ?? null, end: outline.offering?.end ?? null };
   const selected = selectModules(outline.toc, input.modules, input.excludeModules);
   const { checks, finishLinks, documents, notes, context } = startChecks(run, input, outline.toc, selected, { now, courseDates, progress });

@@ -28,6 +28,8 @@ export interface CourseTestInput {
   /** The address guard's local-use switch: lets loopback and private addresses through. */
   allowPrivateTargets: boolean;
   signal?: AbortSignal;
+  /** Told the course's name as soon as the run has read it (a job monitor names the run with it). */
+  onCourseName?: (name: string) => void;
   /** Tuning; the defaults suit a real course. */
   options?: CourseTestOptions;
 }

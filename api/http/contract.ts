@@ -215,9 +215,15 @@ export const jobStatusAnswer = z.object({
   progress: kept(jobProgress),
   summary: kept(jobSummary),
   startedAt: kept(z.string()),
+  /** When it ended (SUCCEEDED or FAILED). */
+  finishedAt: kept(z.string()),
   updatedAt: kept(z.string()),
   /** Why it FAILED. */
   reason: kept(someText),
+  /** Whose course it tests, so that a monitor names it, also after a reload: the client label, the org unit, and the course's name once the run has read it. */
+  client: kept(z.string()),
+  orgUnitId: kept(count),
+  courseName: kept(someText),
 });
 export type JobStatusAnswer = z.output<typeof jobStatusAnswer>;
 

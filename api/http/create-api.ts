@@ -3,7 +3,7 @@ import { AppError } from '../errors.ts';
 import { msg } from '../i18n/messages.ts';
 import { DISMISSALS_PATH, JOBS_PATH, handleDismissals, handleJobs } from './history-routes.ts';
 import { errorResponse } from './respond.ts';
-import { JOB_STATUS_PREFIX, handleJobStatus, handleRunTests, handleToc } from './routes.ts';
+import { JOB_PREFIX, JOB_STATUS_PREFIX, handleCancelJob, handleJobStatus, handleRunTests, handleToc } from './routes.ts';
 import type { ApiDeps } from './routes.ts';
 import type { ApiHandler, ApiRequest, ApiResponse } from './types.ts';
 
@@ -21,6 +21,7 @@ function routeOf(path: string): Route | undefined {
   if (path === '/api/run-tests') return { name: path, methods: ['POST'], handle: handleRunTests };
   if (path.startsWith(JOB_STATUS_PREFIX)) return { name: '/api/job-status', methods: ['GET'], handle: handleJobStatus };
   if (path === JOBS_PATH) return { name: path, methods: ['GET'], handle: handleJobs };
+  if (path.startsWith(JOB_PREFIX)) return { name: '/api/jobs/{id}', methods: ['DELETE'], handle: handleCancelJob };
   if (path === DISMISSALS_PATH) return { name: path, methods: ['GET', 'PUT', 'DELETE'], handle: handleDismissals };
   return undefined;
 }

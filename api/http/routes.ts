@@ -1,4 +1,4 @@
-// Three of the QA API's five routes (history-routes.ts has the other two; docs/design.md, "The QA
+// The QA API's routes of one run (history-routes.ts has a user's runs over time and dismissals; docs/design.md, "The QA
 // API contract"). Each handler is complete on its own (token, validation, CORS, errors), so an AWS
 // Lambda function can serve one route by calling it directly; createApi (create-api.ts) routes among them for the local server.
 import { randomUUID } from 'node:crypto';
@@ -12,6 +12,7 @@ import type { JobStatusAnswer, RunTestsAnswer } from './contract.ts';
 import { bearerTokenOf } from './access-token.ts';
 import type { Caller, TokenVerifier } from './access-token.ts';
 import { reportFilename } from '../jobs/report-filename.ts';
+import { cancelJob } from '../jobs/cancel-job.ts';
 import { signedReportOutputUrl } from './report-links.ts';
 import type { ReportSigningKey } from './report-links.ts';
 import { errorResponse, jsonResponse, jsonTextResponse } from './respond.ts';
@@ -64,6 +65,8 @@ export interface ApiDeps {
 }
 
 export const JOB_STATUS_PREFIX = '/api/job-status/';
+/** DELETE /api/jobs/{jobArn}: cancel a run. */
+export const JOB_PREFIX = '/api/jobs/';
 
 export async function authenticate(request: ApiRequest, deps: ApiDeps): Promise<Caller> {
   return deps.verifier.verify(bearerTokenOf(request.headers.authorization));
@@ -206,16 +209,42 @@ export function handleJobStatus(request: ApiRequest, deps: ApiDeps): Promise<Api
     if (job === undefined) throw new AppError('not_found', msg('error.job.not-found'));
     if (job.owner !== caller.sub) throw new AppError('forbidden', msg('error.job.not-yours'));
 
-    const body: JobStatusAnswer = { status: job.status, updatedAt: job.updatedAt };
-    if (job.progress !== undefined) body.progress = job.progress;
-    if (job.startedAt !== undefined) body.startedAt = job.startedAt;
-    if (job.status === 'FAILED') body.reason = job.reason ?? formatMessage(msg('reason.run.failed'), job.language);
-    if (job.status === 'SUCCEEDED') {
-      // Signed anew on each call: asking again renews a link that has expired.
-      body.outputUrl = await reportLinkOf(job, deps);
-      if (job.summary !== undefined) body.summary = job.summary;
-    }
-    return jsonResponse(request, deps.allowedOrigins, 200, body);
+    return jsonResponse(request, deps.allowedOrigins, 200, await statusAnswerOf(job, deps));
+  });
+}
+
+/** The status answer of a job its owner may see (job-status, and a cancel's answer). */
+async function statusAnswerOf(job: JobRecord, deps: ApiDeps): Promise<JobStatusAnswer> {
+  const body: JobStatusAnswer = { status: job.status, updatedAt: job.updatedAt, client: job.client, orgUnitId: job.orgUnitId };
+  if (job.courseName !== undefined) body.courseName = job.courseName;
+  if (job.progress !== undefined) body.progress = job.progress;
+  if (job.startedAt !== undefined) body.startedAt = job.startedAt;
+  if (job.finishedAt !== undefined) body.finishedAt = job.finishedAt;
+  if (job.status === 'FAILED') body.reason = job.reason ?? formatMessage(msg('reason.run.failed'), job.language);
+  if (job.status === 'SUCCEEDED') {
+    // Signed anew on each call: asking again renews a link that has expired.
+    body.outputUrl = await reportLinkOf(job, deps);
+    if (job.summary !== undefined) body.summary = job.summary;
+  }
+  return body;
+}
+
+/**
+ * DELETE /api/jobs/{jobArn}: its owner cancels a run that has not ended. It ends FAILED with
+ * "Cancelled" as its reason, its run is stopped and it keeps no report; the answer is its status
+ * as job-status gives it. Another user's job is unknown here (404), not forbidden: cancelling is
+ * no way to learn which jobs exist. A job that has already ended is a conflict (409).
+ */
+export function handleCancelJob(request: ApiRequest, deps: ApiDeps): Promise<ApiResponse> {
+  return withErrors(request, deps, async () => {
+    const caller = await authenticate(request, deps);
+    if (!request.path.startsWith(JOB_PREFIX)) throw new AppError('not_found', msg('error.api.no-such-route'));
+    const id = parseJobId(request.path.slice(JOB_PREFIX.length));
+    const job = await deps.jobs.get(id);
+    if (job === undefined || job.owner !== caller.sub) throw new AppError('not_found', msg('error.job.not-found'));
+    const ended = await cancelJob(job, { jobs: deps.jobs, runner: deps.runner, ...(deps.now ? { now: deps.now } : {}), ...(deps.log ? { log: deps.log } : {}) });
+    if (ended === undefined) throw new AppError('conflict', msg('error.job.already-ended'));
+    return jsonResponse(request, deps.allowedOrigins, 200, await statusAnswerOf(ended, deps));
   });
 }
 

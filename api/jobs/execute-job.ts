@@ -1,8 +1,11 @@
 // One test run from start to end, the same wherever it runs (a local worker thread, the Fargate
 // task): RUNNING with progress, the engine, the report and its twins stored, DEPROVISIONING, then
 // SUCCEEDED with what was found (the monitor's summary); or FAILED with a reason the user can act
-// on, in the run's language. The password lives only in this call's memory.
-import { isAppError } from '../errors.ts';
+// on, in the run's language. The password lives only in this call's memory. A run whose record
+// was ended meanwhile (cancelled by its owner) stops at its next write and keeps no report.
+import { AppError, isAppError } from '../errors.ts';
+import { isTerminal } from './job-status.ts';
+import { CANCELLED_REASON } from './cancel-job.ts';
 import { formatMessage, msg, type Message } from '../i18n/messages.ts';
 import { runCourseTest } from '../engine/run-course-test.ts';
 import type { RunProgress } from '../engine/progress.ts';
@@ -51,13 +54,29 @@ export async function executeJob(input: ExecuteJobInput): Promise<JobRecord | un
   const now = input.now ?? (() => new Date());
   const interval = input.progressIntervalMs ?? 1000;
 
+  // The run's one signal: aborted by the runner's signal, or when a write finds the record already
+  // ended (nobody is waiting for this run any more). A plain controller rather than AbortSignal.any,
+  // so the engine's many per-request signals hang off a signal with no sources of its own.
+  const endedElsewhere = new AbortController();
+  const signal = endedElsewhere.signal;
+  if (input.signal?.aborted) endedElsewhere.abort(input.signal.reason);
+  input.signal?.addEventListener('abort', () => endedElsewhere.abort(input.signal?.reason), { once: true });
+  const stopIfEnded = (record: JobRecord | undefined): boolean => {
+    if (record === undefined || !isTerminal(record.status)) return false;
+    if (!signal.aborted) endedElsewhere.abort(new AppError('conflict', CANCELLED_REASON));
+    return true;
+  };
+
   let lastWrite = 0;
   let pending: RunProgress | undefined;
   let timer: NodeJS.Timeout | undefined;
   let writes: Promise<unknown> = Promise.resolve();
   const writeProgress = (progress: RunProgress): void => {
     lastWrite = Date.now();
-    writes = writes.then(() => jobs.update(job.id, { progress: { done: progress.done, total: progress.total, phase: progress.phase } })).catch(() => undefined);
+    writes = writes
+      .then(() => jobs.update(job.id, { progress: { done: progress.done, total: progress.total, phase: progress.phase } }))
+      .then(stopIfEnded)
+      .catch(() => undefined);
   };
   const onProgress = (progress: RunProgress): void => {
     if (Date.now() - lastWrite >= interval) {
@@ -84,9 +103,21 @@ export async function executeJob(input: ExecuteJobInput): Promise<JobRecord | un
     await writes;
   };
 
+  // Once the report's files may be there: a run that ends FAILED all the same (cancelled while its
+  // report was being written, or its end could not be recorded) keeps none of them.
+  let stored = false;
+  const withoutReportIfFailed = async (record: JobRecord | undefined): Promise<JobRecord | undefined> => {
+    if (stored && record?.status === 'FAILED') {
+      await input.reports.remove(job.filename).catch((error: unknown) => input.log?.(`job ${job.id}: its report could not be removed: ${error instanceof Error ? error.message : String(error)}`));
+    }
+    return record;
+  };
+
   try {
-    input.signal?.throwIfAborted();
-    await jobs.update(job.id, { status: 'RUNNING', startedAt: now().toISOString() });
+    signal.throwIfAborted();
+    const running = await jobs.update(job.id, { status: 'RUNNING', startedAt: now().toISOString() });
+    // Cancelled while it waited for a worker: there is nothing to run.
+    if (stopIfEnded(running)) return running;
     const found = await runCourseTest(
       {
         siteUrl: job.siteUrl,
@@ -99,20 +130,27 @@ export async function executeJob(input: ExecuteJobInput): Promise<JobRecord | un
         ...(job.scopes === undefined ? {} : { scopes: job.scopes.filter((scope): scope is CourseScope => (COURSE_SCOPES as readonly string[]).includes(scope)) }),
         ...(job.language === undefined ? {} : { language: job.language }),
         allowPrivateTargets: input.allowPrivateTargets,
-        signal: input.signal,
+        signal,
+        // Recorded at once, so that the monitor names the course while the run goes on.
+        onCourseName: (courseName) => {
+          writes = writes.then(() => jobs.update(job.id, { courseName })).then(stopIfEnded).catch(() => undefined);
+        },
         ...(input.options === undefined ? {} : { options: input.options }),
       },
       onProgress,
     );
     await stopProgress();
     const report = await compared(found, job, input);
+    signal.throwIfAborted();
+    stored = true;
     await input.reports.put(job.filename, { html: renderHtmlReport(report), json: renderJsonReport(report), csv: renderCsvReport(report) });
-    await jobs.update(job.id, { status: 'DEPROVISIONING' });
+    const cleaningUp = await jobs.update(job.id, { status: 'DEPROVISIONING' });
     const outcome = { summary: summaryOf(report), ...(report.courseName === undefined ? {} : { courseName: report.courseName }) };
-    return await jobs.update(job.id, { status: 'SUCCEEDED', ...outcome });
+    const final = stopIfEnded(cleaningUp) ? cleaningUp : await jobs.update(job.id, { status: 'SUCCEEDED', ...outcome });
+    return await withoutReportIfFailed(final);
   } catch (error) {
     await stopProgress();
-    const abortReason: unknown = input.signal?.aborted ? input.signal.reason : undefined;
+    const abortReason: unknown = signal.aborted ? signal.reason : undefined;
     const known = isAppError(abortReason) ? abortReason : isAppError(error) ? error : undefined;
     if (known === undefined || known.code === 'internal') {
       input.log?.(`job ${job.id} failed: ${failureDetail(error, [credentials.password])}`);
@@ -120,7 +158,7 @@ export async function executeJob(input: ExecuteJobInput): Promise<JobRecord | un
     // An AppError's message is written for the user from the catalogue, whose values never include
     // the password, so it is shown as it is; anything else is a bug whose details go to the log only.
     const reason = formatMessage(known === undefined ? UNEXPECTED_FAILURE_REASON : known.text, job.language);
-    return jobs.update(job.id, { status: 'FAILED', reason });
+    return withoutReportIfFailed(await jobs.update(job.id, { status: 'FAILED', reason }));
   }
 }
 

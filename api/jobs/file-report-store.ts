@@ -6,10 +6,7 @@ import { join } from 'node:path';
 import { REPORT_FILENAME } from './report-filename.ts';
 import type { ReportStore } from './types.ts';
 
-export interface FileReportStore extends ReportStore {
-  /** Deletes every file of a report (retention); a report already gone is no error. */
-  remove(filename: string): Promise<void>;
-}
+export type FileReportStore = ReportStore;
 
 const EXTENSIONS = ['html', 'json', 'csv'] as const;
 

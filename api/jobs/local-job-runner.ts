@@ -3,7 +3,9 @@
 // runs axe, which is CPU-heavy, and the API's process must stay quick for everyone following their
 // runs. The rest wait PENDING in arrival order. The store is written by this process only; a run
 // sends its updates here, so stopping or killing a run can never leave the database locked. The
-// credentials reach a run over the IPC channel only (job-worker-protocol.ts).
+// credentials reach a run over the IPC channel only (job-worker-protocol.ts). A cancelled run is
+// taken out of the queue, or its process is stopped (killed if it does not end in time) and the
+// report files it may have begun are deleted.
 import { fork } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { getPriority, setPriority, tmpdir } from 'node:os';
@@ -13,6 +15,8 @@ import PQueue from 'p-queue';
 import { AppError } from '../errors.ts';
 import { formatMessage, msg, type Message } from '../i18n/messages.ts';
 import { runTimeoutReason } from './execute-job.ts';
+import { CANCELLED_REASON } from './cancel-job.ts';
+import { createFileReportStore } from './file-report-store.ts';
 import { failureDetail } from '../log.ts';
 import type { Log } from '../log.ts';
 import type { BaselineSource, JobPatch, BrightspaceCredentials, JobRecord, JobRunner, JobStore } from './types.ts';
@@ -88,8 +92,12 @@ export function createLocalJobRunner(options: LocalJobRunnerOptions): LocalJobRu
   const log = options.log ?? (() => undefined);
   // The runs waiting for a slot, in arrival order; a slot is held until the run's end is recorded.
   const queue = new PQueue({ concurrency });
-  /** How to stop each run now in a process. */
-  const running = new Set<(reason: Message) => void>();
+  /** How to stop each run now in a process, by job id. */
+  const running = new Map<string, (reason: Message, discardReport?: boolean) => void>();
+  /** Runs waiting for a slot, and those of them cancelled meanwhile (they never start). */
+  const waiting = new Set<string>();
+  const cancelledWhileWaiting = new Set<string>();
+  const reports = createFileReportStore(options.reportsDir);
   /** Every submitted run until its end (or its refusal at close) is recorded. */
   const outcomes = new Set<Promise<void>>();
   let closed = false;
@@ -121,8 +129,10 @@ export function createLocalJobRunner(options: LocalJobRunnerOptions): LocalJobRu
     tell(child, { type: 'start', data });
     const sequence = ++started;
     let stopping: Message | undefined;
+    let discard = false;
     let killTimer: NodeJS.Timeout | undefined;
-    const stop = (reason: Message): void => {
+    const stop = (reason: Message, discardReport = false): void => {
+      discard ||= discardReport;
       if (stopping !== undefined) return;
       stopping = reason;
       tell(child, { type: 'stop', reason });
@@ -151,12 +161,14 @@ export function createLocalJobRunner(options: LocalJobRunnerOptions): LocalJobRu
         void (async () => {
           // A clean end wrote its own terminal status; whatever is still active here was cut off.
           await safeUpdate(job.id, { status: 'FAILED', reason: formatMessage(stopping ?? CRASH_REASON, job.language) });
-          running.delete(stop);
+          // Killed while writing, a cancelled run may have left some of its files: none is kept.
+          if (discard) await reports.remove(job.filename).catch((error: unknown) => log(`job ${job.id}: its report could not be removed: ${error instanceof Error ? error.message : String(error)}`));
+          running.delete(job.id);
           resolve();
         })();
       });
     });
-    running.add(stop);
+    running.set(job.id, stop);
     void safeUpdate(job.id, { runnerRef: `local-${sequence}-pid-${child.pid ?? 'none'}` });
     return done;
   }
@@ -168,19 +180,32 @@ export function createLocalJobRunner(options: LocalJobRunnerOptions): LocalJobRu
       if (closed) throw new AppError('overloaded', msg('error.runs.shutting-down'));
       if (!this.hasCapacity()) throw new AppError('overloaded', msg('error.runs.busy'));
       const pending = safeUpdate(job.id, { status: 'PENDING' });
+      waiting.add(job.id);
       // The run starts only once PENDING is recorded, so that it never writes over the run's own
-      // RUNNING; a run the pool closed on meanwhile never starts.
+      // RUNNING; a run the pool closed on, or that was cancelled, meanwhile never starts.
       const outcome = queue
         .add(async () => {
           await pending;
+          waiting.delete(job.id);
+          if (cancelledWhileWaiting.delete(job.id)) return;
           if (closed) await failQueued(job);
           else await start({ job, credentials });
         })
         // Only close() rejects a run: it left the queue before it started.
         .catch(() => failQueued(job).then(() => undefined))
-        .finally(() => outcomes.delete(outcome));
+        .finally(() => {
+          waiting.delete(job.id);
+          cancelledWhileWaiting.delete(job.id);
+          outcomes.delete(outcome);
+        });
       outcomes.add(outcome);
       await pending;
+    },
+
+    async cancel(job) {
+      const stop = running.get(job.id);
+      if (stop !== undefined) stop(CANCELLED_REASON, true);
+      else if (waiting.has(job.id)) cancelledWhileWaiting.add(job.id);
     },
 
     hasCapacity() {
@@ -202,7 +227,7 @@ export function createLocalJobRunner(options: LocalJobRunnerOptions): LocalJobRu
     async close() {
       closed = true;
       queue.clear();
-      for (const stop of running) stop(SHUTDOWN_REASON);
+      for (const stop of running.values()) stop(SHUTDOWN_REASON);
       await Promise.all(outcomes);
     },
   };

@@ -93,6 +93,12 @@ export interface JobRunner {
   submit(job: JobRecord, credentials: BrightspaceCredentials): Promise<void>;
   /** False when a submit now would be refused as overloaded (e.g. a full queue). Omitted: no limit. */
   hasCapacity?(): boolean;
+  /**
+   * Stops the job's run, waiting or running, once its record has been ended as cancelled: the
+   * local worker's process, or the Fargate task. A run that has already ended is left alone.
+   * Omitted: the runtime cannot stop runs (the run then ends itself at its next progress write).
+   */
+  cancel?(job: JobRecord): Promise<void>;
 }
 
 /** The report's three files: the HTML report, its JSON twin and its CSV twin. */
@@ -107,6 +113,8 @@ export interface ReportStore {
   put(filename: string, files: ReportFiles): Promise<void>;
   /** One stored file of a report (the JSON twin a later run compares with); undefined once it is gone. */
   get(filename: string, extension: 'json'): Promise<string | undefined>;
+  /** Deletes every file of a report (a cancelled run keeps none); a report already gone is no error. */
+  remove(filename: string): Promise<void>;
 }
 
 /** Where a page of an owner's jobs ends: the next page starts after it. */

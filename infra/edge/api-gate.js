@@ -11,12 +11,14 @@ var DEV_ORIGINS = [];
 var TOKEN_HEADER = 'x-ctpo-authorization';
 var SITE_HOST_HEADER = 'x-ctpo-site-host';
 var JOB_STATUS_PREFIX = '/api/job-status/';
+var JOB_PREFIX = '/api/jobs/';
 
 // The methods each route takes, and its name in a message about a wrong method.
 function routeOf(uri) {
   if (uri === '/api/toc' || uri === '/api/run-tests') return { name: uri, methods: ['POST'] };
   if (uri.indexOf(JOB_STATUS_PREFIX) === 0 && uri.length > JOB_STATUS_PREFIX.length && uri.indexOf('/', JOB_STATUS_PREFIX.length) === -1) return { name: '/api/job-status', methods: ['GET'] };
   if (uri === '/api/jobs') return { name: uri, methods: ['GET'] };
+  if (uri.indexOf(JOB_PREFIX) === 0 && uri.length > JOB_PREFIX.length && uri.indexOf('/', JOB_PREFIX.length) === -1) return { name: '/api/jobs/{id}', methods: ['DELETE'] };
   if (uri === '/api/dismissals') return { name: uri, methods: ['GET', 'PUT', 'DELETE'] };
   return null;
 }

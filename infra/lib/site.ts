@@ -262,6 +262,7 @@ export class Site extends Construct {
       additionalBehaviors['/api/run-tests'] = apiBehavior(originOf('runTests'), true);
       additionalBehaviors['/api/job-status/*'] = apiBehavior(jobStatusOrigin, false);
       additionalBehaviors['/api/jobs'] = apiBehavior(originOf('jobs'), false, historyRequests);
+      additionalBehaviors['/api/jobs/*'] = apiBehavior(originOf('cancelJob'), false);
       // PUT carries a body, whose hash the function URL needs.
       additionalBehaviors['/api/dismissals'] = apiBehavior(originOf('dismissals'), true, historyRequests);
       // Any other /api/ path: the gate answers 404 (or 405) before the origin is ever asked.

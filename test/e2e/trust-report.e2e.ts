@@ -91,7 +91,9 @@ describe('a whole-course run, then a one-module run', () => {
     });
     const runs = page.getByRole('region', { name: 'Recent runs' });
     await runs.getByRole('article').nth(1).waitFor();
-    await runs.getByRole('article').first().getByText('Since the last run: 0 new, 0 fixed, 0 dismissed.').waitFor();
+    // Recent runs say how many are still open, and what the comparison covered.
+    await runs.getByRole('article').first().getByText(/^Since the last run: 0 new, \d+ still open, 0 fixed, 0 dismissed\.$/).waitFor();
+    await runs.getByRole('article').first().getByText('Compared on Unit 2: Water only.').waitFor();
     await shot(page, 'two-runs');
 
     const { report, filename } = await newestReport(page);

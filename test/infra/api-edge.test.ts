@@ -30,6 +30,7 @@ describe('the API gate at the edge', () => {
       ['GET', '/api/dismissals'],
       ['PUT', '/api/dismissals'],
       ['DELETE', '/api/dismissals'],
+      ['DELETE', '/api/jobs/3b0e5c1e-55a4-4c4a-9d4c-2f6f0b1f7a10'],
     ] as const) {
       const result = await gate({ request: request(method, uri, { authorization: 'Bearer a.b.c', [EDGE_TOKEN_HEADER]: 'Bearer forged', [SITE_HOST_HEADER]: 'evil.example' }) });
       expect(isResponse(result), uri).toBe(false);
@@ -63,7 +64,12 @@ describe('the API gate at the edge', () => {
     expect(dismissWrong.statusCode).toBe(405);
     expect(dismissWrong.headers.allow).toEqual({ value: 'GET, PUT, DELETE, OPTIONS' });
     expect(jsonOf(dismissWrong).message).toBe('/api/dismissals accepts GET, PUT, DELETE only.');
-    expect(((await gate({ request: request('GET', '/api/jobs/x') })) as CfResponse).statusCode).toBe(404);
+    // A run is cancelled with DELETE, and only a run: no deeper path.
+    const cancelWrong = (await gate({ request: request('GET', '/api/jobs/x') })) as CfResponse;
+    expect(cancelWrong.statusCode).toBe(405);
+    expect(jsonOf(cancelWrong)).toEqual({ message: '/api/jobs/{id} accepts DELETE only.', code: 'method_not_allowed' });
+    expect(((await gate({ request: request('DELETE', '/api/jobs/x/y') })) as CfResponse).statusCode).toBe(404);
+    expect(((await gate({ request: request('DELETE', '/api/jobs/') })) as CfResponse).statusCode).toBe(404);
     expect(((await gate({ request: request('GET', '/api/dismissals/x') })) as CfResponse).statusCode).toBe(404);
   });
 

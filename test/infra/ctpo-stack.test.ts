@@ -51,6 +51,7 @@ const STACK: [string, Find, string][] = [
   ["the run-tests function's logs", routeLogs('/api/run-tests'), 'QaApiRunTestsLogs2B0B24EF'],
   ["the job-status function's logs", routeLogs('/api/job-status/*'), 'QaApiJobStatusLogsC9531C11'],
   ["the jobs function's logs", routeLogs('/api/jobs'), 'QaApiJobListLogsC3BDF924'],
+  ["the cancel function's logs", routeLogs('/api/jobs/*'), 'QaApiCancelJobLogsE04C40F1'],
   ["the dismissals function's logs", routeLogs('/api/dismissals'), 'QaApiDismissalRoutesLogs58BC10E6'],
   ["the task-state function's logs", (t) => logGroupOf(taskStateFunction(t)), 'QaApiTaskStateLogs25894457'],
   ["the key rotation's logs", (t) => logGroupOf(rotationFunction(t)), 'QaApiReportKeysRotationLogs11306202'],

@@ -118,6 +118,8 @@ describe('the site construct', () => {
       '/api/run-tests': [['CTPO_CLUSTER_ARN', 'CTPO_TASK_DEFINITION_ARN'], true],
       '/api/job-status/*': [['CTPO_CLUSTER_ARN', 'CTPO_REPORT_KEY_SECRET_ARN'], false],
       '/api/jobs': [['CTPO_REPORT_KEY_SECRET_ARN'], false],
+      // Cancelling a run: the cluster its task runs in, and no report key (a cancelled run has no report).
+      '/api/jobs/*': [['CTPO_CLUSTER_ARN'], false],
       // PUT carries a body, so the route gets the body hash too.
       '/api/dismissals': [['CTPO_DISMISSALS_TABLE'], true],
       '/api/*': [['CTPO_CLUSTER_ARN', 'CTPO_REPORT_KEY_SECRET_ARN'], false],
@@ -150,7 +152,7 @@ describe('the site construct', () => {
       expect(control.Properties.OriginAccessControlConfig).toMatchObject({ OriginAccessControlOriginType: 'lambda', SigningBehavior: 'always', SigningProtocol: 'sigv4' });
     }
     // One function per route; any other /api/ path goes where job-status goes, whose gate answers it.
-    expect(new Set(reached.values()).size).toBe(5);
+    expect(new Set(reached.values()).size).toBe(6);
     expect(reached.get('/api/*')).toBe(reached.get('/api/job-status/*'));
     // Only what the functions read goes to them: no cookies, no query, no viewer Authorization.
     const policyId = distribution.CacheBehaviors!.find((candidate) => candidate.PathPattern === '/api/toc')!.OriginRequestPolicyId!.Ref;

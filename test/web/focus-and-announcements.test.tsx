@@ -1,7 +1,7 @@
 // Where focus goes as the work moves on, and what a screen reader is told: the module list (or why
 // it failed) after 'Choose Modules', the job monitor after 'Run CTPO' (scrolled into view for a
-// phone), a skip link past the header, and a run banner that no longer says only "success" once
-// its job has failed.
+// phone), a skip link past the header, and a run that failed told once: its start's success
+// banner goes, and the monitor alone says it failed, why, and what to do.
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FakeBackend, json, type Handler } from './support/fake-backend';
@@ -85,19 +85,23 @@ describe("after 'Run CTPO'", () => {
     expect(await within(monitor).findByRole('status')).toHaveTextContent('Setting up environment...');
   });
 
-  it('turns the green start banner into a failure once the job fails, keeping the seed’s text', async () => {
-    backend({ status: () => json({ status: 'FAILED', reason: 'The server restarted during this run. Start the run again.' }) });
+  it('tells a failed run once: the start’s success banner goes, and the monitor gives the seed’s texts with the reason', async () => {
+    backend({ status: () => json({ status: 'FAILED', reason: 'Brightspace did not accept this user name and password. Check them and try again.' }) });
     const { user } = await renderSignedInApp();
     await fillForm(user);
     await user.click(screen.getByRole('button', { name: 'Choose Modules' }));
     await screen.findByRole('group', { name: 'Modules' });
     await user.click(screen.getByRole('button', { name: 'Run CTPO' }));
 
-    const start = await screen.findByText('✅ Success: Test run started.');
-    const banner = start.closest('.status-banner') as HTMLElement;
-    await waitFor(() => expect(banner).toHaveClass('status-banner--error'));
-    expect(banner).toHaveTextContent('❌ The test run started, then failed: the job monitor below says why.✅ Success: Test run started.');
-    expect(banner).not.toHaveClass('status-banner--success');
+    const monitor = await screen.findByRole('region', { name: 'Monitoring job' });
+    await within(monitor).findByText('Job failed. Check logs for details.');
+    // One error message: the monitor's, with the reason once.
+    const alerts = screen.getAllByRole('alert');
+    expect(alerts).toHaveLength(1);
+    expect(alerts[0]).toHaveTextContent(/^Brightspace did not accept this user name and password\. Check them and try again\.QA job failed\. Check logs for details\.$/);
+    expect(screen.getAllByText('Brightspace did not accept this user name and password. Check them and try again.')).toHaveLength(1);
+    expect(screen.queryByText(/Success/)).not.toBeInTheDocument();
+    expect(screen.queryByText(/started, then failed/)).not.toBeInTheDocument();
   });
 });
 

@@ -370,3 +370,117 @@ describe('the monitored job across reloads', () => {
     expect(screen.queryByRole('heading', { name: 'Monitoring job' })).not.toBeInTheDocument();
   });
 });
+
+describe('whose run, and for how long', () => {
+  it('names the client and the course, by its name once the run has read it, and counts the elapsed time until the run ends', async () => {
+    const startedAt = new Date(Date.now() - 65_000).toISOString();
+    await startMonitoring(
+      script(
+        json({ status: 'RUNNING', client: 'Acme College', orgUnitId: 6606, startedAt }),
+        json({ status: 'RUNNING', client: 'Acme College', orgUnitId: 6606, courseName: 'Nursing 101', startedAt }),
+        json({ status: 'FAILED', reason: 'Cancelled', client: 'Acme College', orgUnitId: 6606, courseName: 'Nursing 101', startedAt, finishedAt: new Date(Date.now() + 20_000).toISOString() }),
+      ),
+    );
+    expect(within(monitor()).getByText('Acme College: Org Unit ID 6606')).toBeInTheDocument();
+    // The job's id stays, as the seed shows it.
+    expect(within(monitor()).getByText(ARN)).toBeInTheDocument();
+    expect(within(monitor()).getByText(/^Elapsed time:/)).toHaveTextContent('Elapsed time: 1:05');
+    expect(within(monitor()).getByText('1:05')).toHaveAttribute('datetime', 'PT65S');
+    await advance(1000);
+    expect(within(monitor()).getByText(/^Elapsed time:/)).toHaveTextContent('Elapsed time: 1:06');
+    await advance(9000);
+    expect(within(monitor()).getByText('Acme College: Nursing 101 (Org Unit ID 6606)')).toBeInTheDocument();
+    await advance(10_000);
+    // Ended: the time it took, no longer counting.
+    expect(within(monitor()).getByText(/^Elapsed time:/)).toHaveTextContent('Elapsed time: 1:25');
+    await advance(5000);
+    expect(within(monitor()).getByText(/^Elapsed time:/)).toHaveTextContent('Elapsed time: 1:25');
+  });
+
+  it('names the run from the browser’s storage before the first answer, also after a reload', async () => {
+    localStorage.setItem('ctpo.monitoredJob', JSON.stringify({ taskArn: ARN, filename: 'acme-6606-20250101-x7k2', client: 'Acme College', orgUnitId: '6606', owner: 'qa.user@example.ca' }));
+    await startMonitoring(script(json({ status: 'PENDING' })));
+    expect(within(monitor()).getByText('Acme College: Org Unit ID 6606')).toBeInTheDocument();
+    // Not started yet: no time to show.
+    expect(within(monitor()).queryByText(/^Elapsed time:/)).not.toBeInTheDocument();
+  });
+
+  it('says what a run of course-wide items alone found without "in 0 of 0 topics"', async () => {
+    await startMonitoring(script(json({ status: 'SUCCEEDED', outputUrl: 'https://reports.example.ca/reports/', summary: { ...SUMMARY, topics: 0, scanned: 0, notScanned: 0 } })));
+    expect(within(monitor()).getByText(/^Found/)).toHaveTextContent(/^Found 13 errors, 6 warnings, and 2 notes in the course-wide items\./);
+    expect(within(monitor()).queryByText(/0 of 0/)).not.toBeInTheDocument();
+  });
+
+  it('says so when the course-wide items had no problem', async () => {
+    await startMonitoring(script(json({ status: 'SUCCEEDED', summary: { ...SUMMARY, topics: 0, scanned: 0, notScanned: 0, findings: { error: 0, warning: 0, info: 0, review: 0 } } })));
+    expect(within(monitor()).getByText(/^No problems/)).toHaveTextContent(/^No problems found in the course-wide items\./);
+  });
+});
+
+describe('Cancel', () => {
+  const CANCEL_PATH = `/api/jobs/${encodeURIComponent(ARN)}`;
+
+  it('asks first: Keep running, or Escape, changes nothing', async () => {
+    const { backend } = await startMonitoring(script(json({ status: 'RUNNING' })));
+    backend.on('DELETE', '/api/jobs/*', () => json({ status: 'FAILED', reason: 'Cancelled' }));
+    fireEvent.click(within(monitor()).getByRole('button', { name: 'Cancel run' }));
+    let dialog = screen.getByRole('alertdialog', { name: 'Cancel this run?' });
+    expect(dialog).toHaveTextContent('The run stops now and keeps no report. You can start it again later.');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Keep running' }));
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+
+    fireEvent.click(within(monitor()).getByRole('button', { name: 'Cancel run' }));
+    dialog = screen.getByRole('alertdialog', { name: 'Cancel this run?' });
+    // Focus is in the dialog, whose buttons a keyboard reaches; Escape keeps the run.
+    expect(dialog).toHaveFocus();
+    fireEvent.keyDown(dialog, { key: 'Escape' });
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+    await advance(0);
+    expect(backend.requestsTo('/api/jobs/*')).toHaveLength(0);
+  });
+
+  it('cancels once confirmed: DELETE with the bearer token, the run shown FAILED "Cancelled" at once, and polled no more', async () => {
+    const { backend } = await startMonitoring(script(json({ status: 'RUNNING', startedAt: new Date().toISOString() })));
+    backend.on('DELETE', '/api/jobs/*', () => json({ status: 'FAILED', reason: 'Cancelled', finishedAt: new Date().toISOString() }));
+    fireEvent.click(within(monitor()).getByRole('button', { name: 'Cancel run' }));
+    fireEvent.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Cancel the run' }));
+    await settleUntil(() => expect(within(monitor()).getByText('Job failed. Check logs for details.')).toBeInTheDocument());
+
+    const [request] = backend.requestsTo('/api/jobs/*');
+    expect(request?.url.href).toBe(`https://api.example.ca${CANCEL_PATH}`);
+    expect(request?.method).toBe('DELETE');
+    expect(request?.headers.get('Authorization')).toBe(`Bearer ${session.accessToken}`);
+    const banner = within(monitor()).getByRole('alert');
+    expect(banner).toHaveTextContent(/^CancelledQA job failed\. Check logs for details\.$/);
+    expect(within(monitor()).queryByRole('button', { name: 'Cancel run' })).not.toBeInTheDocument();
+    // Focus, on the button that went with the run, moves to the monitor that says how it ended.
+    expect(screen.getByRole('heading', { name: 'Monitoring job' })).toHaveFocus();
+    const polls = backend.requestsTo('/api/job-status/*').length;
+    await advance(60_000);
+    expect(backend.requestsTo('/api/job-status/*')).toHaveLength(polls);
+  });
+
+  it('shows how the run ended when it ended before the cancel landed (409)', async () => {
+    const { backend } = await startMonitoring(script(json({ status: 'RUNNING' }), json({ status: 'SUCCEEDED', outputUrl: 'https://reports.example.ca/r/' })));
+    backend.on('DELETE', '/api/jobs/*', () => json({ message: 'This run has already ended: there is nothing to cancel.', code: 'conflict' }, 409));
+    fireEvent.click(within(monitor()).getByRole('button', { name: 'Cancel run' }));
+    fireEvent.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Cancel the run' }));
+    await settleUntil(() => expect(within(monitor()).getByRole('status')).toHaveTextContent('QA job completed successfully.'));
+    expect(within(monitor()).queryByRole('alert')).not.toBeInTheDocument();
+  });
+
+  it('says why when the cancel fails, and the run goes on being followed', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const { backend } = await startMonitoring(script(json({ status: 'RUNNING' })));
+    backend.on('DELETE', '/api/jobs/*', () => json({ message: 'CTPO is busy with other test runs right now. Try again in a few minutes.', code: 'overloaded' }, 503));
+    fireEvent.click(within(monitor()).getByRole('button', { name: 'Cancel run' }));
+    fireEvent.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Cancel the run' }));
+    await settleUntil(() =>
+      expect(within(monitor()).getByRole('alert')).toHaveTextContent('The run could not be cancelled. CTPO is busy with other test runs right now. Try again in a few minutes.'),
+    );
+    expect(within(monitor()).getByRole('button', { name: 'Cancel run' })).toBeEnabled();
+    const polls = backend.requestsTo('/api/job-status/*').length;
+    await advance(10_000);
+    expect(backend.requestsTo('/api/job-status/*')).toHaveLength(polls + 1);
+  });
+});

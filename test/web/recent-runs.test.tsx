@@ -8,7 +8,7 @@ import { FakeBackend, json, type RecordedRequest } from './support/fake-backend'
 import { fillForm } from './support/fill-form';
 import { TOC } from './support/fixtures';
 import { renderSignedInApp } from './support/render-app';
-import { seedSignedInUser, type SeededSession } from './support/session';
+import { seedMonitoredJob, seedSignedInUser, type SeededSession } from './support/session';
 
 let session: SeededSession;
 
@@ -102,6 +102,41 @@ describe('Recent runs', () => {
       'Acme College Biology 101 (Org Unit ID 6606)',
       'Other School Org Unit ID 7707',
     ]);
+  });
+
+  it('says how many findings are still open and what the comparison covered: some places, everything, or nothing', async () => {
+    const comparison = (comparedOn: unknown) => ({ new: 2, open: 5, fixed: 0, dismissed: 1, previous: { startedAt: '2026-05-01T10:00:00.000Z', finishedAt: '2026-05-01T10:02:00.000Z' }, comparedOn });
+    const runOf = (taskArn: string, client: string, comparedOn: unknown) => ({ ...SUCCEEDED, taskArn, client, summary: { ...SUCCEEDED.summary, comparison: comparison(comparedOn) } });
+    backend({
+      '': {
+        jobs: [
+          runOf('job-a', 'Some', { all: false, places: [{ module: 302, title: 'Unit 2: Water' }, { scope: 'gradebook' }], more: 0 }),
+          runOf('job-b', 'Many', { all: false, places: [{ module: 301, title: 'Unit 1' }], more: 3 }),
+          runOf('job-c', 'Everything', { all: true, places: [{ module: 301, title: 'Unit 1' }], more: 0 }),
+          runOf('job-d', 'Nothing', { all: false, places: [], more: 0 }),
+        ],
+      },
+    });
+    await renderSignedInApp();
+    const some = await waitFor(() => runItem(/^Some/));
+    expect(some).toHaveTextContent('Since the last run: 2 new, 5 still open, 0 fixed, 1 dismissed.');
+    expect(within(some).getByText(/^Compared on/)).toHaveTextContent('Compared on Unit 2: Water and Gradebook only.');
+    expect(within(runItem(/^Many/)).getByText(/^Compared on/)).toHaveTextContent('Compared on Unit 1 and 3 more only.');
+    expect(within(runItem(/^Everything/)).getByText(/^Compared on/)).toHaveTextContent('Compared on everything this run read.');
+    expect(runItem(/^Nothing/)).toHaveTextContent('Nothing compared: this run read nothing the last one had read.');
+  });
+
+  it('does not repeat why the run the monitor shows failed: the monitor says it once', async () => {
+    seedMonitoredJob('job-1', FAILED.filename);
+    new FakeBackend()
+      .on('GET', '/api/jobs', () => json({ jobs: [SUCCEEDED, FAILED] }))
+      .on('GET', '/api/job-status/*', () => json({ status: 'FAILED', reason: FAILED.reason }))
+      .install();
+    await renderSignedInApp();
+    const failed = await waitFor(() => runItem(/Other School/));
+    expect(failed).toHaveTextContent('Failed');
+    await waitFor(() => expect(screen.getAllByText(FAILED.reason)).toHaveLength(1));
+    expect(within(failed).queryByText(FAILED.reason)).not.toBeInTheDocument();
   });
 
   it('says so when there are no runs yet, and offers a retry when the list cannot be loaded', async () => {

@@ -99,8 +99,12 @@ describe('Run CTPO', () => {
     expect(JSON.parse(localStorage.getItem('ctpo.monitoredJob') ?? 'null')).toEqual({
       taskArn: 'job-42',
       filename: 'acme-6606-20250101-a1b2',
+      // Whose course, so that the monitor names it after a reload before the server answers.
+      client: 'Acme College',
+      orgUnitId: '6606',
       owner: 'qa.user@example.ca',
     });
+    expect(within(monitor).getByText('Acme College: Org Unit ID 6606')).toBeInTheDocument();
   });
 
   it('places the monitor between the banner and the fields', async () => {
@@ -152,7 +156,7 @@ describe('Run CTPO', () => {
     expect(screen.queryByText('✅ Success: Test run queued.')).not.toBeInTheDocument();
   });
 
-  it('forgets the previous job when a new run starts', async () => {
+  it('replaces the previous job once a new run has started, and follows it until then', async () => {
     seedMonitoredJob('old-job', 'old');
     const answer = deferred();
     backend(answer.handler);
@@ -160,10 +164,25 @@ describe('Run CTPO', () => {
     expect(screen.getByRole('region', { name: 'Monitoring job' })).toHaveTextContent('old-job');
 
     await user.click(runButton());
-    expect(localStorage.getItem('ctpo.monitoredJob')).toBeNull();
-    expect(screen.queryByRole('region', { name: 'Monitoring job' })).not.toBeInTheDocument();
+    // Not started yet: the run being followed is still followed.
+    expect(screen.getByRole('region', { name: 'Monitoring job' })).toHaveTextContent('old-job');
+    expect(JSON.parse(localStorage.getItem('ctpo.monitoredJob') ?? 'null')).toMatchObject({ taskArn: 'old-job' });
 
     answer.resolve(json(STARTED, 202));
-    expect(await screen.findByRole('region', { name: 'Monitoring job' })).toHaveTextContent('job-42');
+    await waitFor(() => expect(screen.getByRole('region', { name: 'Monitoring job' })).toHaveTextContent('job-42'));
+    expect(screen.getByRole('region', { name: 'Monitoring job' })).not.toHaveTextContent('old-job');
+    expect(JSON.parse(localStorage.getItem('ctpo.monitoredJob') ?? 'null')).toMatchObject({ taskArn: 'job-42' });
+  });
+
+  it('keeps the monitor of the run being followed when a fourth start is refused', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    seedMonitoredJob('old-job', 'old');
+    backend(() => json({ message: 'You already have 3 test runs in progress. Wait for one to finish, then start this one.', code: 'too_many_runs' }, 429));
+    const { user } = await readyToRun();
+    await user.click(runButton());
+
+    expect(await screen.findByRole('alert')).toHaveTextContent('You already have 3 test runs in progress.');
+    expect(screen.getByRole('region', { name: 'Monitoring job' })).toHaveTextContent('old-job');
+    expect(JSON.parse(localStorage.getItem('ctpo.monitoredJob') ?? 'null')).toMatchObject({ taskArn: 'old-job' });
   });
 });

@@ -120,6 +120,8 @@ export const errors = {
   'error.runs.busy': 'CTPO is busy with other test runs right now. Try again in a few minutes.',
   'error.job.not-found': 'There is no job with this identifier.',
   'error.job.not-yours': 'This job was started by another user: only they can follow it.',
+  'error.job.already-ended': 'This run has already ended: there is nothing to cancel.',
+  'reason.run.cancelled': 'Cancelled',
   'api.run-started': 'Test run started for {client}: {count, plural, one {# module} other {# modules}} of course {orgUnitId}.',
   'api.run-started.course-wide': 'Test run started for {client}: course-wide items of course {orgUnitId}.',
   'reason.run.busy': 'CTPO was too busy to start this run. Start it again in a few minutes.',

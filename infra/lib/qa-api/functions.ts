@@ -26,12 +26,13 @@ export const LAMBDA_ENTRIES = {
   runTests: 'api/aws/lambda/run-tests.ts',
   jobStatus: 'api/aws/lambda/job-status.ts',
   jobs: 'api/aws/lambda/jobs.ts',
+  cancelJob: 'api/aws/lambda/cancel-job.ts',
   dismissals: 'api/aws/lambda/dismissals.ts',
   taskState: 'api/aws/lambda/task-state.ts',
 } as const;
 
 /** The routes CloudFront sends to each function. */
-export type ApiRoute = 'toc' | 'runTests' | 'jobStatus' | 'jobs' | 'dismissals';
+export type ApiRoute = 'toc' | 'runTests' | 'jobStatus' | 'jobs' | 'cancelJob' | 'dismissals';
 
 export interface QaApiFunctionsProps {
   userPool: cognito.IUserPool;
@@ -102,13 +103,19 @@ export class QaApiFunctions extends Grouping {
       timeout: Duration.seconds(10),
       memorySize: 512,
     });
+    const cancelJob = apiFunction(this, 'CancelJob', {
+      entry: LAMBDA_ENTRIES.cancelJob,
+      environment: { ...common, [ENV.cluster]: runner.cluster.clusterArn },
+      timeout: Duration.seconds(10),
+      memorySize: 256,
+    });
     const dismissals = apiFunction(this, 'DismissalRoutes', {
       entry: LAMBDA_ENTRIES.dismissals,
       environment: { ...common, [ENV.dismissalsTable]: storage.dismissalsTable.tableName },
       timeout: Duration.seconds(10),
       memorySize: 512,
     });
-    this.functions = { toc, runTests, jobStatus, jobs, dismissals, taskState };
+    this.functions = { toc, runTests, jobStatus, jobs, cancelJob, dismissals, taskState };
     for (const route of this.routes()) {
       route.addToRolePolicy(new iam.PolicyStatement({ actions: ['ssm:GetParameter'], resources: [clientIdParameterArn] }));
     }
@@ -153,6 +160,18 @@ export class QaApiFunctions extends Grouping {
     jobs.addToRolePolicy(new iam.PolicyStatement({ actions: ['dynamodb:Query'], resources: [storage.jobHistoryIndexArn] }));
     // ... each succeeded run's report link signed, as job-status signs it.
     jobs.addToRolePolicy(new iam.PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [reportKey] }));
+    // cancel-job: end the caller's job as cancelled, and stop its task (in the runner cluster only).
+    cancelJob.addToRolePolicy(new iam.PolicyStatement({ actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'], resources: [storage.jobsTable.tableArn] }));
+    cancelJob.addToRolePolicy(
+      new iam.PolicyStatement({
+        actions: ['ecs:StopTask'],
+        resources: ['*'],
+        conditions: { ArnEquals: { 'ecs:cluster': runner.cluster.clusterArn } },
+      }),
+    );
+    if (cancelJob.role !== undefined) {
+      acknowledgeWildcardResource(cancelJob.role, '*', 'Task ids are made by ECS at run time; the condition limits StopTask to the runner cluster.');
+    }
     // dismissals: the caller's dismissed findings of a course, recorded under their e-mail.
     dismissals.addToRolePolicy(
       new iam.PolicyStatement({ actions: ['dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:DeleteItem'], resources: [storage.dismissalsTable.tableArn] }),
@@ -169,6 +188,7 @@ export class QaApiFunctions extends Grouping {
       runTests: runTests.addFunctionUrl({ authType: lambda.FunctionUrlAuthType.AWS_IAM }),
       jobStatus: jobStatus.addFunctionUrl({ authType: lambda.FunctionUrlAuthType.AWS_IAM }),
       jobs: jobs.addFunctionUrl({ authType: lambda.FunctionUrlAuthType.AWS_IAM }),
+      cancelJob: cancelJob.addFunctionUrl({ authType: lambda.FunctionUrlAuthType.AWS_IAM }),
       dismissals: dismissals.addFunctionUrl({ authType: lambda.FunctionUrlAuthType.AWS_IAM }),
     };
 
@@ -192,7 +212,7 @@ export class QaApiFunctions extends Grouping {
 
   /** The functions behind CloudFront: all but the task-state handler. */
   private routes(): nodejs.NodejsFunction[] {
-    const { toc, runTests, jobStatus, jobs, dismissals } = this.functions;
-    return [toc, runTests, jobStatus, jobs, dismissals];
+    const { toc, runTests, jobStatus, jobs, cancelJob, dismissals } = this.functions;
+    return [toc, runTests, jobStatus, jobs, cancelJob, dismissals];
   }
 }

@@ -126,8 +126,9 @@ export class QaApiRunner extends Grouping {
     const taskRole = this.taskDefinition.taskRole;
     const reportObjects = storage.reportsBucket.arnForObjects(`${REPORTS_PREFIX}*`);
     taskRole.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'], resources: [storage.jobsTable.tableArn] }));
-    // The previous report of the course is read back to compare with (report/compare.ts).
-    taskRole.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['s3:GetObject', 's3:PutObject'], resources: [reportObjects] }));
+    // The previous report of the course is read back to compare with (report/compare.ts); a run
+    // cancelled while it wrote its report deletes what it wrote (jobs/execute-job.ts).
+    taskRole.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['s3:GetObject', 's3:PutObject', 's3:DeleteObject'], resources: [reportObjects] }));
     acknowledgeWildcardResource(taskRole, reportObjects, 'Report names are made per run; the runner may read and write only under the reports/ prefix of the reports bucket.');
     // The previous successful run of the course, and what its owner dismissed for it.
     taskRole.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['dynamodb:Query'], resources: [storage.jobHistoryIndexArn, storage.dismissalsTable.tableArn] }));

@@ -1,10 +1,11 @@
-import { ECSClient, RunTaskCommand } from '@aws-sdk/client-ecs';
+import { ECSClient, RunTaskCommand, StopTaskCommand } from '@aws-sdk/client-ecs';
 import { EncryptCommand } from '@aws-sdk/client-kms';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { decryptCredentials } from '../../../api/aws/credentials-cipher.ts';
 import { createDynamoJobStore } from '../../../api/aws/dynamo-job-store.ts';
-import { createEcsJobRunner } from '../../../api/aws/ecs-job-runner.ts';
+import { CANCELLED_TASK_REASON, createEcsJobRunner } from '../../../api/aws/ecs-job-runner.ts';
+import { cancelJob } from '../../../api/jobs/cancel-job.ts';
 import { AppError } from '../../../api/errors.ts';
 import type { JobRunner, JobStore } from '../../../api/jobs/types.ts';
 import { startDynalite } from '../support/dynalite.ts';
@@ -60,6 +61,29 @@ describe('the ECS job runner', () => {
   afterEach(() => {
     kms.restore();
     ecsMock.restore();
+  });
+
+  it('stops the task of a cancelled run with ECS StopTask, in its cluster', async () => {
+    ecsMock.on(RunTaskCommand).resolves({ tasks: [{ taskArn: TASK_ARN, lastStatus: 'PROVISIONING' }], failures: [] });
+    ecsMock.on(StopTaskCommand).resolves({ task: { taskArn: TASK_ARN, desiredStatus: 'STOPPED' } });
+    await store.create(aJob('job-c'));
+    await runner.submit(aJob('job-c'), credentials);
+    const ended = await cancelJob((await store.get('job-c'))!, { jobs: store, runner });
+    expect(ended).toMatchObject({ status: 'FAILED', reason: 'Cancelled', runnerRef: TASK_ARN });
+    expect(ecsMock.commandCalls(StopTaskCommand).map((call) => call.args[0].input)).toEqual([{ cluster: CLUSTER, task: TASK_ARN, reason: CANCELLED_TASK_REASON }]);
+  });
+
+  it('stops the task RunTask answers with when the run was cancelled meanwhile, and stops nothing for a run with no task yet', async () => {
+    await store.create(aJob('job-d'));
+    // Cancelled before its task is known: nothing to stop yet.
+    await cancelJob((await store.get('job-d'))!, { jobs: store, runner });
+    expect(ecsMock.commandCalls(StopTaskCommand)).toHaveLength(0);
+    // RunTask answers after the cancel: the task it started is stopped at once.
+    ecsMock.on(RunTaskCommand).resolves({ tasks: [{ taskArn: TASK_ARN, lastStatus: 'PROVISIONING' }], failures: [] });
+    ecsMock.on(StopTaskCommand).resolves({});
+    await runner.submit(aJob('job-d'), credentials);
+    expect(ecsMock.commandCalls(StopTaskCommand).map((call) => call.args[0].input.task)).toEqual([TASK_ARN]);
+    expect(await store.get('job-d')).toMatchObject({ status: 'FAILED', reason: 'Cancelled' });
   });
 
   it('starts one Fargate task per run, passing only the job id and the encrypted credentials', async () => {

@@ -1,4 +1,4 @@
-import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createS3ReportStore } from '../../../api/aws/s3-report-store.ts';
@@ -35,5 +35,16 @@ describe('the S3 report store', () => {
     const store = createS3ReportStore({ client: s3, bucket: 'reports-bucket', prefix: 'reports/' });
     await expect(store.put(name, { html: '', json: '', csv: '' })).rejects.toThrow(/not a safe report name/);
     expect(s3Mock.commandCalls(PutObjectCommand)).toHaveLength(0);
+  });
+
+  it('deletes every file of a report (a cancelled run keeps none), the HTML first, and refuses an unsafe name', async () => {
+    s3Mock.on(DeleteObjectCommand).resolves({});
+    const store = createS3ReportStore({ client: s3, bucket: 'reports-bucket', prefix: 'reports/' });
+    await store.remove('acme-ou6606-20260501-x7k2');
+    expect(s3Mock.commandCalls(DeleteObjectCommand).map((call) => call.args[0].input)).toEqual(
+      ['html', 'json', 'csv'].map((extension) => ({ Bucket: 'reports-bucket', Key: `reports/acme-ou6606-20260501-x7k2.${extension}` })),
+    );
+    await expect(store.remove('../secrets')).rejects.toThrow(/not a safe report name/);
+    expect(s3Mock.commandCalls(DeleteObjectCommand)).toHaveLength(3);
   });
 });

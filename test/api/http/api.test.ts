@@ -295,3 +295,55 @@ describe('CORS', () => {
     expect(read.headers.get('access-control-allow-origin')).toBeNull();
   });
 });
+
+describe('cancelling a run (DELETE /api/jobs/{id})', () => {
+  it('ends its owner’s run FAILED "Cancelled" and stops it, waiting or running; another user’s job is unknown; an ended one is a conflict', async () => {
+    // The runs the limits left behind: A's first holds the one slot, A's second and B's wait.
+    const active = await allJobs();
+    const [running, waitingOfA] = active.filter((job) => job.owner === decodeJwtPayload(tokenA).sub && !['SUCCEEDED', 'FAILED'].includes(job.status)).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+    const waitingOfB = active.find((job) => job.owner === decodeJwtPayload(tokenB).sub && job.status === 'PENDING');
+    expect([running?.status, waitingOfA?.status, waitingOfB?.status]).toEqual(['RUNNING', 'PENDING', 'PENDING']);
+    const cancel = (id: string, token?: string) => call('DELETE', `/api/jobs/${encodeURIComponent(id)}`, token === undefined ? {} : { token });
+
+    expect(await cancel(running!.id)).toMatchObject({ status: 401, body: { code: 'unauthorized' } });
+    // Not B's to cancel, nor to learn about: the same answer as for a job that does not exist.
+    const theirs = await cancel(running!.id, tokenB);
+    expect(theirs).toMatchObject({ status: 404, body: { code: 'not_found', message: 'There is no job with this identifier.' } });
+    expect((await cancel('no-such-job', tokenA)).body).toEqual(theirs.body);
+    expect(await call('DELETE', '/api/jobs/%E0%A4%A', { token: tokenA })).toMatchObject({ status: 400, body: { code: 'invalid_input' } });
+    expect(await call('GET', `/api/jobs/${running!.id}`, { token: tokenA })).toMatchObject({ status: 405, body: { code: 'method_not_allowed' } });
+    expect((await stack.jobs.get(running!.id))?.status).toBe('RUNNING');
+
+    const cancelled = await cancel(running!.id, tokenA);
+    // Its status as job-status gives it, naming whose course it was.
+    expect(cancelled).toMatchObject({ status: 200, body: { status: 'FAILED', reason: 'Cancelled', client: 'hang', orgUnitId: 6606, finishedAt: expect.any(String) } });
+    expect(jobStatusAnswer.parse(cancelled.body)).toEqual(cancelled.body);
+    expect(await waitForStatus(tokenA, running!.id, ['FAILED'])).toMatchObject({ reason: 'Cancelled' });
+    expect((await stack.jobs.get(running!.id))?.finishedAt).toEqual(expect.any(String));
+    // Its process was stopped: the slot it held goes to the next run waiting, A's second.
+    await waitForStatus(tokenA, waitingOfA!.id, ['RUNNING']);
+
+    // A run cancelled while it waits never starts.
+    expect(await cancel(waitingOfB!.id, tokenB)).toMatchObject({ status: 200, body: { status: 'FAILED', reason: 'Cancelled' } });
+    expect(await cancel(waitingOfA!.id, tokenA)).toMatchObject({ status: 200, body: { status: 'FAILED', reason: 'Cancelled' } });
+    await stack.runner.idle();
+    const ofB = await stack.jobs.get(waitingOfB!.id);
+    expect(ofB).toMatchObject({ status: 'FAILED', reason: 'Cancelled' });
+    expect(ofB?.startedAt).toBeUndefined();
+
+    // Over already: nothing to cancel, and nothing changes.
+    const again = await cancel(running!.id, tokenA);
+    expect(again).toMatchObject({ status: 409, body: { code: 'conflict', message: 'This run has already ended: there is nothing to cancel.' } });
+    expect(await stack.jobs.get(running!.id)).toMatchObject({ status: 'FAILED', reason: 'Cancelled' });
+  });
+
+  it('answers the cancel in the caller’s language', async () => {
+    const started = await call('POST', '/api/run-tests', { token: tokenA, body: { ...goodRun, CLIENT_NAME: 'hang', LANGUAGE: 'fr-FR' } });
+    const id = started.body.taskArn as string;
+    await waitForStatus(tokenA, id, ['RUNNING']);
+    expect(await call('DELETE', `/api/jobs/${id}`, { token: tokenA })).toMatchObject({ status: 200, body: { status: 'FAILED', reason: 'Annulée' } });
+    await stack.runner.idle();
+    const over = await call('DELETE', `/api/jobs/${id}`, { token: tokenA, headers: { 'accept-language': 'de' } });
+    expect(over).toMatchObject({ status: 409, body: { message: 'Dieser Testlauf ist bereits beendet: Es gibt nichts abzubrechen.' } });
+  });
+});

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { getPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -8,6 +8,7 @@ import type { LocalJobRunner, LocalJobRunnerOptions } from '../../../api/jobs/lo
 import { openSqliteJobStore } from '../../../api/jobs/sqlite-job-store.ts';
 import type { SqliteJobStore } from '../../../api/jobs/sqlite-job-store.ts';
 import type { JobRecord } from '../../../api/jobs/types.ts';
+import { cancelJob } from '../../../api/jobs/cancel-job.ts';
 
 // Real processes, one per run, on a machine shared with other test runs.
 // Safety nets only: on a busy machine a run here can take many times its usual second or two.
@@ -131,6 +132,41 @@ describe('the local worker pool', () => {
       expect(job?.status).toBe('FAILED');
       expect(job?.reason).toMatch(/^The run took longer than 1 second and was stopped/);
     }
+  });
+
+  it('cancels a running run: its process is stopped (killed when it does not stop), it ends FAILED "Cancelled", and the report files it began are deleted', async () => {
+    const pool = makeRunner({ concurrency: 2, stopGraceMs: 200 });
+    await submit(pool, aJob(1, 'stubborn'));
+    await submit(pool, aJob(2, 'sleep-60000'));
+    const reports = join(dir, 'reports');
+    // What a run killed while it wrote its report would leave: some of its files.
+    mkdirSync(reports, { recursive: true });
+    for (const extension of ['json', 'csv']) writeFileSync(join(reports, `acme-ou6606-1.${extension}`), '{}');
+    while ((await store.get('job-001'))?.status !== 'RUNNING' || (await store.get('job-002'))?.status !== 'RUNNING') await new Promise((resolve) => setTimeout(resolve, 20));
+
+    for (const id of ['job-001', 'job-002']) {
+      const ended = await cancelJob((await store.get(id))!, { jobs: store, runner: pool });
+      expect(ended).toMatchObject({ status: 'FAILED', reason: 'Cancelled' });
+    }
+    // Neither run ends by itself within the test: idle() resolves only because both were stopped.
+    await pool.idle();
+    for (const id of ['job-001', 'job-002']) expect(await store.get(id)).toMatchObject({ status: 'FAILED', reason: 'Cancelled' });
+    expect(['json', 'csv', 'html'].filter((extension) => existsSync(join(reports, `acme-ou6606-1.${extension}`)))).toEqual([]);
+  });
+
+  it('never starts a run cancelled while it waits for a slot', async () => {
+    const pool = makeRunner({ concurrency: 1 });
+    await submit(pool, aJob(1, 'sleep-300'));
+    await submit(pool, aJob(2, 'crash'));
+    expect((await store.get('job-002'))?.status).toBe('PENDING');
+    await cancelJob((await store.get('job-002'))!, { jobs: store, runner: pool });
+    await pool.idle();
+    expect(await store.get('job-001')).toMatchObject({ status: 'SUCCEEDED' });
+    // Had it started, its crash would have been logged.
+    const waited = await store.get('job-002');
+    expect(waited).toMatchObject({ status: 'FAILED', reason: 'Cancelled' });
+    expect(waited?.startedAt).toBeUndefined();
+    expect(logged.join('\n')).not.toContain('job-002');
   });
 
   it('runs each job in a process of its own at a lower CPU priority, with the credentials in neither its arguments nor its environment', async () => {

@@ -23,7 +23,7 @@ describe('the QA API functions', () => {
   it('has no endpoint beside CloudFront: no API Gateway, function URLs that take only signed requests from the distribution', () => {
     expect(Object.keys(synth.template.toJSON().Resources as Record<string, { Type: string }>).filter((id) => /ApiGateway/.test(synth.template.toJSON().Resources[id].Type))).toEqual([]);
     const urls = Object.values(synth.template.findResources('AWS::Lambda::Url')).map((url) => url.Properties as { AuthType: string; TargetFunctionArn: unknown });
-    expect(urls).toHaveLength(5);
+    expect(urls).toHaveLength(6);
     const distribution = distributionOf(synth.template).id;
     for (const pattern of API_ROUTES) {
       const url = routeUrl(synth.template, pattern).id;
@@ -130,6 +130,14 @@ describe('the QA API functions', () => {
     expect(jobList.map(actionsOf)).toEqual([['ssm:GetParameter'], ['dynamodb:Query'], ['secretsmanager:GetSecretValue']]);
     expect(render(jobList[1]!.Resource)).toBe(ownerIndex);
     expect(jobList[2]!.Resource).toEqual(nonLog(routeRole('/api/job-status/*'))[1]!.Resource);
+    // Cancelling: the job ended in the jobs table, its task stopped with ECS StopTask in the runner cluster only.
+    const cancelJob = nonLog(routeRole('/api/jobs/*'));
+    expect(cancelJob.map(actionsOf)).toEqual([['ssm:GetParameter'], ['dynamodb:GetItem', 'dynamodb:UpdateItem'], ['ecs:StopTask']]);
+    expect(cancelJob[1]).toMatchObject({ Resource: table });
+    expect(cancelJob[2]).toMatchObject({ Effect: 'Allow', Resource: '*', Condition: { ArnEquals: { 'ecs:cluster': cluster } } });
+    for (const role of [routeRole('/api/job-status/*'), routeRole('/api/jobs'), routeRole('/api/run-tests'), taskState]) {
+      expect(JSON.stringify(statementsOf(synth.template, role)), 'only the cancel route stops tasks').not.toContain('ecs:StopTask');
+    }
     const dismissals = { 'Fn::GetAtt': [dismissalsTable(synth.template).id, 'Arn'] };
     const pool = { 'Fn::GetAtt': [only(synth.template, 'AWS::Cognito::UserPool').id, 'Arn'] };
     expect(nonLog(routeRole('/api/dismissals')).slice(1)).toEqual([

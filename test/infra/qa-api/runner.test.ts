@@ -66,7 +66,7 @@ describe('the QA API runner', () => {
     // The runner writes its job and reports under reports/, and reads the course's history: the
     // previous report, the owner index, the dismissals. Nothing else.
     const runner = statementsOf(synth.template, taskRole);
-    expect(runner.map(actionsOf)).toEqual([['dynamodb:GetItem', 'dynamodb:UpdateItem'], ['s3:GetObject', 's3:PutObject'], ['dynamodb:Query'], ['kms:Decrypt']]);
+    expect(runner.map(actionsOf)).toEqual([['dynamodb:GetItem', 'dynamodb:UpdateItem'], ['s3:DeleteObject', 's3:GetObject', 's3:PutObject'], ['dynamodb:Query'], ['kms:Decrypt']]);
     expect(render(runner[1]!.Resource)).toBe(`{${reportsBucket(synth.template).id}.Arn}/reports/*`);
     const history = runner[2]!.Resource as unknown[];
     expect(history).toHaveLength(2);

@@ -1,7 +1,7 @@
 // The single page: the sign-in screen, or the signed-in header over the course-test form with the
 // monitor of the current job, the user's recent runs and, when asked, a run's findings. The
-// monitored job is kept across reloads (for the user who started it) and forgotten on sign-out or
-// when a new run starts; the recent runs come from the API, so they survive both. A skip link
+// monitored job is kept across reloads (for the user who started it) and forgotten on sign-out; a
+// new run replaces it once started (a start refused, e.g. over the limit of runs, keeps it); the recent runs come from the API, so they survive both. A skip link
 // leads past the header to the form.
 import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
 import { useIntl } from 'react-intl';
@@ -110,17 +110,19 @@ export function CtpoPage({ config }: { config: RuntimeConfig }) {
             }
             runFailed={job !== null && failedJob === job.taskArn && jobChange?.started === true}
             prefill={prefill}
-            onRunStarting={() => {
-              clearMonitoredJob();
-              setJobChange({ job: null, started: false });
-            }}
             onRunStarted={(run) => {
               saveMonitoredJob(run, session.email);
               setJobChange({ job: run, started: true });
               setRunsRefresh((count) => count + 1);
             }}
           />
-          <RecentRuns refreshKey={runsRefresh} pollIntervalMs={config.pollIntervalMs} onRunAgain={runAgain} onShowFindings={showFindings} />
+          <RecentRuns
+            refreshKey={runsRefresh}
+            pollIntervalMs={config.pollIntervalMs}
+            monitoredTaskArn={job?.taskArn ?? null}
+            onRunAgain={runAgain}
+            onShowFindings={showFindings}
+          />
           {findingsRun && (
             <Suspense fallback={<Spinner label={intl.formatMessage({ id: 'findings.loading' })} />}>
               <FindingsView key={findingsRun.taskArn} run={findingsRun} onClose={() => setFindingsRun(null)} />

@@ -10,6 +10,10 @@ interface DialogProps {
   closeLabel: string;
   onClose: () => void;
   children: ReactNode;
+  /** The dialog's buttons, for a question (the first one the safe answer); absent: one close button. */
+  actions?: ReactNode;
+  /** The dialog's role: `alertdialog` for a question that interrupts. */
+  role?: 'dialog' | 'alertdialog';
 }
 
 const FOCUSABLE = [
@@ -26,7 +30,7 @@ function focusableIn(root: HTMLElement): HTMLElement[] {
 }
 
 /** Render it only while open; unmounting closes it. */
-export function Dialog({ title, closeLabel, onClose, children }: DialogProps) {
+export function Dialog({ title, closeLabel, onClose, children, actions, role = 'dialog' }: DialogProps) {
   const titleId = useId();
   const dialogRef = useRef<HTMLDivElement>(null);
   const layerRef = useRef<HTMLDivElement>(null);
@@ -78,7 +82,7 @@ export function Dialog({ title, closeLabel, onClose, children }: DialogProps) {
       <div
         ref={dialogRef}
         className="dialog"
-        role="dialog"
+        role={role}
         aria-modal="true"
         aria-labelledby={titleId}
         tabIndex={-1}
@@ -89,9 +93,11 @@ export function Dialog({ title, closeLabel, onClose, children }: DialogProps) {
         </h2>
         <div className="dialog__body">{children}</div>
         <div className="dialog__actions">
-          <button type="button" className="button button--primary" onClick={onClose}>
-            {closeLabel}
-          </button>
+          {actions ?? (
+            <button type="button" className="button button--primary" onClick={onClose}>
+              {closeLabel}
+            </button>
+          )}
         </div>
       </div>
     </div>,

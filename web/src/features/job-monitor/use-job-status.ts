@@ -1,17 +1,21 @@
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { getJobStatus, isTerminalJobStatus, type JobStatusReport } from '@/features/job-monitor/api/get-job-status';
 
 /**
  * Polls the job's status at once, then every `intervalMs` after each answer, until it is
  * SUCCEEDED or FAILED. A failed poll goes to the console only and the next one is still scheduled.
+ * `known` takes a status learnt otherwise (a cancel's answer), shown at once; a terminal one ends
+ * the polling.
  */
-export function useJobStatus(taskArn: string, intervalMs: number): JobStatusReport | null {
+export function useJobStatus(taskArn: string, intervalMs: number): { report: JobStatusReport | null; known: (report: JobStatusReport) => void } {
   const [report, setReport] = useState<JobStatusReport | null>(null);
+  const [ended, setEnded] = useState(false);
 
   useEffect(() => {
     const controller = new AbortController();
     let timer: ReturnType<typeof setTimeout> | undefined;
 
+    if (ended) return;
     const poll = async () => {
       try {
         const next = await getJobStatus(taskArn, controller.signal);
@@ -30,7 +34,12 @@ export function useJobStatus(taskArn: string, intervalMs: number): JobStatusRepo
       controller.abort();
       clearTimeout(timer);
     };
-  }, [taskArn, intervalMs]);
+  }, [taskArn, intervalMs, ended]);
 
-  return report;
+  const known = useCallback((next: JobStatusReport) => {
+    setReport(next);
+    if (isTerminalJobStatus(next.status)) setEnded(true);
+  }, []);
+
+  return { report, known };
 }

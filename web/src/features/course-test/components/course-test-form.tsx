@@ -36,6 +36,9 @@ import './course-test-form.css';
 export interface StartedRun {
   taskArn: string;
   filename: string;
+  /** Whose course: the client label and org unit it was started with. */
+  client: string;
+  orgUnitId: string;
 }
 
 /** An earlier run's values for the form ('Run again'): never the password. */
@@ -62,10 +65,9 @@ interface CourseTestFormProps {
   monitor?: ReactNode;
   /** Values to fill in from an earlier run. */
   prefill?: FormPrefill | null;
-  /** A new run is being started: whatever was monitored before is no longer current. */
-  onRunStarting: () => void;
+  /** A run was started: it replaces whatever was monitored. A start refused keeps the monitor as it is. */
   onRunStarted: (run: StartedRun) => void;
-  /** The started run's job has since failed: its banner must not say only "success". */
+  /** The started run's job has since failed: its start's success banner goes, the monitor tells the outcome. */
   runFailed?: boolean;
 }
 
@@ -90,7 +92,7 @@ function failureDetail(error: unknown, networkMessage: string): string | undefin
   return undefined;
 }
 
-export function CourseTestForm({ monitor, prefill = null, onRunStarting, onRunStarted, runFailed = false }: CourseTestFormProps) {
+export function CourseTestForm({ monitor, prefill = null, onRunStarted, runFailed = false }: CourseTestFormProps) {
   const intl = useIntl();
   const { locale } = useLanguage();
   const [fields, setFields] = useState<CourseFields>(EMPTY_FIELDS);
@@ -216,7 +218,6 @@ export function CourseTestForm({ monitor, prefill = null, onRunStarting, onRunSt
     const chosen = moduleRequest(modules, selected);
     const chosenScopes = COURSE_SCOPES.filter((scope) => scopes.has(scope));
     const titles = Object.fromEntries(chosen.named.slice(0, INPUT_LIMITS.moduleTitles).map((module) => [module.id, module.title]));
-    onRunStarting();
     setPrefillNote(null);
     setAddressNote(null);
     setRunning(true);
@@ -225,7 +226,7 @@ export function CourseTestForm({ monitor, prefill = null, onRunStarting, onRunSt
     try {
       const started = await startTestRun(request, { modules: chosen.modules, excluded: chosen.excluded, titles }, chosenScopes, locale);
       setBanner({ tone: 'success', text: intl.formatMessage({ id: 'run.success' }, { message: started.message }) });
-      if (started.taskArn) onRunStarted({ taskArn: started.taskArn, filename: started.filename ?? '' });
+      if (started.taskArn) onRunStarted({ taskArn: started.taskArn, filename: started.filename ?? '', client: request.clientName.trim(), orgUnitId: request.orgUnitId.trim() });
     } catch (error) {
       console.error('CTPO: starting the test run failed', error instanceof Error ? error.message : error);
       const detail = failureDetail(error, intl.formatMessage({ id: 'form.networkError' }));
@@ -237,10 +238,9 @@ export function CourseTestForm({ monitor, prefill = null, onRunStarting, onRunSt
 
   return (
     <div className="course-test">
-      {banner && (
-        // A run that started and then failed: the failure first, the seed's start message after it.
-        <StatusBanner tone={runFailed && banner.tone === 'success' ? 'error' : banner.tone} onDismiss={() => setBanner(null)}>
-          {runFailed && banner.tone === 'success' && <p>{intl.formatMessage({ id: 'run.laterFailed' })}</p>}
+      {/* A run that started and then failed is told once, by its monitor: no success beside it. */}
+      {banner && !(runFailed && banner.tone === 'success') && (
+        <StatusBanner tone={banner.tone} onDismiss={() => setBanner(null)}>
           <p>{banner.text}</p>
           {banner.detail && <p>{banner.detail}</p>}
         </StatusBanner>

@@ -1,11 +1,15 @@
-// The progress panel of a started run: which job, its status in words, what the run is doing with
-// a progress bar while it goes on; once it has succeeded, what it found in one line and the report
-// with its JSON and CSV twins; once it has failed, why (in the user's words and what to do) first.
+// The progress panel of a started run: which job and whose course, its status in words, how long
+// it has run, what it is doing with a progress bar while it goes on, and a Cancel button (asked to
+// confirm); once it has succeeded, what it found in one line and the report with its JSON and CSV
+// twins; once it has failed, why (in the user's words and what to do) first.
 import { useEffect, useId, useRef, useState } from 'react';
-import { useIntl } from 'react-intl';
+import { useIntl, type IntlShape } from 'react-intl';
+import { Dialog } from '@/components/dialog/dialog';
 import { StatusBanner, type BannerTone } from '@/components/status-banner/status-banner';
+import { ApiError } from '@/lib/api-client';
 import { useBeforeUnload } from '@/lib/use-before-unload';
-import { isKnownJobStatus, isTerminalJobStatus, type JobProgress, type JobStatusReport, type JobSummary } from '@/features/job-monitor/api/get-job-status';
+import { cancelJob } from '@/features/job-monitor/api/cancel-job';
+import { getJobStatus, isKnownJobStatus, isTerminalJobStatus, type JobProgress, type JobStatusReport, type JobSummary } from '@/features/job-monitor/api/get-job-status';
 import type { MonitoredJob } from '@/features/job-monitor/monitored-job';
 import { useJobStatus } from '@/features/job-monitor/use-job-status';
 import './job-monitor.css';
@@ -59,15 +63,58 @@ function SummaryLine({ summary }: { summary: JobSummary }) {
     findings.warning > 0 && intl.formatMessage({ id: 'job.summary.warnings' }, { count: findings.warning }),
     findings.info > 0 && intl.formatMessage({ id: 'job.summary.notes' }, { count: findings.info }),
   ].filter((text): text is string => typeof text === 'string');
+  const list = intl.formatList(counts, { type: 'conjunction' });
+  // A run of course-wide items alone read no topic: "in 0 of 0 topics" would say nothing true.
+  const courseWideOnly = summary.topics === 0;
   const sentences = [
     counts.length === 0
-      ? intl.formatMessage({ id: 'job.summary.clean' }, { scanned: summary.scanned, topics: summary.topics })
-      : intl.formatMessage({ id: 'job.summary.found' }, { list: intl.formatList(counts, { type: 'conjunction' }), scanned: summary.scanned, topics: summary.topics }),
+      ? courseWideOnly
+        ? intl.formatMessage({ id: 'job.summary.cleanCourseWide' })
+        : intl.formatMessage({ id: 'job.summary.clean' }, { scanned: summary.scanned, topics: summary.topics })
+      : courseWideOnly
+        ? intl.formatMessage({ id: 'job.summary.foundCourseWide' }, { list })
+        : intl.formatMessage({ id: 'job.summary.found' }, { list, scanned: summary.scanned, topics: summary.topics }),
     summary.notScanned > 0 && intl.formatMessage({ id: 'job.summary.notScanned' }, { count: summary.notScanned }),
     findings.review > 0 && intl.formatMessage({ id: 'job.summary.review' }, { count: findings.review }),
     intl.formatMessage({ id: 'job.summary.checked' }, { links: summary.links, documents: summary.documents }),
   ].filter((text): text is string => typeof text === 'string');
   return <p className="job-monitor__summary">{sentences.join(' ')}</p>;
+}
+
+/** A duration as a clock reads it, whatever the language: 4:07, or 1:02:09 past an hour. */
+function clockOf(seconds: number): string {
+  const hours = Math.floor(seconds / 3600);
+  const minutes = Math.floor((seconds % 3600) / 60);
+  const rest = String(seconds % 60).padStart(2, '0');
+  return hours > 0 ? `${hours}:${String(minutes).padStart(2, '0')}:${rest}` : `${minutes}:${rest}`;
+}
+
+/** How long the run has taken: counting each second while it goes on, fixed once it has ended. */
+function ElapsedTime({ startedAt, finishedAt }: { startedAt: string; finishedAt: string | undefined }) {
+  const intl = useIntl();
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (finishedAt !== undefined) return;
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, [finishedAt]);
+  const start = Date.parse(startedAt);
+  const end = finishedAt === undefined ? now : Date.parse(finishedAt);
+  if (Number.isNaN(start) || Number.isNaN(end)) return null;
+  const seconds = Math.max(0, Math.round((end - start) / 1000));
+  return (
+    <p className="job-monitor__elapsed">
+      {intl.formatMessage({ id: 'job.elapsed' }, { time: <time dateTime={`PT${seconds}S`}>{clockOf(seconds)}</time> })}
+    </p>
+  );
+}
+
+/** Whose course the run tests: the client label and the course by name once the run has read it. */
+function courseLine(intl: IntlShape, client: string | undefined, orgUnitId: string | undefined, courseName: string | undefined): string | null {
+  if (client === undefined || orgUnitId === undefined) return null;
+  return courseName === undefined
+    ? intl.formatMessage({ id: 'job.runOfUnnamed' }, { client, orgUnitId })
+    : intl.formatMessage({ id: 'job.runOf' }, { client, course: courseName, orgUnitId });
 }
 
 /** The report's files, only when the base is a web address: the server's answer is not trusted blindly. */
@@ -87,9 +134,34 @@ export function JobMonitor({ job, pollIntervalMs, focusOnStart = false, onFinish
   const intl = useIntl();
   const titleId = useId();
   const heading = useRef<HTMLHeadingElement>(null);
-  const report = useJobStatus(job.taskArn, pollIntervalMs);
+  const { report, known } = useJobStatus(job.taskArn, pollIntervalMs);
   // Dismissing hides the current status; a new status shows again.
   const [dismissedStatus, setDismissedStatus] = useState<string | null>(null);
+  const [confirmingCancel, setConfirmingCancel] = useState(false);
+  const [cancelling, setCancelling] = useState(false);
+  const [cancelFailure, setCancelFailure] = useState<string | null>(null);
+
+  const cancelRun = async () => {
+    setConfirmingCancel(false);
+    setCancelling(true);
+    setCancelFailure(null);
+    try {
+      known(await cancelJob(job.taskArn));
+      // The button that had focus is gone with the run: focus goes to the monitor, which says how it ended.
+      heading.current?.focus({ preventScroll: true });
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 409) {
+        // It ended on its own meanwhile: show how (or let the next poll show it).
+        await getJobStatus(job.taskArn).then(known, () => undefined);
+      } else {
+        console.error('CTPO: cancelling the run failed', error instanceof Error ? error.message : error);
+        const detail = error instanceof ApiError ? (error.serverMessage ?? (error.status === 0 ? intl.formatMessage({ id: 'form.networkError' }) : undefined)) : undefined;
+        setCancelFailure(intl.formatMessage({ id: 'job.cancel.failed' }, { detail: detail ?? '' }).trim());
+      }
+    } finally {
+      setCancelling(false);
+    }
+  };
 
   useBeforeUnload(!report || !isTerminalJobStatus(report.status));
 
@@ -114,15 +186,23 @@ export function JobMonitor({ job, pollIntervalMs, focusOnStart = false, onFinish
   const failed = report?.status === 'FAILED';
   const bannerShown = report !== null && report.status !== dismissedStatus;
   const reason = failed && <p className="job-monitor__reason">{report.reason ?? intl.formatMessage({ id: 'job.failed.noReason' })}</p>;
+  const course = courseLine(intl, report?.client ?? job.client, report?.orgUnitId === undefined ? job.orgUnitId : String(report.orgUnitId), report?.courseName);
+  const active = !report || !isTerminalJobStatus(report.status);
 
   return (
     <section className="job-monitor" aria-labelledby={titleId}>
       <h2 id={titleId} className="job-monitor__title" ref={heading} tabIndex={-1}>
         {intl.formatMessage({ id: 'job.monitoring' })}
       </h2>
+      {course !== null && (
+        <p className="job-monitor__course">
+          <bdi>{course}</bdi>
+        </p>
+      )}
       <p className="job-monitor__id">
         <code>{job.taskArn}</code>
       </p>
+      {report?.startedAt && <ElapsedTime startedAt={report.startedAt} finishedAt={isTerminalJobStatus(report.status) ? (report.finishedAt ?? report.updatedAt) : undefined} />}
 
       {bannerShown && (
         <StatusBanner tone={toneOf(report.status)} onDismiss={() => setDismissedStatus(report.status)}>
@@ -133,6 +213,44 @@ export function JobMonitor({ job, pollIntervalMs, focusOnStart = false, onFinish
       )}
 
       {report?.progress && !isTerminalJobStatus(report.status) && <ProgressLine progress={report.progress} />}
+
+      {active && (
+        <p className="job-monitor__cancel">
+          <button type="button" className="button button--secondary" onClick={() => setConfirmingCancel(true)} disabled={cancelling}>
+            {intl.formatMessage({ id: 'job.cancel' })}
+          </button>
+        </p>
+      )}
+      {cancelFailure !== null && active && (
+        <p className="job-monitor__cancel-failed" role="alert">
+          {cancelFailure}
+        </p>
+      )}
+      {confirmingCancel && active && (
+        <Dialog
+          role="alertdialog"
+          title={intl.formatMessage({ id: 'job.cancel.title' })}
+          closeLabel={intl.formatMessage({ id: 'job.cancel.keep' })}
+          onClose={() => setConfirmingCancel(false)}
+          actions={
+            <>
+              <button type="button" className="button button--secondary" onClick={() => setConfirmingCancel(false)}>
+                {intl.formatMessage({ id: 'job.cancel.keep' })}
+              </button>
+              <button type="button" className="button button--danger" onClick={() => void cancelRun()}>
+                {intl.formatMessage({ id: 'job.cancel.confirm' })}
+              </button>
+            </>
+          }
+        >
+          <p>{intl.formatMessage({ id: 'job.cancel.text' })}</p>
+          {course !== null && (
+            <p>
+              <bdi>{course}</bdi>
+            </p>
+          )}
+        </Dialog>
+      )}
 
       {report?.status === 'SUCCEEDED' && report.summary && <SummaryLine summary={report.summary} />}
 

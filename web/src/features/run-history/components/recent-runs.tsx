@@ -1,8 +1,9 @@
 // "Recent runs": the signed-in user's runs from the API, newest first, so earlier runs and their
 // reports stay reachable whatever is being monitored, after a reload and after signing in again.
 // Each run says what it covered (its modules by title where known, the course-wide items) and in
-// which language, when it ran in the reader's time zone, and offers its report, its findings and,
-// once it has ended, 'Run again'.
+// which language, when it ran in the reader's time zone, what changed since the last run (new,
+// still open, fixed, dismissed) and what that comparison covered, and offers its report, its
+// findings and, once it has ended, 'Run again'.
 import { useId, type ReactNode } from 'react';
 import { useIntl, type IntlShape } from 'react-intl';
 import { Spinner } from '@/components/spinner/spinner';
@@ -19,6 +20,8 @@ interface RecentRunsProps {
   /** Changing it reloads the list (a run was just started). */
   refreshKey: number;
   pollIntervalMs: number;
+  /** The run the job monitor shows: why it failed is said there, once, not again here. */
+  monitoredTaskArn?: string | null;
   onRunAgain: (run: RecentRun) => void;
   onShowFindings: (run: RecentRun) => void;
 }
@@ -73,6 +76,19 @@ function coveredScopes(intl: IntlShape, run: RecentRun): string {
   );
 }
 
+type Comparison = NonNullable<NonNullable<RecentRun['summary']>['comparison']>;
+
+/** What a run's comparison with the last one covered: everything, nothing, or these places (by name). */
+function comparedOn(intl: IntlShape, compared: NonNullable<Comparison['comparedOn']>): ReactNode {
+  if (compared.all) return intl.formatMessage({ id: 'runs.comparedOn.all' });
+  if (compared.places.length === 0) return intl.formatMessage({ id: 'runs.comparedOn.none' });
+  const names = compared.places.map((place, index) =>
+    'module' in place ? <bdi key={index}>{place.title}</bdi> : intl.formatMessage({ id: `scopes.${place.scope}` }),
+  );
+  const more = compared.more > 0 ? [intl.formatMessage({ id: 'runs.covered.more' }, { count: compared.more })] : [];
+  return intl.formatMessage({ id: 'runs.comparedOn' }, { places: intl.formatList([...names, ...more], { type: 'conjunction' }) });
+}
+
 /** When a run ran, in the reader's time zone: its start, or its start and end with the date once. */
 function whenItRan(intl: IntlShape, run: RecentRun): string {
   const start = new Date(run.startedAt ?? run.createdAt);
@@ -82,7 +98,7 @@ function whenItRan(intl: IntlShape, run: RecentRun): string {
   return intl.formatDateTimeRange(start, end, DATE_AND_TIME);
 }
 
-function RunItem({ run, onRunAgain, onShowFindings }: { run: RecentRun } & Pick<RecentRunsProps, 'onRunAgain' | 'onShowFindings'>) {
+function RunItem({ run, monitored, onRunAgain, onShowFindings }: { run: RecentRun; monitored: boolean } & Pick<RecentRunsProps, 'onRunAgain' | 'onShowFindings'>) {
   const intl = useIntl();
   const headingId = useId();
   const known = (JOB_STATUSES as readonly string[]).includes(run.status);
@@ -138,13 +154,16 @@ function RunItem({ run, onRunAgain, onShowFindings }: { run: RecentRun } & Pick<
               <>
                 {' '}
                 <span className="recent-runs__changes">
-                  {intl.formatMessage({ id: 'runs.changes' }, { new: changes.new, fixed: changes.fixed, dismissed: changes.dismissed })}
+                  {changes.open === undefined
+                    ? intl.formatMessage({ id: 'runs.changes' }, { new: changes.new, fixed: changes.fixed, dismissed: changes.dismissed })
+                    : intl.formatMessage({ id: 'runs.changesOpen' }, { new: changes.new, open: changes.open, fixed: changes.fixed, dismissed: changes.dismissed })}
                 </span>
               </>
             )}
           </p>
         )}
-        {run.status === 'FAILED' && run.reason && <p className="recent-runs__reason">{run.reason}</p>}
+        {changes?.comparedOn && <p className="recent-runs__compared">{comparedOn(intl, changes.comparedOn)}</p>}
+        {run.status === 'FAILED' && run.reason && !monitored && <p className="recent-runs__reason">{run.reason}</p>}
         <p className="recent-runs__actions">
           {html && (
             <a className="button button--secondary button--small" href={html} target="_blank" rel="noopener noreferrer" aria-describedby={headingId}>
@@ -173,7 +192,7 @@ function RunItem({ run, onRunAgain, onShowFindings }: { run: RecentRun } & Pick<
   );
 }
 
-export function RecentRuns({ refreshKey, pollIntervalMs, onRunAgain, onShowFindings }: RecentRunsProps) {
+export function RecentRuns({ refreshKey, pollIntervalMs, monitoredTaskArn = null, onRunAgain, onShowFindings }: RecentRunsProps) {
   const intl = useIntl();
   const titleId = useId();
   const { state, loadMore, retry } = useRecentRuns(refreshKey, pollIntervalMs);
@@ -197,7 +216,7 @@ export function RecentRuns({ refreshKey, pollIntervalMs, onRunAgain, onShowFindi
         <>
           <ul className="recent-runs__list">
             {state.runs.map((run) => (
-              <RunItem key={run.taskArn} run={run} onRunAgain={onRunAgain} onShowFindings={onShowFindings} />
+              <RunItem key={run.taskArn} run={run} monitored={run.taskArn === monitoredTaskArn} onRunAgain={onRunAgain} onShowFindings={onShowFindings} />
             ))}
           </ul>
           {state.moreFailed && (
