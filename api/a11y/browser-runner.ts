@@ -26,6 +26,7 @@ import { sleep } from '../net/retry.ts';
 import { BROWSER_NICENESS, type A11yItem, type AccessibilityRunner } from './a11y-runner.ts';
 import { AXE_EXAMPLES, AXE_SOURCE, axeLocaleOf, axeRulesFor, axeRunOptions, summarizeAxeResults, type AxeOutcome } from './axe-rules.ts';
 import type { PageResources } from './page-resources.ts';
+import { collectPageFacts, PAGE_CHECKS_RULE } from './page-checks/collect-page-facts.ts';
 
 export interface BrowserRunnerOptions {
   executablePath: string;
@@ -403,9 +404,12 @@ export class BrowserRunner implements AccessibilityRunner {
       },
       { write: reuse ? { address: url, content: html } : null, options: runOptions, examples: AXE_EXAMPLES },
     );
+    const outcome = summarizeAxeResults(results as Parameters<typeof summarizeAxeResults>[0]);
+    // After axe: tabbing through the page moves its focus (and may run its focus handlers).
+    const pageFacts = await collectPageFacts(page, slot.devtools);
     // A document whose own scripts ran is not reused: the next item gets a fresh one.
     slot.warmOrigin = active ? null : item.url.origin;
-    return summarizeAxeResults(results as Parameters<typeof summarizeAxeResults>[0]);
+    return { ...outcome, errors: pageFacts === null ? [...outcome.errors, PAGE_CHECKS_RULE] : outcome.errors, page: pageFacts };
   }
 
   /** After a scripted item's load: until its requests have been quiet a moment, at most 2 s. */

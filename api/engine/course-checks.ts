@@ -15,6 +15,7 @@ import { axeFindings, checkAccessibility } from '../checks/accessibility.ts';
 import { quicklinkFindings } from '../checks/activities.ts';
 import { checkContent, sessionTokenFindings } from '../checks/content.ts';
 import { checkDocument } from '../checks/documents.ts';
+import { pageCheckFindings } from '../checks/page-checks.ts';
 import type { CheckedDocument, Finding, NotScanned } from '../checks/finding.ts';
 import { gradebookFindings } from '../checks/grades.ts';
 import { internalLinkFindings } from '../checks/internal-links.ts';
@@ -158,6 +159,7 @@ export class CourseChecks {
       this.#options.a11y.run({ html: content, url: baseUrl, whole, title: item.place.itemTitle ?? '' }).then(
         (outcome) => {
           this.#push(axeFindings(outcome, item.place, item.url), item);
+          this.#push(pageCheckFindings(outcome.page, whole, item.place, item.url), item);
           for (const rule of outcome.errors) this.ruleErrors.set(rule, (this.ruleErrors.get(rule) ?? 0) + 1);
           if (item.isTopic) this.scanned++;
         },
