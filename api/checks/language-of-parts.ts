@@ -17,7 +17,7 @@ import { pageFinding } from './page-findings.ts';
 export const MIN_CHARS = 40;
 export const MIN_WORDS = 6;
 /** franc's score of the marked language, as a share of the best language's, at or above which the text counts as written in it. */
-export const DECLARED_SCORE_FLOOR = 0.75;
+export const DECLARED_SCORE_FLOOR = 0.8;
 
 /**
  * franc names individual languages where BCP 47 uses the macrolanguage a page's lang names
