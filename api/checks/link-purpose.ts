@@ -13,8 +13,9 @@ const normalName = (name: string) => name.toLowerCase().replace(/\s+/g, ' ').rep
 
 /** Links that do not go anywhere: `href="#"` and `javascript:` addresses. */
 export function goesNowhere(link: Pick<LinkFact, 'rawHref'>): boolean {
-  const href = link.rawHref.trim().toLowerCase();
-  return href === '#' || href.replace(/[\s\u0000-\u001f]/g, '').startsWith('javascript:');
+  // Browsers drop tabs, line breaks and other control characters from an address, so `java\tscript:` runs as script.
+  const href = [...link.rawHref.toLowerCase()].filter((character) => character.charCodeAt(0) > 0x20).join('');
+  return href === '#' || href.startsWith('javascript:');
 }
 
 /** A destination as a place: the same address with or without a closing slash is one place. */
