@@ -34,8 +34,18 @@ interface Step {
   rect: { x: number; y: number; width: number; height: number } | null;
 }
 
-/** Runs in the page: lists the tab order and records each element's look before any has the focus. */
-function prepare(): number {
+interface Suspect {
+  index: number;
+  fact: ElementFact;
+  rect: NonNullable<Step['rect']>;
+}
+
+/**
+ * Runs in the page: lists the tab order and records each element's look before any has the focus.
+ * With `focusEach` (an item without scripts), it then gives each element the focus as the keyboard
+ * does (focus-visible), in turn, and returns those whose look did not change; in one round trip.
+ */
+function prepare(focusEach: number | null): { tabbable: number; same: Suspect[] } {
   const visible = (element: Element) => element.checkVisibility({ visibilityProperty: true });
   const candidates = document.querySelectorAll(
     'a[href], area[href], button, input, select, textarea, iframe, object, embed, audio[controls], video[controls], summary, [tabindex], [contenteditable]',
@@ -67,7 +77,31 @@ function prepare(): number {
   const state = { elements: elements as Element[], looks: new Map(elements.map((element) => [element, look(element)])), look, focused: [] as Element[] };
   document.addEventListener('focus', (event) => void state.focused.push(event.target as Element), true);
   (window as unknown as { __ctpoKeyboard: typeof state }).__ctpoKeyboard = state;
-  return elements.length;
+  const same: Suspect[] = [];
+  if (focusEach === null) return { tabbable: elements.length, same };
+  const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
+  state.elements.slice(0, focusEach).forEach((element, index) => {
+    const tag = element.tagName.toLowerCase();
+    const type = tag === 'input' ? (element as HTMLInputElement).type : '';
+    // A caret, and the controls of a player or a date field, are indicators of their own.
+    if (tag === 'textarea' || (element as HTMLElement).isContentEditable || (tag === 'input' && ['text', 'search', 'email', 'url', 'tel', 'password', 'number', ''].includes(type))) return;
+    if (['audio', 'video'].includes(tag) || ['date', 'datetime-local', 'month', 'time', 'week'].includes(type)) return;
+    (element as HTMLElement).focus({ focusVisible: true } as FocusOptions);
+    const box = element.getBoundingClientRect();
+    if (box.width * box.height === 0 || look(element) !== state.looks.get(element)) return;
+    const opening = element.outerHTML.slice(0, element.outerHTML.indexOf('>') + 1);
+    const html = oneLine(`${opening}${oneLine(element.textContent ?? '')}`);
+    same.push({
+      index,
+      fact: { html: html.length > 160 ? `${html.slice(0, 157)}...` : html, selector: element.id !== '' ? `#${CSS.escape(element.id)}` : tag },
+      rect: { x: box.x, y: box.y, width: box.width, height: box.height },
+    });
+  });
+  (document.activeElement as HTMLElement | null)?.blur?.();
+  state.focused.length = 0;
+  // Kept only for the screenshots of elements whose look did not change.
+  if (same.length === 0) delete (window as unknown as { __ctpoKeyboard?: unknown }).__ctpoKeyboard;
+  return { tabbable: elements.length, same };
 }
 
 /** Runs in the page after a press: where the focus is, and whether its element's look changed. */
@@ -116,10 +150,33 @@ function observe(): Step {
   return { index, removed: null, compound, look, fact: factOf(active), rect };
 }
 
-/** Tabs through the page; `clickListeners` runs first, while nothing has the focus. */
+/**
+ * Tabs through the page; the click listeners are read first, while nothing has the focus. On an item
+ * without scripts (nor frames or plugins, whose content may have its own), nothing can hold or take
+ * the focus and the browser's own tab order holds: one press of Tab puts the page in the keyboard's
+ * hands, then each element takes the focus in turn inside the page, in one round trip instead of
+ * two per element (a topic's tab walk cost more than axe's whole run on it).
+ */
 export async function walkKeyboard(page: Page, devtools: CDPSession, scripted: boolean, limits: KeyboardLimits = KEYBOARD_LIMITS): Promise<KeyboardFacts> {
   const clickOnly = scripted ? await clickOnlyElements(page, devtools, limits.listeners) : [];
-  const tabbable = await page.evaluate(prepare);
+  if (!scripted) {
+    // The keyboard's first press, then the rest of the tab order in the page.
+    await page.keyboard.press('Tab');
+    const { tabbable, same } = await page.evaluate(prepare, limits.presses);
+    const facts: KeyboardFacts = { tabbable, presses: 1, complete: tabbable <= limits.presses, noVisibleFocus: [], focusRemoved: [], trap: [], clickOnly };
+    let screenshots = 0;
+    for (const suspect of same) {
+      if (screenshots >= limits.screenshots) break;
+      await page.evaluate(({ index }) => {
+        const state = (window as unknown as { __ctpoKeyboard: { elements: HTMLElement[] } }).__ctpoKeyboard;
+        state.elements[index]?.focus({ focusVisible: true } as FocusOptions);
+      }, suspect);
+      if (await looksSameUnfocused(page, suspect.rect, screenshots++)) facts.noVisibleFocus.push(suspect.fact);
+    }
+    if (same.length > 0) await page.evaluate(() => void delete (window as unknown as { __ctpoKeyboard?: unknown }).__ctpoKeyboard);
+    return facts;
+  }
+  const { tabbable } = await page.evaluate(prepare, null);
   const facts: KeyboardFacts = { tabbable, presses: 0, complete: false, noVisibleFocus: [], focusRemoved: [], trap: [], clickOnly };
   if (tabbable === 0) {
     facts.complete = true;

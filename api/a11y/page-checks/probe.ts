@@ -16,7 +16,7 @@ export interface ProbeLimits {
 
 export const PROBE_LIMITS: ProbeLimits = { links: 300, images: 100, texts: 60, blocks: 40, textChars: 400 };
 
-/** The page's facts, without the keyboard's (keyboard.ts adds those); `scripted` says whether anything on the page can listen for a click. */
+/** The page's facts, without the keyboard's (keyboard.ts adds those); `scripted` says whether anything on the page can run code (listen for a click, hold the focus). */
 export function probePage(limits: ProbeLimits): Omit<PageFacts, 'keyboard'> & { scripted: boolean } {
   const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
   const shorten = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 3)}...` : text);
@@ -187,6 +187,8 @@ export function probePage(limits: ProbeLimits): Omit<PageFacts, 'keyboard'> & { 
     refresh.push({ ...fact(meta), delay: match === null ? null : Math.floor(Number(match[1])), url: match?.[2]?.trim() ?? '' });
   }
 
-  const scripted = document.scripts.length > 0 || [...document.querySelectorAll('*')].some((element) => element.getAttributeNames().some((name) => name.startsWith('on')));
+  // Frames and plugins count: their content may have scripts of its own.
+  const scripted = document.scripts.length > 0 || document.querySelector('iframe, frame, object, embed') !== null
+    || [...document.querySelectorAll('*')].some((element) => element.getAttributeNames().some((name) => name.startsWith('on')));
   return { pageLang: (document.documentElement.getAttribute('lang') ?? '').trim(), links, images, texts, blocks, underlined, blinking, tables, refresh, scripted };
 }

@@ -67,6 +67,9 @@ const CASES: [string, string, string, string, boolean?][] = [
   ['a11y.focus-not-visible', 'F78: a style sheet removes every outline; a box-shadow in its place passes',
     page('<style>*:focus { outline: 0 }</style><p><button>Show answer</button></p>'),
     page('<style>*:focus { outline: 0; box-shadow: 0 0 0 3px #1a73e8 }</style><p><button>Show answer</button></p>')],
+  ['a11y.focus-not-visible', 'F78 on a page with a script of its own (tabbed press by press)',
+    page('<p><a href="/a">Before</a> <a href="/syllabus" style="outline:none">Syllabus</a></p><script>document.title = "Week 1";</script>'),
+    page('<p><a href="/a">Before</a> <a href="/syllabus" style="outline:none; text-decoration:none" onfocus="this.style.textDecoration=\'underline\'">Syllabus</a></p><script>document.title = "Week 1";</script>')],
   ['a11y.focus-removed', 'F55: focus removed by script when received',
     page('<p><a href="/a">Before</a> <a href="/b" onfocus="this.blur()">Lab manual</a> <a href="/c">After</a></p>'),
     page('<p><a href="/a">Before</a> <a href="/b" onfocus="this.style.background=\'yellow\'">Lab manual</a> <a href="/c">After</a></p>')],
@@ -176,6 +179,13 @@ describe('the page checks in the browser: a failing case and a passing look-alik
 <form><label>Your answer <input name="a"></label> <select aria-label="Week"><option>1</option></select> <button>Send</button></form>
 <video controls src="stream.mp4"></video> <details><summary>Hint</summary>Look at page 12.</details>`);
     expect(await judge(clean)).toEqual([]);
+  }, 120_000);
+
+  it('judges each page alone while the pool\'s pages tab at once', async () => {
+    const failing = page('<p><a href="/a" style="outline:none">A</a> <a href="/b">B</a></p>');
+    const passing = page('<p><a href="/a">A</a> <a href="/b">B</a></p>');
+    const verdicts = await Promise.all([failing, passing, failing, passing, failing, passing].map((html) => checksOf(html)));
+    expect(verdicts).toEqual([['a11y.focus-not-visible'], [], ['a11y.focus-not-visible'], [], ['a11y.focus-not-visible'], []]);
   }, 120_000);
 
   it('tabs through the whole page and stops at its end', async () => {
