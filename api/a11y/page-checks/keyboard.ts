@@ -89,8 +89,8 @@ function prepare(focusEach: number | null): { tabbable: number; same: Suspect[] 
     (element as HTMLElement).focus({ focusVisible: true } as FocusOptions);
     const box = element.getBoundingClientRect();
     if (box.width * box.height === 0 || look(element) !== state.looks.get(element)) return;
-    const opening = element.outerHTML.slice(0, element.outerHTML.indexOf('>') + 1);
-    const html = oneLine(`${opening}${oneLine(element.textContent ?? '')}`);
+    const opening = (element.cloneNode(false) as Element).outerHTML.replace(/<\/[^>]*>$/, '');
+    const html = oneLine(`${opening}${oneLine((element.textContent ?? '').slice(0, 400))}`);
     same.push({
       index,
       fact: { html: html.length > 160 ? `${html.slice(0, 157)}...` : html, selector: element.id !== '' ? `#${CSS.escape(element.id)}` : tag },
@@ -110,8 +110,8 @@ function observe(): Step {
   const state = (window as unknown as { __ctpoKeyboard: State }).__ctpoKeyboard;
   const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
   const factOf = (element: Element): ElementFact => {
-    const tag = element.outerHTML.slice(0, element.outerHTML.indexOf('>') + 1);
-    const html = oneLine(`${tag}${oneLine(element.textContent ?? '')}`);
+    const tag = (element.cloneNode(false) as Element).outerHTML.replace(/<\/[^>]*>$/, '');
+    const html = oneLine(`${tag}${oneLine((element.textContent ?? '').slice(0, 400))}`);
     const parts: string[] = [];
     let current: Element | null = element;
     while (current !== null && current !== document.documentElement && parts.length < 5) {
@@ -312,8 +312,8 @@ async function clickOnlyElements(page: Page, devtools: CDPSession, max: number):
           for (let current: Element | null = element; current !== null && !handled; current = current.parentElement) handled = keyed.has(current);
           if (handled) continue;
         }
-        const tag = element.outerHTML.slice(0, element.outerHTML.indexOf('>') + 1);
-        const html = oneLine(`${tag}${oneLine(element.textContent ?? '')}`);
+        const tag = (element.cloneNode(false) as Element).outerHTML.replace(/<\/[^>]*>$/, '');
+        const html = oneLine(`${tag}${oneLine((element.textContent ?? '').slice(0, 400))}`);
         found.push({ html: html.length > 160 ? `${html.slice(0, 157)}...` : html, selector: element.id !== '' ? `#${CSS.escape(element.id)}` : element.tagName.toLowerCase() });
       }
       return found;

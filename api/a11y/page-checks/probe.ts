@@ -21,8 +21,9 @@ export function probePage(limits: ProbeLimits): Omit<PageFacts, 'keyboard'> & { 
   const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
   const shorten = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 3)}...` : text);
   const describe = (element: Element) => {
-    const tag = element.outerHTML.slice(0, element.outerHTML.indexOf('>') + 1);
-    const text = oneLine(element.textContent ?? '');
+    // Only the opening tag and the start of the text are kept: a block's whole text (the body's) is not read for that.
+    const tag = (element.cloneNode(false) as Element).outerHTML.replace(/<\/[^>]*>$/, '');
+    const text = oneLine((element.textContent ?? '').slice(0, 400));
     return shorten(oneLine(`${tag}${text}`), 160);
   };
   const selectorOf = (element: Element): string => {
