@@ -4,6 +4,7 @@
 // picked once at its start.
 import { accessSync, constants } from 'node:fs';
 import type { A11yMode, AxeOutcome } from './axe-rules.ts';
+import type { PageCheckOutcome } from './page-checks/page-facts.ts';
 
 /** One item to check. */
 export interface A11yItem {
@@ -20,8 +21,8 @@ export interface AccessibilityRunner {
   readonly mode: A11yMode;
   /** Starts what the first item needs (a browser, a worker) ahead of it. */
   warmUp(): void;
-  /** axe's results for one item; rejects with an AppError saying why the item could not be checked. */
-  run(item: A11yItem): Promise<AxeOutcome>;
+  /** axe's results for one item (and, in a browser, the page checks' facts); rejects with an AppError saying why the item could not be checked. */
+  run(item: A11yItem): Promise<AxeOutcome & PageCheckOutcome>;
   /** Stops everything started; no browser process outlives it. */
   close(): Promise<void>;
 }

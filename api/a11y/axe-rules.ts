@@ -4,7 +4,6 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import axe from 'axe-core';
 import type { Language } from '../i18n/languages.ts';
-import type { PageFacts } from './page-checks/page-facts.ts';
 
 /** How a run checks accessibility: in headless Chromium, or in jsdom when no browser is installed. */
 export type A11yMode = 'browser' | 'jsdom';
@@ -38,8 +37,6 @@ export interface AxeOutcome {
   incomplete: AxeRuleResult[];
   /** Rules whose own code failed on this item (axe reports them as incomplete with an error). */
   errors: string[];
-  /** What the page checks read from the rendered item (browser only; null when they could not). */
-  page?: PageFacts | null;
 }
 
 /** WCAG 2.0, 2.1 and 2.2 at levels A and AA, and axe's best practices. */

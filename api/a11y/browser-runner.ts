@@ -26,7 +26,7 @@ import { sleep } from '../net/retry.ts';
 import { BROWSER_NICENESS, type A11yItem, type AccessibilityRunner } from './a11y-runner.ts';
 import { AXE_EXAMPLES, AXE_SOURCE, axeLocaleOf, axeRulesFor, axeRunOptions, summarizeAxeResults, type AxeOutcome } from './axe-rules.ts';
 import type { PageResources } from './page-resources.ts';
-import { collectPageFacts, PAGE_CHECKS_RULE } from './page-checks/collect-page-facts.ts';
+import { withPageFacts } from './page-checks/collect-page-facts.ts';
 
 export interface BrowserRunnerOptions {
   executablePath: string;
@@ -273,7 +273,8 @@ export class BrowserRunner implements AccessibilityRunner {
         onCrash = () => reject(new AppError('internal', msg('reason.a11y.crashed')));
         current.page.once('crash', onCrash);
       });
-      const checking = this.#check(current, job.item);
+      // The page checks read the rendered item after axe, within the item's time limit.
+      const checking = this.#check(current, job.item).then((outcome) => withPageFacts(outcome, current.page, current.devtools));
       checking.catch(() => undefined);
       job.resolve(await Promise.race([checking, failure]));
       // The page's garbage is collected before it takes the next item (the item is answered first).
@@ -404,12 +405,9 @@ export class BrowserRunner implements AccessibilityRunner {
       },
       { write: reuse ? { address: url, content: html } : null, options: runOptions, examples: AXE_EXAMPLES },
     );
-    const outcome = summarizeAxeResults(results as Parameters<typeof summarizeAxeResults>[0]);
-    // After axe: tabbing through the page moves its focus (and may run its focus handlers).
-    const pageFacts = await collectPageFacts(page, slot.devtools);
     // A document whose own scripts ran is not reused: the next item gets a fresh one.
     slot.warmOrigin = active ? null : item.url.origin;
-    return { ...outcome, errors: pageFacts === null ? [...outcome.errors, PAGE_CHECKS_RULE] : outcome.errors, page: pageFacts };
+    return summarizeAxeResults(results as Parameters<typeof summarizeAxeResults>[0]);
   }
 
   /** After a scripted item's load: until its requests have been quiet a moment, at most 2 s. */

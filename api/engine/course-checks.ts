@@ -159,9 +159,9 @@ export class CourseChecks {
       this.#options.a11y.run({ html: content, url: baseUrl, whole, title: item.place.itemTitle ?? '' }).then(
         (outcome) => {
           this.#push(axeFindings(outcome, item.place, item.url), item);
-          this.#push(pageCheckFindings(outcome.page, whole, item.place, item.url), item);
           for (const rule of outcome.errors) this.ruleErrors.set(rule, (this.ruleErrors.get(rule) ?? 0) + 1);
           if (item.isTopic) this.scanned++;
+          this.#push(pageCheckFindings(outcome.page, whole, item.place, item.url), item);
         },
         (error: unknown) => {
           const problem = isAppError(error) ? error.text : msg('reason.a11y.failed');

@@ -110,3 +110,8 @@ export interface PageFacts {
   refresh: RefreshFact[];
   keyboard: KeyboardFacts | null;
 }
+
+/** What a runner hands on beside axe's outcome of an item: the page checks' facts (browser only; null when they could not be read). */
+export interface PageCheckOutcome {
+  page?: PageFacts | null;
+}

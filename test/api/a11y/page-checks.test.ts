@@ -5,7 +5,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findChromium } from '../../../api/a11y/a11y-runner.ts';
+import { findChromium, type AccessibilityRunner } from '../../../api/a11y/a11y-runner.ts';
 import { BrowserRunner } from '../../../api/a11y/browser-runner.ts';
 import { PageResources } from '../../../api/a11y/page-resources.ts';
 import { topicPlace } from '../../../api/brightspace/places.ts';
@@ -21,7 +21,8 @@ const page = (body: string, head = '', lang = 'en') => `<!doctype html><html lan
 let server: Server;
 let origin: string;
 let http: GuardedHttpClient;
-let runner: BrowserRunner;
+/** Through the runner's interface, as the engine calls it. */
+let runner: AccessibilityRunner;
 let topic = 0;
 
 /** The page checks' findings of HTML rendered at a new address of the site: a whole page, or a fragment. */
