@@ -3,8 +3,8 @@
 // (jsdom-runner.ts), the stated fallback when no browser is installed. A run uses one of them,
 // picked once at its start.
 import { accessSync, constants } from 'node:fs';
-import type { A11yMode, AxeOutcome } from './axe-rules.ts';
 import type { PageCheckOutcome } from './page-checks/page-facts.ts';
+import type { A11yMode, AxeOutcome } from './axe-rules.ts';
 
 /** One item to check. */
 export interface A11yItem {

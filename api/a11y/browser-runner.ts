@@ -23,10 +23,10 @@ import { AppError } from '../errors.ts';
 import { bcp47Of, type Language } from '../i18n/languages.ts';
 import { msg } from '../i18n/messages.ts';
 import { sleep } from '../net/retry.ts';
+import { withPageFacts } from './page-checks/collect-page-facts.ts';
 import { BROWSER_NICENESS, type A11yItem, type AccessibilityRunner } from './a11y-runner.ts';
 import { AXE_EXAMPLES, AXE_SOURCE, axeLocaleOf, axeRulesFor, axeRunOptions, summarizeAxeResults, type AxeOutcome } from './axe-rules.ts';
 import type { PageResources } from './page-resources.ts';
-import { withPageFacts } from './page-checks/collect-page-facts.ts';
 
 export interface BrowserRunnerOptions {
   executablePath: string;

@@ -9,9 +9,8 @@ import { findings } from './findings.ts';
 import { fixes } from './fixes.ts';
 import { history } from './history.ts';
 import { links } from './links.ts';
-import { pageChecks } from './page-checks.ts';
 import { report } from './report.ts';
 import { safeguards } from './safeguards.ts';
 
-export const english = { ...errors, ...findings, ...links, ...documents, ...fixes, ...report, ...cli, ...courseWide, ...accessibility, ...pageChecks, ...safeguards, ...history } as const satisfies Record<string, string>;
+export const english = { ...errors, ...findings, ...links, ...documents, ...fixes, ...report, ...cli, ...courseWide, ...accessibility, ...safeguards, ...history } as const satisfies Record<string, string>;
 export type MessageId = keyof typeof english;
