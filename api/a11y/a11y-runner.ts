@@ -3,6 +3,7 @@
 // (jsdom-runner.ts), the stated fallback when no browser is installed. A run uses one of them,
 // picked once at its start.
 import { accessSync, constants } from 'node:fs';
+import type { PageCheckOutcome } from './page-checks/page-facts.ts';
 import type { A11yMode, AxeOutcome } from './axe-rules.ts';
 
 /** One item to check. */
@@ -20,8 +21,8 @@ export interface AccessibilityRunner {
   readonly mode: A11yMode;
   /** Starts what the first item needs (a browser, a worker) ahead of it. */
   warmUp(): void;
-  /** axe's results for one item; rejects with an AppError saying why the item could not be checked. */
-  run(item: A11yItem): Promise<AxeOutcome>;
+  /** axe's results for one item (and, in a browser, the page checks' facts); rejects with an AppError saying why the item could not be checked. */
+  run(item: A11yItem): Promise<AxeOutcome & PageCheckOutcome>;
   /** Stops everything started; no browser process outlives it. */
   close(): Promise<void>;
 }

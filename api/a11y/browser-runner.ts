@@ -23,6 +23,7 @@ import { AppError } from '../errors.ts';
 import { bcp47Of, type Language } from '../i18n/languages.ts';
 import { msg } from '../i18n/messages.ts';
 import { sleep } from '../net/retry.ts';
+import { withPageFacts } from './page-checks/collect-page-facts.ts';
 import { BROWSER_NICENESS, type A11yItem, type AccessibilityRunner } from './a11y-runner.ts';
 import { AXE_EXAMPLES, AXE_SOURCE, axeLocaleOf, axeRulesFor, axeRunOptions, summarizeAxeResults, type AxeOutcome } from './axe-rules.ts';
 import type { PageResources } from './page-resources.ts';
@@ -272,7 +273,8 @@ export class BrowserRunner implements AccessibilityRunner {
         onCrash = () => reject(new AppError('internal', msg('reason.a11y.crashed')));
         current.page.once('crash', onCrash);
       });
-      const checking = this.#check(current, job.item);
+      // The page checks read the rendered item after axe, within the item's time limit.
+      const checking = this.#check(current, job.item).then((outcome) => withPageFacts(outcome, current.page, current.devtools));
       checking.catch(() => undefined);
       job.resolve(await Promise.race([checking, failure]));
       // The page's garbage is collected before it takes the next item (the item is answered first).

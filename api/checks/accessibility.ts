@@ -65,8 +65,29 @@ function fileStem(src: string | undefined): string | null {
   return decoded === '' ? null : decoded.replace(IMAGE_FILE, '').toLowerCase();
 }
 
+/**
+ * An image that is a control: an image button, or the whole content of a link or button. Its alt
+ * text is the control's label, and a file named for what the button says ("submit.png", alt
+ * "Submit") is named after that label, not the other way round.
+ */
+function isControlImage(image: HtmlElement): boolean {
+  if (image.name === 'input') return true;
+  let parent = image.parent;
+  for (let depth = 0; depth < 3 && parent !== null && isElement(parent); depth++, parent = parent.parent) {
+    if ((parent.name === 'a' && parent.attribs.href !== undefined) || parent.name === 'button') {
+      return accessibleText(parent) === (image.attribs.alt ?? '').replace(/\s+/g, ' ').trim();
+    }
+  }
+  return false;
+}
+
+/** Alt text in words (letters and spaces): a label, never a file or camera name, which keep their dots, digits or joins. */
+const WORDS = /^[\p{L}\p{M}'’]+( [\p{L}\p{M}'’]+)*$/u;
+
 /** True when an image's alt text is its file name (or looks like one) rather than a description. */
 export function isFileNameAlt(image: HtmlElement): boolean {
+  const alt = image.attribs.alt?.trim() ?? '';
+  if (WORDS.test(alt) && isControlImage(image)) return false;
   return isFileNameText(image.attribs.alt, image.attribs.src);
 }
 

@@ -18,6 +18,7 @@ import { checkDocument } from '../checks/documents.ts';
 import type { CheckedDocument, Finding, NotScanned } from '../checks/finding.ts';
 import { gradebookFindings } from '../checks/grades.ts';
 import { internalLinkFindings } from '../checks/internal-links.ts';
+import { pageCheckFindings } from '../checks/page-checks.ts';
 import { fragmentFindings, mailtoFindings, openedAddressFindings, probeFindings, staticLinkFindings } from '../checks/links.ts';
 import { releaseConditionFindings } from '../checks/release-conditions.ts';
 import { dateFindings } from '../checks/structure.ts';
@@ -160,6 +161,7 @@ export class CourseChecks {
           this.#push(axeFindings(outcome, item.place, item.url), item);
           for (const rule of outcome.errors) this.ruleErrors.set(rule, (this.ruleErrors.get(rule) ?? 0) + 1);
           if (item.isTopic) this.scanned++;
+          this.#push(pageCheckFindings(outcome.page, whole, item.place, item.url), item);
         },
         (error: unknown) => {
           const problem = isAppError(error) ? error.text : msg('reason.a11y.failed');

@@ -8,6 +8,7 @@
 // escaped, and only http(s) addresses become links. The filters are plain CSS (checkboxes and
 // :has()), so they work where scripts are blocked.
 import type { Severity } from '../checks/finding.ts';
+import { pageCheckReference } from '../checks/page-findings.ts';
 import type { MessageId } from '../i18n/messages.ts';
 import { bcp47Of, directionOf } from '../i18n/languages.ts';
 import { fixFirstGroups, repeatedGroups, type PlaceRef, type RepeatedGroup } from './groups.ts';
@@ -102,9 +103,14 @@ function whereHtml(ctx: Context, finding: ReportFinding): string {
   return `${escapeHtml(p.list(where))}${code === null ? '' : ` <code class="check-id">${escapeHtml(code)}</code>`}${selector}`;
 }
 
-/** The help link of an axe rule, after the advice. */
+/** The help link of an axe rule, or the W3C's page of a check judged from the rendered page, after the advice. */
 function ruleHelp(ctx: Context, finding: ReportFinding): string {
-  return finding.helpUrl === undefined ? '' : ` ${linkTo(finding.helpUrl, ctx.p.t('report.fix.rule-help', { rule: finding.check.replace(/^a11y\./, '') }))}`;
+  if (finding.helpUrl === undefined) return '';
+  const reference = pageCheckReference(finding.check);
+  const text = reference === undefined
+    ? ctx.p.t('report.fix.rule-help', { rule: finding.check.replace(/^a11y\./, '') })
+    : ctx.p.t('report.fix.wcag-help', { criteria: reference.criteria.length === 0 ? 'none' : reference.criteria.join(', ') });
+  return ` ${linkTo(finding.helpUrl, text)}`;
 }
 
 /**

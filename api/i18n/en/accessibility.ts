@@ -1,5 +1,9 @@
-// English texts of how a run checked accessibility, for the report's header and the command line.
+// English texts of how a run checked accessibility, for the report's header and the command line;
+// the checks judged from the rendered page keep their texts in a file of their own.
+import { pageChecks } from './page-checks.ts';
+
 export const accessibility = {
+  ...pageChecks,
   'report.meta.accessibility': 'Accessibility',
   'report.a11y.browser': 'Accessibility was checked with axe-core {axe} in headless Chromium {browser}: the WCAG 2.2 A and AA rules and best practices a topic can decide, colour contrast included{enhanced, select, yes {, and AAA enhanced contrast} other {}}.',
   'report.a11y.jsdom': 'Accessibility was checked with axe-core {axe} without a browser (jsdom). Not run: {rules}.',

@@ -15,6 +15,12 @@ describe('a11y.alt-filename', () => {
     '<img src="x/IMG_2031.JPG" alt="IMG_2031">',
     '<img src="x/y.png" alt="DSC_0042">',
     '<img src="x/Lab%20Setup.jpeg" alt="Lab Setup">',
+    // A control whose alt text keeps the file's name, not a label.
+    '<input type="image" src="submit_btn.png" alt="submit_btn">',
+    '<a href="/next"><img src="arrow.png" alt="arrow.png"></a>',
+    '<a href="/next"><img src="x/IMG_2031.JPG" alt="IMG_2031"></a>',
+    // The image is not the link's whole content, so its alt text is no label.
+    '<a href="/lab">Lab setup <img src="setup.png" alt="setup"></a>',
   ])('finds %s', (html) => {
     expect(check(html).map((f) => f.check)).toEqual(['a11y.alt-filename']);
   });
@@ -24,6 +30,10 @@ describe('a11y.alt-filename', () => {
     '<img src="chart.png" alt="Growth of 2.5% per year, shown in chart.png form">',
     '<img src="divider.png" alt="">',
     '<img src="ab.png" alt="ab">', // too short to tell
+    // An image button's label, and the file named after it (the false flag of a clean control page).
+    '<form action="/go"><input type="image" src="submit.png" alt="Submit"></form>',
+    '<a href="/next"><img src="buttons/next-page.png" alt="Next page"></a>',
+    '<button><img src="Search.gif" alt="search"></button>',
   ])('leaves %s alone', (html) => {
     expect(check(html)).toEqual([]);
   });
