@@ -25,6 +25,7 @@ import { msg } from '../i18n/messages.ts';
 import { sleep } from '../net/retry.ts';
 import { BROWSER_NICENESS, type A11yItem, type AccessibilityRunner } from './a11y-runner.ts';
 import { AXE_EXAMPLES, AXE_SOURCE, axeLocaleOf, axeRulesFor, axeRunOptions, summarizeAxeResults, type AxeOutcome } from './axe-rules.ts';
+import { IBM_ENGINE, ibmSource, ibmRunArguments, runIbmInPage, summarizeIbmResults, type IbmPageResult } from './ibm-rules.ts';
 import type { PageResources } from './page-resources.ts';
 
 export interface BrowserRunnerOptions {
@@ -40,6 +41,12 @@ export interface BrowserRunnerOptions {
   timeoutMs?: number;
   /** Nice steps the browser's scheduling group stays below this process (default BROWSER_NICENESS); null leaves it as it starts. */
   niceness?: number | null;
+  /**
+   * IBM's Equal Access engine beside axe-core in each page (default true); false runs axe alone (the
+   * benchmark's figure of today's time). A string is run instead of IBM's own script (tests of an
+   * engine that throws or hangs).
+   */
+  ibm?: boolean | string;
 }
 
 /**
@@ -141,6 +148,7 @@ export class BrowserRunner implements AccessibilityRunner {
   readonly mode = 'browser' as const;
   readonly #options: BrowserRunnerOptions;
   readonly #axeScript: string;
+  readonly #ibm: boolean;
   readonly #rules: { whole: string[]; fragment: string[] };
   #browser: Promise<Browser> | null = null;
   #pid: number | undefined;
@@ -165,7 +173,11 @@ export class BrowserRunner implements AccessibilityRunner {
     this.#options = options;
     this.#pages = pLimit({ concurrency: options.pages ?? 2, rejectOnClear: true });
     const locale = axeLocaleOf(options.language);
-    this.#axeScript = `${AXE_SOURCE};${locale === undefined ? '' : `axe.configure({ locale: ${JSON.stringify(locale)} });`}`;
+    // Both engines are read from their packages once and injected with each fresh document: never
+    // fetched at run time.
+    const ibm = options.ibm ?? true;
+    this.#ibm = ibm !== false;
+    this.#axeScript = `${AXE_SOURCE};${locale === undefined ? '' : `axe.configure({ locale: ${JSON.stringify(locale)} });`}${ibm === false ? '' : `;${ibm === true ? ibmSource() : ibm}`}`;
     this.#rules = {
       whole: axeRulesFor({ mode: 'browser', whole: true, enhancedContrast: options.enhancedContrast }),
       fragment: axeRulesFor({ mode: 'browser', whole: false, enhancedContrast: options.enhancedContrast }),
@@ -398,14 +410,40 @@ export class BrowserRunner implements AccessibilityRunner {
           count: result.nodes.length,
           nodes: result.nodes.slice(0, examples).map((node) => ({ html: node.html, target: node.target, any: reason(node.any), all: reason(node.all), none: reason(node.none) })),
         });
-        const found = await axe.run(document, options);
-        return { violations: found.violations.map(slim), incomplete: found.incomplete.map(slim) };
+        // Each element either engine names gets a key, so that both engines' verdicts on one element meet.
+        const keys = new Map<Element, number>();
+        (window as unknown as { __ctpoKeys: Map<Element, number> }).__ctpoKeys = keys;
+        const keyOf = (target: unknown): number => {
+          const element = Array.isArray(target) && target.length === 1 && typeof target[0] === 'string' ? document.querySelector(target[0]) : null;
+          if (element === null) return -1;
+          let key = keys.get(element);
+          if (key === undefined) keys.set(element, (key = keys.size));
+          return key;
+        };
+        try {
+          const found = await axe.run(document, options);
+          return { violations: found.violations.map((result) => ({ ...slim(result), keys: result.nodes.map((node) => keyOf(node.target)) })), incomplete: found.incomplete.map(slim) };
+        } catch (error) {
+          // The other engine's verdicts still stand.
+          return { violations: [], incomplete: [], failed: error instanceof Error ? error.message : String(error) };
+        }
       },
       { write: reuse ? { address: url, content: html } : null, options: runOptions, examples: AXE_EXAMPLES },
     );
+    const ibm: IbmPageResult | undefined = this.#ibm ? await page.evaluate(runIbmInPage, ibmRunArguments(item.whole)) : undefined;
     // A document whose own scripts ran is not reused: the next item gets a fresh one.
     slot.warmOrigin = active ? null : item.url.origin;
-    return summarizeAxeResults(results as Parameters<typeof summarizeAxeResults>[0]);
+    const engineErrors = [...('failed' in results ? ['axe-core'] : []), ...(ibm !== undefined && 'error' in ibm ? [IBM_ENGINE] : [])];
+    // With every engine failed, nothing was checked: the item is not scanned, with the first reason.
+    if (engineErrors.length === (this.#ibm ? 2 : 1)) {
+      const problem = 'failed' in results && results.failed !== undefined ? results.failed : ibm !== undefined && 'error' in ibm ? ibm.error : '';
+      throw new AppError('internal', msg('reason.a11y.error', { problem }));
+    }
+    return {
+      ...summarizeAxeResults(results as Parameters<typeof summarizeAxeResults>[0]),
+      ...(ibm !== undefined && 'results' in ibm ? { ibm: summarizeIbmResults(ibm.results) } : {}),
+      ...(engineErrors.length > 0 ? { engineErrors } : {}),
+    };
   }
 
   /** After a scripted item's load: until its requests have been quiet a moment, at most 2 s. */
