@@ -101,6 +101,11 @@ export const CHROMIUM_ARGS = [
 
 /** Content that runs code or navigates: such an item gets a fresh document of its own. */
 const ACTIVE_CONTENT = /<script\b|\son[a-z]+\s*=|http-equiv\s*=\s*["']?refresh/i;
+/**
+ * Content that embeds a document by <object>: written into a kept document, its load event comes
+ * before the object has shown its fallback for missing data, so it is judged in a fresh document.
+ */
+const EMBEDDED_OBJECT = /<object\b/i;
 const SETTLE_QUIET_MS = 150;
 const SETTLE_MAX_MS = 2_000;
 const CLOSE_GRACE_MS = 5_000;
@@ -125,6 +130,8 @@ interface Slot {
   devtools: CDPSession;
   /** Items checked since the last collection. */
   sinceCollected: number;
+  /** Embedded documents of the current item answered by a stand-in (page-resources.ts). */
+  standIns: Set<string>;
 }
 
 interface Job {
@@ -322,7 +329,7 @@ export class BrowserRunner implements AccessibilityRunner {
     });
     const page = await context.newPage();
     const devtools = await context.newCDPSession(page);
-    const slot: Slot = { context, page, warmOrigin: null, pending: null, inflight: 0, lastRequestAt: 0, devtools, sinceCollected: 0 };
+    const slot: Slot = { context, page, warmOrigin: null, pending: null, inflight: 0, lastRequestAt: 0, devtools, sinceCollected: 0, standIns: new Set() };
     this.#slots.add(slot);
     // Pop-ups are not part of the page.
     context.on('page', (other) => void (other !== page && other.close().catch(() => undefined)));
@@ -351,6 +358,7 @@ export class BrowserRunner implements AccessibilityRunner {
         resourceType: request.resourceType(),
         headers: request.headers(),
       });
+      if (answer.ok && answer.standIn === true) slot.standIns.add(request.url());
       if (answer.ok) await route.fulfill({ status: answer.status, headers: answer.headers, body: answer.body });
       else await route.abort(answer.error === 'blocked' ? 'blockedbyclient' : answer.error);
     } catch {
@@ -366,7 +374,8 @@ export class BrowserRunner implements AccessibilityRunner {
     const url = item.url.href.split('#')[0]!;
     const active = ACTIVE_CONTENT.test(html);
     const { page } = slot;
-    const reuse = !active && slot.warmOrigin === item.url.origin;
+    const reuse = !active && !EMBEDDED_OBJECT.test(html) && slot.warmOrigin === item.url.origin;
+    slot.standIns.clear();
     if (reuse) {
       this.stats.reused++;
     } else {
@@ -420,12 +429,18 @@ export class BrowserRunner implements AccessibilityRunner {
           if (key === undefined) keys.set(element, (key = keys.size));
           return key;
         };
+        // What embeds a document, by the address it loaded, for verdicts about a stand-in.
+        const embeds = [...document.querySelectorAll('object[data], iframe[src], frame[src], embed[src]')].map((element) => {
+          let key = keys.get(element);
+          if (key === undefined) keys.set(element, (key = keys.size));
+          return { url: (element as HTMLObjectElement).data || (element as HTMLIFrameElement).src, key };
+        });
         try {
           const found = await axe.run(document, options);
-          return { violations: found.violations.map((result) => ({ ...slim(result), keys: result.nodes.map((node) => keyOf(node.target)) })), incomplete: found.incomplete.map(slim) };
+          return { embeds, violations: found.violations.map((result) => ({ ...slim(result), keys: result.nodes.map((node) => keyOf(node.target)) })), incomplete: found.incomplete.map(slim) };
         } catch (error) {
           // The other engine's verdicts still stand.
-          return { violations: [], incomplete: [], failed: error instanceof Error ? error.message : String(error) };
+          return { embeds, violations: [], incomplete: [], failed: error instanceof Error ? error.message : String(error) };
         }
       },
       { write: reuse ? { address: url, content: html } : null, options: runOptions, examples: AXE_EXAMPLES },
@@ -439,11 +454,13 @@ export class BrowserRunner implements AccessibilityRunner {
       const problem = 'failed' in results && results.failed !== undefined ? results.failed : ibm !== undefined && 'error' in ibm ? ibm.error : '';
       throw new AppError('internal', msg('reason.a11y.error', { problem }));
     }
-    return {
+    const outcome: AxeOutcome = {
       ...summarizeAxeResults(results as Parameters<typeof summarizeAxeResults>[0]),
       ...(ibm !== undefined && 'results' in ibm ? { ibm: summarizeIbmResults(ibm.results) } : {}),
       ...(engineErrors.length > 0 ? { engineErrors } : {}),
     };
+    const standIns = new Set(results.embeds.filter((embed) => slot.standIns.has(embed.url.split('#')[0]!) || slot.standIns.has(embed.url)).map((embed) => embed.key));
+    return standIns.size === 0 ? outcome : withoutStandIns(outcome, standIns);
   }
 
   /** After a scripted item's load: until its requests have been quiet a moment, at most 2 s. */
@@ -454,6 +471,29 @@ export class BrowserRunner implements AccessibilityRunner {
       await sleep(50, { ref: false });
     }
   }
+}
+
+/**
+ * Rules whose verdict on an element depends on what it embeds having loaded: on an element whose
+ * document was answered by a stand-in they would judge the stand-in, not the page, so those verdicts
+ * are not counted.
+ */
+const LOAD_DEPENDENT_RULES = new Set(['object-alt', 'frame-focusable-content', 'object_text_exists', 'iframe_interactive_tabbable']);
+
+/** The outcome less the load-dependent verdicts on elements whose embedded document was a stand-in. */
+export function withoutStandIns(outcome: AxeOutcome, standIns: ReadonlySet<number>): AxeOutcome {
+  const keep = <T extends { id: string; count: number; keys?: number[]; nodes: unknown[] }>(result: T): T | null => {
+    if (!LOAD_DEPENDENT_RULES.has(result.id) || result.keys === undefined) return result;
+    const left = result.keys.map((key, index) => ({ key, index })).filter(({ key }) => !standIns.has(key));
+    if (left.length === result.keys.length) return result;
+    if (left.length === 0) return null;
+    return { ...result, count: left.length, keys: left.map(({ key }) => key), nodes: left.filter(({ index }) => index < result.nodes.length).map(({ index }) => result.nodes[index]) };
+  };
+  return {
+    ...outcome,
+    violations: outcome.violations.map(keep).filter((result) => result !== null),
+    ...(outcome.ibm === undefined ? {} : { ibm: outcome.ibm.map(keep).filter((result) => result !== null) }),
+  };
 }
 
 /**
