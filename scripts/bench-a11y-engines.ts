@@ -1,6 +1,6 @@
 // Measures candidate accessibility engines beside axe-core on the same pages, for the choice of a
 // second engine (docs/accessibility-engines.md):
-//   node scripts/compare-a11y-engines.ts --candidates DIR
+//   node scripts/bench-a11y-engines.ts --candidates DIR
 // DIR is a folder where the candidates were installed from the npm registry (`npm install
 // accessibility-checker-engine html_codesniffer @siteimprove/alfa-rules @siteimprove/alfa-act
 // @siteimprove/alfa-playwright`); a candidate missing there is left out. The pages are the failure
