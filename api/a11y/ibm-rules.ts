@@ -130,27 +130,29 @@ export async function runIbmInPage({ policy, disabled, off, nodesPerRule }: { po
   type Checker = {
     check: (node: Document, guidelines: string[]) => Promise<{ results: Issue[] }>;
     getGuidelines: () => { id: string; checkpoints: Checkpoint[] }[];
-    disableRule: (rule: string) => void;
-    engine: { getHelp: (rule: string, reason: string | number) => string };
+    addGuideline: (guideline: { id: string; checkpoints: Checkpoint[] }) => void;
+    engine: { getHelp: (rule: string, reason: string | number) => string; getRule: (rule: string) => { dependencies?: string[] } | undefined };
   };
   const page = window as unknown as { ace?: { Checker: new () => Checker }; __ctpoIbm?: Checker; __ctpoKeys?: Map<Element, number> };
   try {
     if (page.ace === undefined) throw new Error('the engine is not loaded');
+    // Rules whose results are never reported do not run: IBM's guideline is copied with its
+    // requirements only, less the rules turned off, plus the rules they depend on. (The engine's
+    // disableRule turns off every rule, whatever its argument.)
+    const guideline = 'CTPO';
     let checker = page.__ctpoIbm;
     if (checker === undefined) {
       checker = new page.ace.Checker();
-      // Rules whose results are never reported do not run: recommendations and the rules turned off
-      // (a third of the time of a check).
-      const required = new Set<string>();
-      const every = new Set<string>();
-      for (const checkpoint of checker.getGuidelines().find((guideline) => guideline.id === policy)?.checkpoints ?? []) {
-        for (const rule of checkpoint.rules ?? []) {
-          every.add(rule.id);
-          if (rule.level === 'VIOLATION' && !disabled.includes(rule.id)) required.add(rule.id);
-        }
+      const base = checker.getGuidelines().find((entry) => entry.id === policy);
+      if (base === undefined) throw new Error(`IBM's engine has no guideline ${policy}`);
+      const kept = (rule: { id: string; level: string }) => rule.level === 'VIOLATION' && !disabled.includes(rule.id);
+      const needed = new Set<string>();
+      for (const checkpoint of base.checkpoints) {
+        for (const rule of checkpoint.rules ?? []) if (kept(rule)) for (const dependency of checker.engine.getRule(rule.id)?.dependencies ?? []) needed.add(dependency);
       }
-      for (const rule of every) if (!required.has(rule)) checker.disableRule(rule);
-      page.__ctpoIbm = checker;
+      const own = checker;
+      own.addGuideline({ ...base, id: guideline, checkpoints: base.checkpoints.map((checkpoint) => ({ ...checkpoint, rules: (checkpoint.rules ?? []).filter((rule) => kept(rule) || needed.has(rule.id)) })) });
+      page.__ctpoIbm = own;
     }
     const keys = (page.__ctpoKeys ??= new Map());
     const keyOf = (node: Node): number => {
@@ -174,16 +176,16 @@ export async function runIbmInPage({ policy, disabled, off, nodesPerRule }: { po
     };
     // Which success criteria, levels and priority each rule is filed under, as requirements.
     const filed = new Map<string, { wcag: { sc: string; level: string }[]; toolkitLevel: number }>();
-    for (const checkpoint of checker.getGuidelines().find((guideline) => guideline.id === policy)?.checkpoints ?? []) {
+    for (const checkpoint of checker.getGuidelines().find((entry) => entry.id === guideline)?.checkpoints ?? []) {
       for (const rule of checkpoint.rules ?? []) {
-        if (rule.level !== 'VIOLATION') continue;
+        if (rule.level !== 'VIOLATION' || disabled.includes(rule.id)) continue;
         const entry = filed.get(rule.id) ?? { wcag: [], toolkitLevel: Number(rule.toolkitLevel) };
         entry.wcag.push({ sc: checkpoint.num, level: checkpoint.wcagLevel });
         entry.toolkitLevel = Math.min(entry.toolkitLevel, Number(rule.toolkitLevel));
         filed.set(rule.id, entry);
       }
     }
-    const report = await checker.check(document, [policy]);
+    const report = await checker.check(document, [guideline]);
     const byRule = new Map<string, IbmRuleResult>();
     for (const issue of report.results) {
       if (issue.value[0] !== 'VIOLATION' || issue.value[1] !== 'FAIL' || off.includes(issue.ruleId)) continue;
