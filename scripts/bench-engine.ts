@@ -1,5 +1,5 @@
 // Benchmark of the engine's hot path against linkinator, on the same pages from the same servers:
-//   npm run bench:engine [-- --rounds 3] [--instant] [--no-documents]
+//   npm run bench:engine [-- --rounds 3] [--instant] [--no-documents] [--a11y-only]
 // A synthetic course (300 topics, 3300 link occurrences, 1300+ distinct addresses on 40 hosts, some
 // slow, some broken) and a course stylesheet every topic uses are served on loopback by a child
 // process. The engine and linkinator each run in their own child process, in alternating order, so
@@ -12,7 +12,9 @@
 // (every scope) and its full-run time is printed against the modules-only run, which reads what a
 // run read before course-wide scopes. With a Chromium installed, the engine checks accessibility in
 // it, and a bare loop (one browser page, axe-core's defaults, topic after topic) runs too: the last
-// line is then the engine's speed-up over it.
+// line is then the engine's speed-up over it. The accessibility runner also checks the 300 topics
+// alone, in a child of its own, once with axe-core alone and once with IBM's Equal Access engine
+// beside it, for the accessibility time per topic of each (`--a11y-only` runs only those).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir, availableParallelism, cpus, totalmem } from 'node:os';
@@ -527,6 +529,32 @@ async function runBareLoop(config: ServeConfig): Promise<ToolResult> {
   return { wallMs, peakRssSampled: 0, maxRss: process.resourceUsage().maxRSS * 1024, broken: [] };
 }
 
+/**
+ * The accessibility runner alone: the topics (read first, with the session) handed to the browser
+ * runner all at once, as a run hands them over, its two pages checking them; axe-core alone, or
+ * with IBM's Equal Access engine beside it. Only the checking is timed.
+ */
+async function runA11yAlone(config: ServeConfig, ibm: boolean): Promise<ToolResult> {
+  const { findChromium } = await import('../api/a11y/a11y-runner.ts');
+  const { BrowserRunner } = await import('../api/a11y/browser-runner.ts');
+  const { PageResources } = await import('../api/a11y/page-resources.ts');
+  const { GuardedHttpClient } = await import('../api/net/guarded-http.ts');
+  const pages = await Promise.all(config.pageUrls.map(async (url) => (await fetch(url, { headers: { cookie: config.cookie } })).text()));
+  const http = new GuardedHttpClient({ policy: { allowPrivateTargets: true, allowHttp: true } });
+  const site = new URL(config.siteOrigin);
+  const resources = new PageResources({ http, siteOrigin: site, sessionHeaders: (url): Record<string, string> => (url.origin === site.origin ? { cookie: config.cookie } : {}) });
+  const runner = new BrowserRunner({ executablePath: findChromium()!, resources, enhancedContrast: false, ibm });
+  runner.warmUp();
+  await runner.version();
+  const sampler = peakSampler();
+  const started = performance.now();
+  await Promise.all(pages.map((html, index) => runner.run({ html, url: new URL(config.pageUrls[index]!), whole: true })));
+  const wallMs = performance.now() - started;
+  await runner.close();
+  await http.close();
+  return { wallMs, peakRssSampled: sampler.stop(), maxRss: process.resourceUsage().maxRSS * 1024, broken: [] };
+}
+
 /** The course's documents read one after another by the document reader alone, as the engine reads them. */
 async function runDocuments(config: ServeConfig): Promise<DocumentsResult> {
   const { DocumentRunner } = await import('../api/extract/document-runner.ts');
@@ -590,7 +618,7 @@ function median(values: number[]): number {
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 const megabytes = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
 
-async function conduct(rounds: number, instant: boolean, withDocuments: boolean): Promise<void> {
+async function conduct(rounds: number, instant: boolean, withDocuments: boolean, a11yOnly: boolean): Promise<void> {
   const server = spawn(process.execPath, [SCRIPT, '--serve', ...(instant ? ['--instant'] : []), ...(withDocuments ? [] : ['--no-documents'])], { stdio: ['pipe', 'pipe', 'inherit'] });
   const readLine = lines(server);
   const config = JSON.parse(await readLine()) as ServeConfig;
@@ -625,6 +653,25 @@ async function conduct(rounds: number, instant: boolean, withDocuments: boolean)
   const linkinator: Measured[] = [];
   const whole: Measured[] = [];
   const bare: ToolResult[] = [];
+  const a11yAxe: ToolResult[] = [];
+  const a11yBoth: ToolResult[] = [];
+  if (browser !== undefined) {
+    for (let round = 0; round < rounds; round++) {
+      // Alternating order, so neither is always the one that runs on a warmer machine.
+      for (const ibm of round % 2 === 0 ? [false, true] : [true, false]) (ibm ? a11yBoth : a11yAxe).push(await runChild(ibm ? '--a11y-both' : '--a11y-axe', config));
+      console.log(`accessibility round ${round + 1}: axe-core alone ${seconds(a11yAxe[round]!.wallMs)}, axe-core and IBM Equal Access ${seconds(a11yBoth[round]!.wallMs)} for ${config.topics} topics`);
+    }
+    const axeMs = median(a11yAxe.map((r) => r.wallMs)) / config.topics;
+    const bothMs = median(a11yBoth.map((r) => r.wallMs)) / config.topics;
+    const peak = (results: ToolResult[]) => megabytes(Math.max(...results.map((r) => r.peakTreePss ?? 0)));
+    console.log(`accessibility time per topic (median of ${rounds}, 2 browser pages): axe-core alone ${axeMs.toFixed(1)} ms, with IBM Equal Access beside it ${bothMs.toFixed(1)} ms (x${(bothMs / axeMs).toFixed(2)})`);
+    console.log(`accessibility alone, peak memory with the browser (PSS): axe-core alone ${peak(a11yAxe)}, with IBM Equal Access ${peak(a11yBoth)}`);
+  }
+  if (a11yOnly) {
+    server.stdin.end('quit\n');
+    await new Promise((resolve) => server.once('close', resolve));
+    return;
+  }
   const orders = [['engine', 'linkinator', 'engine-whole'], ['linkinator', 'engine-whole', 'engine'], ['engine-whole', 'engine', 'linkinator']] as const;
   for (let round = 0; round < rounds; round++) {
     const results: Record<string, Measured> = {};
@@ -707,7 +754,7 @@ async function readStdin(): Promise<string> {
 const mode = process.argv[2];
 if (mode === '--serve') {
   await serve(process.argv.includes('--instant'), !process.argv.includes('--no-documents'));
-} else if (mode === '--engine' || mode === '--engine-whole' || mode === '--linkinator' || mode === '--bare-loop' || mode === '--documents') {
+} else if (mode === '--engine' || mode === '--engine-whole' || mode === '--linkinator' || mode === '--bare-loop' || mode === '--documents' || mode === '--a11y-axe' || mode === '--a11y-both') {
   const config = JSON.parse(await readStdin()) as ServeConfig;
   const result =
     mode === '--linkinator'
@@ -716,6 +763,8 @@ if (mode === '--serve') {
         ? await runDocuments(config)
         : mode === '--bare-loop'
           ? await runBareLoop(config)
+          : mode === '--a11y-axe' || mode === '--a11y-both'
+            ? await runA11yAlone(config, mode === '--a11y-both')
           : await runEngine(config, mode === '--engine-whole' ? ALL_SCOPES : undefined);
   process.stdout.write(`${JSON.stringify(result)}\n`);
 } else {
@@ -725,6 +774,6 @@ if (mode === '--serve') {
     console.error('bench:engine: --rounds must be a whole number of at least 1.');
     process.exitCode = 2;
   } else {
-    await conduct(rounds, process.argv.includes('--instant'), !process.argv.includes('--no-documents'));
+    await conduct(rounds, process.argv.includes('--instant'), !process.argv.includes('--no-documents'), process.argv.includes('--a11y-only'));
   }
 }

@@ -37,6 +37,10 @@ export interface AccessibilityCheckInfo {
   notRun: string[];
   /** Rule id -> items it failed to run on. */
   ruleErrors: ReadonlyMap<string, number>;
+  /** The engine beside axe-core (browser only). */
+  secondEngine?: { name: string; version: string };
+  /** Engine -> items it failed on while the other engine's verdicts stood. */
+  engineErrors?: ReadonlyMap<string, number>;
 }
 
 export const DEFAULT_CHROMIUM = '/usr/bin/chromium';

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import axe from 'axe-core';
 import type { Language } from '../i18n/languages.ts';
+import type { IbmRuleResult, WcagCriterion } from './ibm-rules.ts';
 
 /** How a run checks accessibility: in headless Chromium, or in jsdom when no browser is installed. */
 export type A11yMode = 'browser' | 'jsdom';
@@ -29,6 +30,8 @@ export interface AxeRuleResult {
   count: number;
   /** The first few of them. */
   nodes: AxeNode[];
+  /** The page's key of every element of a failure, shared with the other engine's (browser only). */
+  keys?: number[];
 }
 
 /** What a runner reports for one item. */
@@ -37,6 +40,10 @@ export interface AxeOutcome {
   incomplete: AxeRuleResult[];
   /** Rules whose own code failed on this item (axe reports them as incomplete with an error). */
   errors: string[];
+  /** The failures IBM's Equal Access engine found beside axe (browser only, ibm-rules.ts). */
+  ibm?: IbmRuleResult[];
+  /** Engines that failed on this item while the other's verdicts stand (`axe-core`, IBM_ENGINE). */
+  engineErrors?: string[];
 }
 
 /** WCAG 2.0, 2.1 and 2.2 at levels A and AA, and axe's best practices. */
@@ -169,6 +176,20 @@ export function axeRuleText(rule: string, language?: Language): AxeRuleText | un
   return ruleTextsOf(language).get(rule);
 }
 
+const LEVEL_TAGS: Record<string, WcagCriterion['level']> = { wcag2a: 'A', wcag21a: 'A', wcag22a: 'A', wcag2aa: 'AA', wcag21aa: 'AA', wcag22aa: 'AA', wcag2aaa: 'AAA', wcag21aaa: 'AAA', wcag22aaa: 'AAA' };
+const CRITERIA = new Map(
+  axe.getRules().map((rule) => {
+    const level = rule.tags.map((tag) => LEVEL_TAGS[tag]).find((found) => found !== undefined);
+    const criteria = level === undefined ? [] : rule.tags.filter((tag) => /^wcag\d{3,}$/.test(tag)).map((tag) => ({ sc: `${tag[4]}.${tag[5]}.${tag.slice(6)}`, level }));
+    return [rule.ruleId, criteria];
+  }),
+);
+
+/** The WCAG success criteria an axe rule judges, from its tags; none for a best practice. */
+export function wcagOfAxeRule(rule: string): WcagCriterion[] {
+  return CRITERIA.get(rule) ?? [];
+}
+
 /** Elements named per rule and item. */
 export const AXE_EXAMPLES = 3;
 
@@ -194,6 +215,7 @@ type RuleResultIn = Pick<axe.Result, 'id' | 'help' | 'helpUrl'> & {
   nodes: Pick<axe.NodeResult, 'html' | 'target' | 'any' | 'all' | 'none'>[];
   count?: number;
   error?: unknown;
+  keys?: number[];
 };
 
 function summarize(result: RuleResultIn, withReason: boolean): AxeRuleResult {
@@ -203,6 +225,7 @@ function summarize(result: RuleResultIn, withReason: boolean): AxeRuleResult {
     help: result.help,
     helpUrl: result.helpUrl,
     count: result.count ?? result.nodes.length,
+    ...(result.keys === undefined ? {} : { keys: result.keys }),
     nodes: result.nodes.slice(0, AXE_EXAMPLES).map((node) => {
       const why = withReason ? reasonOf(node) : undefined;
       return { html: shorten(node.html), selector: selectorOf(node.target), ...(why === undefined ? {} : { why }) };

@@ -26,6 +26,7 @@ import { sleep } from '../net/retry.ts';
 import { withPageFacts } from './page-checks/collect-page-facts.ts';
 import { BROWSER_NICENESS, type A11yItem, type AccessibilityRunner } from './a11y-runner.ts';
 import { AXE_EXAMPLES, AXE_SOURCE, axeLocaleOf, axeRulesFor, axeRunOptions, summarizeAxeResults, type AxeOutcome } from './axe-rules.ts';
+import { IBM_ENGINE, ibmSource, ibmRunArguments, runIbmInPage, summarizeIbmResults, type IbmPageResult } from './ibm-rules.ts';
 import type { PageResources } from './page-resources.ts';
 
 export interface BrowserRunnerOptions {
@@ -41,6 +42,12 @@ export interface BrowserRunnerOptions {
   timeoutMs?: number;
   /** Nice steps the browser's scheduling group stays below this process (default BROWSER_NICENESS); null leaves it as it starts. */
   niceness?: number | null;
+  /**
+   * IBM's Equal Access engine beside axe-core in each page (default true); false runs axe alone (the
+   * benchmark's figure of today's time). A string is run instead of IBM's own script (tests of an
+   * engine that throws or hangs).
+   */
+  ibm?: boolean | string;
 }
 
 /**
@@ -95,6 +102,11 @@ export const CHROMIUM_ARGS = [
 
 /** Content that runs code or navigates: such an item gets a fresh document of its own. */
 const ACTIVE_CONTENT = /<script\b|\son[a-z]+\s*=|http-equiv\s*=\s*["']?refresh/i;
+/**
+ * Content that embeds a document by <object>: written into a kept document, its load event comes
+ * before the object has shown its fallback for missing data, so it is judged in a fresh document.
+ */
+const EMBEDDED_OBJECT = /<object\b/i;
 const SETTLE_QUIET_MS = 150;
 const SETTLE_MAX_MS = 2_000;
 const CLOSE_GRACE_MS = 5_000;
@@ -119,6 +131,8 @@ interface Slot {
   devtools: CDPSession;
   /** Items checked since the last collection. */
   sinceCollected: number;
+  /** Embedded documents of the current item answered by a stand-in (page-resources.ts). */
+  standIns: Set<string>;
 }
 
 interface Job {
@@ -142,6 +156,7 @@ export class BrowserRunner implements AccessibilityRunner {
   readonly mode = 'browser' as const;
   readonly #options: BrowserRunnerOptions;
   readonly #axeScript: string;
+  readonly #ibm: boolean;
   readonly #rules: { whole: string[]; fragment: string[] };
   #browser: Promise<Browser> | null = null;
   #pid: number | undefined;
@@ -166,7 +181,11 @@ export class BrowserRunner implements AccessibilityRunner {
     this.#options = options;
     this.#pages = pLimit({ concurrency: options.pages ?? 2, rejectOnClear: true });
     const locale = axeLocaleOf(options.language);
-    this.#axeScript = `${AXE_SOURCE};${locale === undefined ? '' : `axe.configure({ locale: ${JSON.stringify(locale)} });`}`;
+    // Both engines are read from their packages once and injected with each fresh document: never
+    // fetched at run time.
+    const ibm = options.ibm ?? true;
+    this.#ibm = ibm !== false;
+    this.#axeScript = `${AXE_SOURCE};${locale === undefined ? '' : `axe.configure({ locale: ${JSON.stringify(locale)} });`}${ibm === false ? '' : `;${ibm === true ? ibmSource() : ibm}`}`;
     this.#rules = {
       whole: axeRulesFor({ mode: 'browser', whole: true, enhancedContrast: options.enhancedContrast }),
       fragment: axeRulesFor({ mode: 'browser', whole: false, enhancedContrast: options.enhancedContrast }),
@@ -312,7 +331,7 @@ export class BrowserRunner implements AccessibilityRunner {
     });
     const page = await context.newPage();
     const devtools = await context.newCDPSession(page);
-    const slot: Slot = { context, page, warmOrigin: null, pending: null, inflight: 0, lastRequestAt: 0, devtools, sinceCollected: 0 };
+    const slot: Slot = { context, page, warmOrigin: null, pending: null, inflight: 0, lastRequestAt: 0, devtools, sinceCollected: 0, standIns: new Set() };
     this.#slots.add(slot);
     // Pop-ups are not part of the page.
     context.on('page', (other) => void (other !== page && other.close().catch(() => undefined)));
@@ -341,6 +360,7 @@ export class BrowserRunner implements AccessibilityRunner {
         resourceType: request.resourceType(),
         headers: request.headers(),
       });
+      if (answer.ok && answer.standIn === true) slot.standIns.add(request.url());
       if (answer.ok) await route.fulfill({ status: answer.status, headers: answer.headers, body: answer.body });
       else await route.abort(answer.error === 'blocked' ? 'blockedbyclient' : answer.error);
     } catch {
@@ -356,7 +376,8 @@ export class BrowserRunner implements AccessibilityRunner {
     const url = item.url.href.split('#')[0]!;
     const active = ACTIVE_CONTENT.test(html);
     const { page } = slot;
-    const reuse = !active && slot.warmOrigin === item.url.origin;
+    const reuse = !active && !EMBEDDED_OBJECT.test(html) && slot.warmOrigin === item.url.origin;
+    slot.standIns.clear();
     if (reuse) {
       this.stats.reused++;
     } else {
@@ -400,14 +421,48 @@ export class BrowserRunner implements AccessibilityRunner {
           count: result.nodes.length,
           nodes: result.nodes.slice(0, examples).map((node) => ({ html: node.html, target: node.target, any: reason(node.any), all: reason(node.all), none: reason(node.none) })),
         });
-        const found = await axe.run(document, options);
-        return { violations: found.violations.map(slim), incomplete: found.incomplete.map(slim) };
+        // Each element either engine names gets a key, so that both engines' verdicts on one element meet.
+        const keys = new Map<Element, number>();
+        (window as unknown as { __ctpoKeys: Map<Element, number> }).__ctpoKeys = keys;
+        const keyOf = (target: unknown): number => {
+          const element = Array.isArray(target) && target.length === 1 && typeof target[0] === 'string' ? document.querySelector(target[0]) : null;
+          if (element === null) return -1;
+          let key = keys.get(element);
+          if (key === undefined) keys.set(element, (key = keys.size));
+          return key;
+        };
+        // What embeds a document, by the address it loaded, for verdicts about a stand-in.
+        const embeds = [...document.querySelectorAll('object[data], iframe[src], frame[src], embed[src]')].map((element) => {
+          let key = keys.get(element);
+          if (key === undefined) keys.set(element, (key = keys.size));
+          return { url: (element as HTMLObjectElement).data || (element as HTMLIFrameElement).src, key };
+        });
+        try {
+          const found = await axe.run(document, options);
+          return { embeds, violations: found.violations.map((result) => ({ ...slim(result), keys: result.nodes.map((node) => keyOf(node.target)) })), incomplete: found.incomplete.map(slim) };
+        } catch (error) {
+          // The other engine's verdicts still stand.
+          return { embeds, violations: [], incomplete: [], failed: error instanceof Error ? error.message : String(error) };
+        }
       },
       { write: reuse ? { address: url, content: html } : null, options: runOptions, examples: AXE_EXAMPLES },
     );
+    const ibm: IbmPageResult | undefined = this.#ibm ? await page.evaluate(runIbmInPage, ibmRunArguments(item.whole)) : undefined;
     // A document whose own scripts ran is not reused: the next item gets a fresh one.
     slot.warmOrigin = active ? null : item.url.origin;
-    return summarizeAxeResults(results as Parameters<typeof summarizeAxeResults>[0]);
+    const engineErrors = [...('failed' in results ? ['axe-core'] : []), ...(ibm !== undefined && 'error' in ibm ? [IBM_ENGINE] : [])];
+    // With every engine failed, nothing was checked: the item is not scanned, with the first reason.
+    if (engineErrors.length === (this.#ibm ? 2 : 1)) {
+      const problem = 'failed' in results && results.failed !== undefined ? results.failed : ibm !== undefined && 'error' in ibm ? ibm.error : '';
+      throw new AppError('internal', msg('reason.a11y.error', { problem }));
+    }
+    const outcome: AxeOutcome = {
+      ...summarizeAxeResults(results as Parameters<typeof summarizeAxeResults>[0]),
+      ...(ibm !== undefined && 'results' in ibm ? { ibm: summarizeIbmResults(ibm.results) } : {}),
+      ...(engineErrors.length > 0 ? { engineErrors } : {}),
+    };
+    const standIns = new Set(results.embeds.filter((embed) => slot.standIns.has(embed.url.split('#')[0]!) || slot.standIns.has(embed.url)).map((embed) => embed.key));
+    return standIns.size === 0 ? outcome : withoutStandIns(outcome, standIns);
   }
 
   /** After a scripted item's load: until its requests have been quiet a moment, at most 2 s. */
@@ -418,6 +473,29 @@ export class BrowserRunner implements AccessibilityRunner {
       await sleep(50, { ref: false });
     }
   }
+}
+
+/**
+ * Rules whose verdict on an element depends on what it embeds having loaded: on an element whose
+ * document was answered by a stand-in they would judge the stand-in, not the page, so those verdicts
+ * are not counted.
+ */
+const LOAD_DEPENDENT_RULES = new Set(['object-alt', 'frame-focusable-content', 'object_text_exists', 'iframe_interactive_tabbable']);
+
+/** The outcome less the load-dependent verdicts on elements whose embedded document was a stand-in. */
+export function withoutStandIns(outcome: AxeOutcome, standIns: ReadonlySet<number>): AxeOutcome {
+  const keep = <T extends { id: string; count: number; keys?: number[]; nodes: unknown[] }>(result: T): T | null => {
+    if (!LOAD_DEPENDENT_RULES.has(result.id) || result.keys === undefined) return result;
+    const left = result.keys.map((key, index) => ({ key, index })).filter(({ key }) => !standIns.has(key));
+    if (left.length === result.keys.length) return result;
+    if (left.length === 0) return null;
+    return { ...result, count: left.length, keys: left.map(({ key }) => key), nodes: left.filter(({ index }) => index < result.nodes.length).map(({ index }) => result.nodes[index]) };
+  };
+  return {
+    ...outcome,
+    violations: outcome.violations.map(keep).filter((result) => result !== null),
+    ...(outcome.ibm === undefined ? {} : { ibm: outcome.ibm.map(keep).filter((result) => result !== null) }),
+  };
 }
 
 /**

@@ -5,6 +5,7 @@ import type { GuardedHttpClient } from '../net/guarded-http.ts';
 import type { Language } from '../i18n/languages.ts';
 import { browserNicenessFromEnv, enhancedContrastFromEnv, findChromium, type AccessibilityCheckInfo, type AccessibilityRunner } from './a11y-runner.ts';
 import { AXE_VERSION, rulesNotRun } from './axe-rules.ts';
+import { IBM_ENGINE, IBM_VERSION } from './ibm-rules.ts';
 import { JsdomRunner } from './jsdom-runner.ts';
 import { PageResources } from './page-resources.ts';
 
@@ -22,18 +23,21 @@ export interface OpenA11yRunnerOptions {
 
 export interface OpenedA11yRunner {
   runner: AccessibilityRunner;
-  /** How the run checked accessibility, with the rules that failed to run (rule -> items). */
-  describe(ruleErrors: ReadonlyMap<string, number>): Promise<AccessibilityCheckInfo>;
+  /** How the run checked accessibility, with the rules that failed to run (rule -> items) and the engines that failed (engine -> items). */
+  describe(ruleErrors: ReadonlyMap<string, number>, engineErrors?: ReadonlyMap<string, number>): Promise<AccessibilityCheckInfo>;
 }
 
 export async function openAccessibilityRunner(input: OpenA11yRunnerOptions): Promise<OpenedA11yRunner> {
   const { options } = input;
   const chromium = options.chromium === undefined ? findChromium() : (options.chromium ?? undefined);
   const enhancedContrast = options.enhancedContrast ?? enhancedContrastFromEnv();
-  const info = (mode: AccessibilityRunner['mode'], ruleErrors: ReadonlyMap<string, number>, browserVersion?: string): AccessibilityCheckInfo => ({
+  const info = (mode: AccessibilityRunner['mode'], ruleErrors: ReadonlyMap<string, number>, browserVersion?: string, engineErrors?: ReadonlyMap<string, number>): AccessibilityCheckInfo => ({
     mode,
     axeVersion: AXE_VERSION,
     ...(browserVersion === undefined ? {} : { browserVersion }),
+    // The second engine runs in the browser only; without one, axe-core checks alone (jsdom-runner.ts).
+    ...(mode === 'browser' ? { secondEngine: { name: IBM_ENGINE, version: IBM_VERSION } } : {}),
+    ...(engineErrors === undefined || engineErrors.size === 0 ? {} : { engineErrors }),
     enhancedContrast,
     notRun: rulesNotRun(mode, enhancedContrast),
     ruleErrors,
@@ -53,5 +57,5 @@ export async function openAccessibilityRunner(input: OpenA11yRunnerOptions): Pro
     pages: options.a11yPages,
     niceness: browserNicenessFromEnv(),
   });
-  return { runner, describe: async (ruleErrors) => info('browser', ruleErrors, await runner.version().catch(() => undefined)) };
+  return { runner, describe: async (ruleErrors, engineErrors) => info('browser', ruleErrors, await runner.version().catch(() => undefined), engineErrors) };
 }

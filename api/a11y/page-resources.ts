@@ -5,6 +5,12 @@
 // method but GET and HEAD) is refused at once, and everything else has a short time limit, so that
 // nothing a page loads can hold a topic up. Answers the same for every topic (a template's
 // stylesheet, a logo) are kept for the run.
+//
+// Embedded documents (frames, objects) and media answer with the site's real status, so that a
+// missing file is missing as the browser sees it; their content is not loaded (the page is checked,
+// not what it embeds): a found document is an empty page, a found video an empty body. Where the
+// real status cannot be had (the guard refuses the address, the site does not answer in time), an
+// empty page stands in, marked as such: the runner does not count verdicts that depend on it.
 import { isAppError } from '../errors.ts';
 import type { GuardedHttpClient, IncomingHttpHeaders } from '../net/guarded-http.ts';
 
@@ -18,7 +24,8 @@ export interface PageRequest {
 }
 
 export type PageAnswer =
-  | { ok: true; status: number; headers: Record<string, string>; body: Buffer }
+  /** `standIn`: an empty page answered for an embedded document whose real answer could not be had. */
+  | { ok: true; status: number; headers: Record<string, string>; body: Buffer; standIn?: true }
   /** `blocked`: the guard or our rules refused it; `failed`: it could not be loaded. */
   | { ok: false; error: 'blocked' | 'failed' | 'timedout' };
 
@@ -28,7 +35,7 @@ export interface PageResourcesOptions {
   siteOrigin: URL;
   /** The session's headers for an address of the site (the cookie), or none. */
   sessionHeaders: (url: URL) => Record<string, string>;
-  /** Time limit of one request (default 10 s); fonts get less, since a page waits for them. */
+  /** Time limit of one request (default 10 s); fonts and embedded documents get less (default 5 s), since a page's load waits for them. */
   timeoutMs?: number;
   fontTimeoutMs?: number;
   signal?: AbortSignal;
@@ -39,7 +46,7 @@ export const RENDERING_USER_AGENT = 'CTPO/0.1 (Course Testing Protocol Observer;
 
 /** Where a course site keeps the files a page uses: the course's own files and the shared templates. */
 const SITE_FILE_PATHS = ['/content/', '/shared/'];
-const REFUSED_TYPES = new Set(['media', 'websocket', 'eventsource', 'manifest', 'ping', 'texttrack', 'other', 'cspreport']);
+const REFUSED_TYPES = new Set(['websocket', 'eventsource', 'manifest', 'ping', 'texttrack', 'other', 'cspreport']);
 const MAX_BODY_BYTES = 8 * 1024 * 1024;
 const CACHE_ENTRY_BYTES = 2 * 1024 * 1024;
 const CACHE_BYTES = 48 * 1024 * 1024;
@@ -48,8 +55,10 @@ const PASSED_REQUEST_HEADERS = ['accept', 'accept-language', 'origin', 'range'];
 // describes the body.
 const DROPPED_RESPONSE_HEADERS = new Set(['set-cookie', 'set-cookie2', 'content-length', 'content-encoding', 'transfer-encoding', 'connection', 'keep-alive', 'clear-site-data', 'alt-svc']);
 
-/** An empty document for a frame: the page is checked, not the other sites it embeds. */
-const EMPTY_FRAME: PageAnswer = { ok: true, status: 200, headers: { 'content-type': 'text/html; charset=utf-8' }, body: Buffer.from('<!doctype html><title></title>') };
+/** An empty document for a frame or an object: the page is checked, not the other sites it embeds. */
+const EMPTY_FRAME = { ok: true as const, status: 200, headers: { 'content-type': 'text/html; charset=utf-8' }, body: Buffer.from('<!doctype html><title></title>') } satisfies PageAnswer;
+/** What embeds another document or media: answered with its real status, not its content. */
+const EMBEDDED_TYPES = new Set(['document', 'media']);
 
 function responseHeaders(headers: IncomingHttpHeaders): Record<string, string> {
   const kept: Record<string, string> = {};
@@ -63,10 +72,13 @@ function responseHeaders(headers: IncomingHttpHeaders): Record<string, string> {
 export class PageResources {
   readonly #options: PageResourcesOptions;
   readonly #cache = new Map<string, Promise<PageAnswer>>();
+  /** The real status of each embedded document or media, null where it could not be had; kept for the run. */
+  readonly #statuses = new Map<string, Promise<number | null>>();
   #cachedBytes = 0;
-  /** Requests answered, and refused, for the figures of a run. */
+  /** Requests answered, and refused, for the figures of a run; embedded documents answered by a stand-in. */
   answered = 0;
   refused = 0;
+  standIns = 0;
 
   constructor(options: PageResourcesOptions) {
     this.#options = options;
@@ -84,8 +96,8 @@ export class PageResources {
     } catch {
       return this.#refuse();
     }
-    if (request.resourceType === 'document') return EMPTY_FRAME;
     const method = request.method.toUpperCase();
+    if (EMBEDDED_TYPES.has(request.resourceType)) return this.#embedded(url, request.resourceType === 'media', method);
     if ((method !== 'GET' && method !== 'HEAD') || REFUSED_TYPES.has(request.resourceType)) return this.#refuse();
     if (url.protocol !== 'http:' && url.protocol !== 'https:') return this.#refuse();
 
@@ -112,6 +124,39 @@ export class PageResources {
       this.#cachedBytes += answer.body.length;
     }
     return answer;
+  }
+
+  /** A frame's, an object's or a video's answer: its real status, without its content. */
+  async #embedded(url: URL, media: boolean, method: string): Promise<PageAnswer> {
+    const web = url.protocol === 'http:' || url.protocol === 'https:';
+    let status: Promise<number | null> | undefined = this.#statuses.get(url.href);
+    if (status === undefined) {
+      status = web && (method === 'GET' || method === 'HEAD') ? this.#status(url) : Promise.resolve(null);
+      this.#statuses.set(url.href, status);
+    }
+    const found = await status;
+    if (found === null) {
+      if (media) return { ok: false, error: 'failed' };
+      this.standIns++;
+      return { ...EMPTY_FRAME, standIn: true };
+    }
+    if (found >= 200 && found < 300) return media ? { ok: true, status: found, headers: {}, body: Buffer.alloc(0) } : EMPTY_FRAME;
+    return { ok: true, status: found, headers: media ? {} : { 'content-type': 'text/html; charset=utf-8' }, body: Buffer.alloc(0) };
+  }
+
+  /** The status the site answers for an address (the body is not read), or null when it cannot be had. */
+  async #status(url: URL): Promise<number | null> {
+    const { http, signal } = this.#options;
+    try {
+      const { response } = await http.follow(
+        { url, method: 'GET', headers: { 'user-agent': RENDERING_USER_AGENT }, timeoutMs: this.#options.fontTimeoutMs ?? 5_000, signal },
+        { maxRedirects: 5, headersFor: (hop) => (this.#isSiteFile(hop) ? this.#options.sessionHeaders(hop) : {}) },
+      );
+      this.answered++;
+      return response.status;
+    } catch {
+      return null;
+    }
   }
 
   #refuse(): PageAnswer {

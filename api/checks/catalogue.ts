@@ -1,11 +1,13 @@
 // The catalogue of checks (DESIGN.md, "The engine"): every finding's id and its severity. Each
 // check's short title is the message `check.<id>` (api/i18n/en/report.ts). Accessibility findings
-// from axe-core are `a11y.<axe rule id>` and take their severity from axe's impact.
+// from axe-core are `a11y.<axe rule id>`, those from IBM's Equal Access engine `a11y.ibm.<rule id>`;
+// both take their severity from the table in engine-findings.ts.
 import { formatMessage, isMessage, msg, type Message, type MessageId } from '../i18n/messages.ts';
 import type { Language } from '../i18n/languages.ts';
 import type { Finding, Severity } from './finding.ts';
 import type { ItemPlace } from '../brightspace/places.ts';
 import { axeRuleText } from '../a11y/axe-rules.ts';
+import { ibmRuleTitle } from '../a11y/ibm-rules.ts';
 
 export const CHECKS = {
   'structure.broken': 'error',
@@ -93,6 +95,11 @@ export function finding(check: CheckId, place: ItemPlace, url: string | null, me
 export function checkTitle(check: string, language?: Language): string {
   const own = msg(`check.${check}` as MessageId);
   if (isMessage(own)) return formatMessage(own, language);
+  if (check.startsWith('a11y.ibm.')) {
+    // IBM's rules by the engine's own title of the rule, in English: the engine ships no other language.
+    const rule = check.slice('a11y.ibm.'.length);
+    return ibmRuleTitle(rule)?.replace(/\.$/u, '') ?? formatMessage(msg('check.a11y-rule', { rule }), language);
+  }
   if (check.startsWith('a11y.')) {
     // Every other axe rule by axe-core's own help text, translated where axe ships the language.
     const rule = check.slice('a11y.'.length);
@@ -106,7 +113,7 @@ export function checkTitle(check: string, language?: Language): string {
  * language where axe has it; undefined for anything else.
  */
 export function axeRuleAdvice(check: string, language?: Language): string | undefined {
-  if (!check.startsWith('a11y.')) return undefined;
+  if (!check.startsWith('a11y.') || check.startsWith('a11y.ibm.')) return undefined;
   const description = axeRuleText(check.slice('a11y.'.length), language)?.description;
   return description === undefined ? undefined : /[.。!]$/u.test(description) ? description : `${description}.`;
 }

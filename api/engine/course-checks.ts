@@ -11,7 +11,8 @@ import type { ItemUrls } from '../brightspace/item-urls.ts';
 import { internalTargetOf, type InternalTarget } from '../brightspace/item-urls.ts';
 import type { ItemPlace } from '../brightspace/places.ts';
 import type { CourseDates } from '../brightspace/toc.ts';
-import { axeFindings, checkAccessibility } from '../checks/accessibility.ts';
+import { checkAccessibility } from '../checks/accessibility.ts';
+import { engineFindings } from '../checks/engine-findings.ts';
 import { quicklinkFindings } from '../checks/activities.ts';
 import { checkContent, sessionTokenFindings } from '../checks/content.ts';
 import { checkDocument } from '../checks/documents.ts';
@@ -70,6 +71,8 @@ export class CourseChecks {
   links = 0;
   /** axe rules whose own code failed, with the number of items each failed on. */
   readonly ruleErrors = new Map<string, number>();
+  /** Accessibility engines that failed on an item while the other's verdicts stood, with the number of items. */
+  readonly engineErrors = new Map<string, number>();
   /** Links with schemes that are not the web's (mailto:, tel:, app links): never fetched. */
   linksNotCheckable = 0;
   readonly #options: CourseChecksOptions;
@@ -158,8 +161,9 @@ export class CourseChecks {
     this.#a11yWork.push(
       this.#options.a11y.run({ html: content, url: baseUrl, whole, title: item.place.itemTitle ?? '' }).then(
         (outcome) => {
-          this.#push(axeFindings(outcome, item.place, item.url), item);
+          this.#push(engineFindings(outcome, item.place, item.url), item);
           for (const rule of outcome.errors) this.ruleErrors.set(rule, (this.ruleErrors.get(rule) ?? 0) + 1);
+          for (const engine of outcome.engineErrors ?? []) this.engineErrors.set(engine, (this.engineErrors.get(engine) ?? 0) + 1);
           if (item.isTopic) this.scanned++;
           this.#push(pageCheckFindings(outcome.page, whole, item.place, item.url), item);
         },

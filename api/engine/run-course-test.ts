@@ -44,7 +44,7 @@ export async function runCourseTest(input: CourseTestInput, onProgress?: (progre
   // before the document reader starts, so the two never hold memory at once. How it checked is
   // taken first, while the browser that says its version is still there.
   await checks.accessibilityDone();
-  const accessibility = await run.a11y.describe(checks.ruleErrors);
+  const accessibility = await run.a11y.describe(checks.ruleErrors, checks.engineErrors);
   await run.a11y.runner.close();
   await documents.readAll(context);
   await run.documents.close();

@@ -47,6 +47,8 @@ export interface ReportAccessibility {
   notRun: string[];
   /** axe rules whose own code failed, and on how many items: those items were not checked for them. */
   ruleErrors: { rule: string; items: number }[];
+  /** Accessibility engines that failed on some items while the other engine's verdicts stood. */
+  engineErrors?: { engine: string; items: number }[];
   /** One sentence on how accessibility was checked, in the report's language. */
   summary: string;
   /** The header's warning of what was not checked, in the report's language; absent when all was. */

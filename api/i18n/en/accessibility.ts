@@ -9,4 +9,6 @@ export const accessibility = {
   'report.a11y.jsdom': 'Accessibility was checked with axe-core {axe} without a browser (jsdom). Not run: {rules}.',
   'report.a11y.no-browser': 'Checked without a browser: colour contrast and {count, plural, one {# other rule were} other {# other rules were}} not checked. Install Chromium for the full check.',
   'report.a11y.rule-error': 'The accessibility rule {rule} failed to run on {count, plural, one {# topic} other {# topics}}: check those for it by hand.',
+  'report.a11y.second-engine': '{engine} {version} checked the same pages beside axe-core (its WCAG 2.2 A and AA requirements); a problem both find on the same element is reported once.',
+  'report.a11y.engine-error': "{engine} failed on {count, plural, one {# topic} other {# topics}}; the other engine's verdicts there still stand: check {count, plural, one {it} other {them}} by hand for what {engine} checks.",
 } as const;

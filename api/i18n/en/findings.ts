@@ -1,6 +1,8 @@
 // English texts of the findings: what is wrong, in words a course builder acts on.
 export const findings = {
   'finding.a11y.axe': '{help} ({count, plural, one {# element} other {# elements}}).',
+  'finding.a11y.both': '{help} ({count, plural, one {# element} other {# elements}}). Found by axe-core and {engine}.',
+  'finding.a11y.ibm': '{help} ({count, plural, one {# element} other {# elements}}). Found by {engine}.',
   'finding.a11y.review': 'Needs review: {help} ({count, plural, one {# element} other {# elements}}). CTPO could not decide because: {why}. Look at {count, plural, one {it} other {them}} in the page and judge by hand.',
   'finding.a11y.review-plain': 'Needs review: {help} ({count, plural, one {# element} other {# elements}}). CTPO could not decide; look at {count, plural, one {it} other {them}} in the page and judge by hand.',
   'finding.a11y.alt-filename': '{count, plural, one {An image has} other {# images have}} a file name as alt text (e.g. "{alt}"). Describe what the image shows instead.',

@@ -57,4 +57,8 @@ export const fixes = {
   'fix.a11y.label': 'Give the form field a visible label.',
   'fix.a11y.video-caption': 'Add a captions track to the video.',
   'fix.a11y-rule': 'Correct the element as the rule’s explanation describes, then check the page again.',
+  'fix.a11y.ibm.table_headers_exists': 'Make the table’s first row (or column) header cells in the table’s properties, so each cell is read with its heading (WCAG 1.3.1).',
+  'fix.a11y.ibm.table_structure_misuse': 'Take the header cells, caption and summary out of a table used only to lay content out, or lay the content out without a table (WCAG 1.3.1).',
+  'fix.a11y.ibm.img_alt_redundant': 'Leave the image’s alt text empty when the text beside it (or the link’s text) already says the same, so it is not read out twice (WCAG 1.1.1).',
+  'fix.a11y.ibm.input_label_visible': 'Give the field a label students can see, not only a placeholder or a hidden name (WCAG 2.5.3 and 3.3.2).',
 } as const;

@@ -16,6 +16,11 @@ beforeAll(async () => {
   server = createServer((request, response) => {
     seen.push({ method: request.method ?? '', path: request.url ?? '', headers: request.headers });
     if (request.url === '/content/enforced/1-A/slow.woff2') return; // never answers
+    if (request.url === '/content/enforced/1-A/missing.html' || request.url === '/content/enforced/1-A/gone.mp4') {
+      response.writeHead(404, { 'content-type': 'text/html' });
+      response.end('<p>Not found</p>');
+      return;
+    }
     if (request.url === '/content/enforced/1-A/moved.css') {
       response.writeHead(302, { location: '/content/enforced/1-A/style.css' });
       response.end();
@@ -67,14 +72,40 @@ describe('PageResources', () => {
     expect(seen.filter((entry) => entry.path === '/content/enforced/1-A/style.css')).toHaveLength(1);
   });
 
-  it('refuses what a check does not need, and gives frames an empty page', async () => {
+  it('refuses what a check does not need', async () => {
     seen.length = 0;
     expect(await resources.answer(request('/content/enforced/1-A/form', { method: 'POST' }))).toEqual({ ok: false, error: 'blocked' });
-    expect(await resources.answer(request('/content/enforced/1-A/v.mp4', { resourceType: 'media' }))).toEqual({ ok: false, error: 'blocked' });
     expect(await resources.answer(request('/content/enforced/1-A/beacon', { resourceType: 'ping' }))).toEqual({ ok: false, error: 'blocked' });
-    const frame = await resources.answer(request('https://video.example.com/embed/1', { resourceType: 'document' }));
-    expect(frame.ok && frame.body.toString()).toBe('<!doctype html><title></title>');
     expect(seen).toEqual([]);
+  });
+
+  it('answers frames, objects and media with the site\'s real status, never their content', async () => {
+    seen.length = 0;
+    const found = await resources.answer(request('/content/enforced/1-A/handout.html', { resourceType: 'document' }));
+    expect(found).toMatchObject({ ok: true, status: 200 });
+    expect(found.ok && found.body.toString()).toBe('<!doctype html><title></title>');
+    expect(found.ok && found.standIn).toBeUndefined();
+    const missing = await resources.answer(request('/content/enforced/1-A/missing.html', { resourceType: 'document' }));
+    expect(missing).toMatchObject({ ok: true, status: 404 });
+    expect(missing.ok && missing.body.length).toBe(0);
+    expect(await resources.answer(request('/content/enforced/1-A/gone.mp4', { resourceType: 'media' }))).toMatchObject({ ok: true, status: 404 });
+    const video = await resources.answer(request('/content/enforced/1-A/v.mp4', { resourceType: 'media' }));
+    expect(video).toMatchObject({ ok: true, status: 200 });
+    expect(video.ok && video.body.length).toBe(0);
+    // The site's own files are asked with the session, as the page's other files are.
+    expect(seen.find((entry) => entry.path === '/content/enforced/1-A/missing.html')?.headers.cookie).toBe('d2lSessionVal=secret');
+    // Asked once per run.
+    await resources.answer(request('/content/enforced/1-A/missing.html', { resourceType: 'document' }));
+    expect(seen.filter((entry) => entry.path === '/content/enforced/1-A/missing.html')).toHaveLength(1);
+  });
+
+  it('stands in with an empty page, marked as a stand-in, only where the real answer cannot be had', async () => {
+    const refused = await resources.answer(request('http://169.254.169.254/latest/frame.html', { resourceType: 'document' }));
+    expect(refused).toMatchObject({ ok: true, status: 200, standIn: true });
+    expect(refused.ok && refused.body.toString()).toBe('<!doctype html><title></title>');
+    expect(resources.standIns).toBe(1);
+    // A video that cannot be had fails to load, as it would in a student's browser.
+    expect(await resources.answer(request('http://169.254.169.254/latest/v.mp4', { resourceType: 'media' }))).toEqual({ ok: false, error: 'failed' });
   });
 
   it('gives up on a font that does not come, quickly', async () => {
