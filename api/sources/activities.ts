@@ -138,6 +138,7 @@ export async function readActivities(ctx: SourceContext, options: ActivitiesOpti
     const url = urls.announcement(announcement.id);
     list(place, url);
     const item: CourseItem = { place, url, dates: { dates: { start: announcement.start, end: announcement.end, due: null }, course: false } };
+    if (announcement.hidden) item.hiddenFromStudents = true;
     if (announcement.body.trim() !== '') item.html = { content: announcement.body, baseUrl: new URL(url), whole: false };
     await ctx.emit(item);
   }
