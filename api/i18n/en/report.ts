@@ -153,6 +153,8 @@ export const report = {
   'report.documents.pages': 'Pages or slides',
   'report.documents.where': 'Read from',
   'report.where.count': '{count, plural, one {# time} other {# times}} on the page',
+  'report.where.question': 'question {number, number}',
+  'report.where.frame': 'in the frame “{frame}”',
   'report.where.item': '{type, select, assignment {in the assignment} quiz {in the quiz} discussion_forum {in the discussion forum} discussion_topic {in the discussion topic} announcement {in the announcement} grade_item {in the grade item} course {in the course} other {in the item}} “{title}”',
   'report.item-heading': '{type, select, module {Module} topic {Topic} assignment {Assignment} quiz {Quiz} discussion_forum {Discussion forum} discussion_topic {Discussion topic} announcement {Announcement} grade_item {Grade item} course {Course} other {Item}}: {title}',
   'report.element': '{tag, select, pdf {PDF link} docx {Word hyperlink} pptx {PowerPoint hyperlink} a {link} img {image} video {video} audio {audio} source {media source} track {captions track} iframe {embedded frame} embed {embedded object} object {embedded object} input {form field} select {drop-down list} textarea {text box} button {button} table {table} th {table header} td {table cell} h {heading} ul {list} ol {list} li {list item} link {style sheet} script {script} style {style sheet} svg {SVG image} area {image map area} topic {topic} other {“{tag}” element}}',

@@ -207,7 +207,19 @@ export function demoCourse(web: string, unreachable: string, now = new Date()): 
       { id: 5102, name: 'Reflection', hidden: true, instructions: '<p>What surprised you this term?</p>', gradeItemId: 9003 },
     ],
     quizzes: [
-      { id: 2202, name: 'Unit 1 quiz', description: '<p>Ten questions on ecosystems.</p>', due: daysFromNow(10), gradeItemId: 9002 },
+      {
+        id: 2202,
+        name: 'Unit 1 quiz',
+        description: '<p>Ten questions on ecosystems.</p>',
+        due: daysFromNow(10),
+        gradeItemId: 9002,
+        questions: [
+          { id: 22021, text: '<p>Which of these is a producer?</p>', answers: [{ html: '<p>Grass</p>', weight: 100, feedback: '<p>Plants make their own food.</p>' }, { html: '<p>A rabbit</p>' }, { html: '<p>A fox</p>' }] },
+          // A placeholder left in a question.
+          { id: 22022, text: '<p>Label the food web below.</p><p>[insert food web diagram]</p>' },
+          { id: 22023, text: '<p>Decomposers return nutrients to the soil.</p>', trueFalse: { trueFeedback: '<p>Right: fungi and bacteria do.</p>', falseFeedback: '<p>Think of what happens to fallen leaves.</p>' } },
+        ],
+      },
       // Inactive, and opens after the course ends.
       { id: 2302, name: 'Unit 2 quiz', active: false, description: '<p>Ten questions on water.</p>', start: daysFromNow(120) },
     ],
