@@ -3,6 +3,7 @@
 // checks judge each item, then builds the report model. Runners write it with the report writers
 // (api/report/).
 import { anchorNamesOf } from '../extract/html.ts';
+import { pageFactsOf } from '../extract/page-facts.ts';
 import { readCourseOutline } from '../brightspace/course-offering.ts';
 import { itemUrls } from '../brightspace/item-urls.ts';
 import { selectModules, type CourseDates, type SelectedModule } from '../brightspace/toc.ts';
@@ -94,6 +95,7 @@ function startChecks(run: RunResources, input: CourseTestInput, toc: TocResponse
     siteOrigin: origin,
     signal,
     anchorsOf: anchorNamesOf,
+    pageFactsOf,
     onProgress: (done, total) => {
       if (inLinkPhase) progress('links', done, total);
     },

@@ -17,6 +17,7 @@ export const report = {
   'check.link.internal-missing': 'Link to a course item that does not exist',
   'check.link.internal-hidden': 'Link to a hidden course item',
   'check.link.mailto-invalid': 'Malformed e-mail link',
+  'check.link.soft-404': 'Link to a page that is gone',
   'check.a11y.alt-filename': 'File name used as alt text',
   'check.a11y.link-text-generic': 'Generic link text',
   'check.a11y-rule': 'Accessibility: {rule}',
