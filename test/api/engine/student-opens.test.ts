@@ -1,9 +1,14 @@
 // What a student opens beyond a page, through the real engine and the Brightspace-like site: the
 // questions of a quiz (each defect found and placed at its question, the look-alike left alone) and
 // a quiz whose questions the account may not read (a note, not a failure); links that answer 200
-// but are dead, beside real pages of the same sites.
+// but are dead, beside real pages of the same sites; frames (a course file's defects found in the
+// frame, other sites' frames and an LTI tool listed as not checked, never loaded by the browser).
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { RENDERING_USER_AGENT } from '../../../api/a11y/page-resources.ts';
 import { runCourseTest } from '../../../api/engine/run-course-test.ts';
+import { systemResolver } from '../../../api/net/address-guard.ts';
 import type { Report } from '../../../api/report/model.ts';
 import { renderCsvReport } from '../../../api/report/render-csv.ts';
 import { renderJsonReport } from '../../../api/report/render-json.ts';
@@ -17,20 +22,33 @@ vi.setConfig({ testTimeout: 60_000, hookTimeout: 120_000 });
 
 let web: LinkHost;
 let soft: SoftSites;
+let video: Server;
+const videoRequests: { host: string; path: string; agent: string }[] = [];
 let site: BrightspaceSite;
 let report: Report;
 
 beforeAll(async () => {
   web = await startLinkHost();
   soft = await startSoftSites();
-  site = await startBrightspaceSite(opensCourseSite(web.origin, { notFoundPage: soft.notFoundPage.origin, toHome: soft.toHome.origin, toSignIn: soft.toSignIn.origin, allShort: soft.allShort.origin }));
-  report = await runCourseTest(opensCourseInput(site.origin));
+  // The video sites: every address a player, as the providers' embeds answer.
+  video = createServer((req, res) => {
+    videoRequests.push({ host: req.headers.host ?? '', path: req.url ?? '', agent: req.headers['user-agent'] ?? '' });
+    res.writeHead(req.url?.includes('ctpo-missing-page') ? 404 : 200, { 'content-type': 'text/html' }).end('<!doctype html><title>Player</title><video></video>');
+  });
+  await new Promise<void>((resolve) => video.listen(0, '127.0.0.1', resolve));
+  const videoOrigin = `http://127.0.0.1:${(video.address() as AddressInfo).port}`;
+  site = await startBrightspaceSite(opensCourseSite(web.origin, { notFoundPage: soft.notFoundPage.origin, toHome: soft.toHome.origin, toSignIn: soft.toSignIn.origin, allShort: soft.allShort.origin, video: videoOrigin }));
+  const input = opensCourseInput(site.origin);
+  const resolve = async (host: string) => (host === 'www.youtube.com' || host === 'player.vimeo.com' ? [{ address: '127.0.0.1', family: 4 as const }] : systemResolver(host));
+  report = await runCourseTest({ ...input, options: { ...input.options, resolve } });
 });
 
 afterAll(async () => {
   await site?.close();
   await web?.close();
   await soft?.close();
+  video?.closeAllConnections();
+  await new Promise<void>((resolve) => (video ? video.close(() => resolve()) : resolve()));
 });
 
 const questionRows = () =>
@@ -82,5 +100,35 @@ describe('links that answer 200 but are dead', () => {
     // The link host answers a missing address with 404: no page of it is read beyond its probe.
     expect(web.requests.filter((request) => request.path.endsWith('-ctpo-missing-page'))).toHaveLength(1);
     expect(web.requests.filter((request) => request.path === '/ok/halite').map((request) => request.method)).toEqual(['HEAD']);
+  });
+});
+
+describe('frames and tools', () => {
+  it("finds a course file's defects in the frame that shows it, placed in the frame", () => {
+    const framed = report.findings.filter((f) => f.frame !== undefined).map((f) => `${f.topicId} ${f.frame!.replace(site.origin, 'SITE')} ${f.check}`);
+    expect(framed.sort()).toEqual([
+      '214 SITE/content/enforced/7200-MIN101/week1/gallery-frame.html a11y.image-alt',
+      '214 SITE/content/enforced/7200-MIN101/week1/gallery-frame.html content.placeholder',
+    ]);
+    expect(renderCsvReport(report)).toContain('in the frame “' + site.origin + '/content/enforced/7200-MIN101/week1/gallery-frame.html”');
+    // The page around the frames has no finding of its own.
+    expect(report.findings.filter((f) => f.topicId === 214 && f.frame === undefined)).toEqual([]);
+  });
+
+  it('lists the frames of other sites and the LTI tool in place, as not checked here, with their provider and what to check by hand', () => {
+    const listed = report.notScanned.map((item) => `${item.topicId} ${item.title}: ${item.reason}`);
+    expect(listed).toEqual([
+      expect.stringMatching(/^214 How crystals grow: A YouTube video: not checked here.*captions/),
+      expect.stringMatching(/^214 Cleavage and fracture: A Vimeo video: not checked here.*captions/),
+      expect.stringMatching(/^215 Virtual microscope: An external learning tool \(LTI\): not checked here.*keyboard/),
+    ]);
+    expect(report.totals.notScanned).toBe(3);
+    expect(report.notScanned[0]?.frame).toMatch(/^http:\/\/www\.youtube\.com:\d+\/embed\/M7lc1UVf-VE$/);
+  });
+
+  it('never lets the browser load a frame: the video sites hear only the link checker', () => {
+    expect(videoRequests.length).toBeGreaterThan(0);
+    expect(videoRequests.filter((request) => request.agent === RENDERING_USER_AGENT)).toEqual([]);
+    expect(site.requests.filter((request) => request.path.includes('gallery-frame.html') && request.userAgent === RENDERING_USER_AGENT)).toEqual([]);
   });
 });
