@@ -4,7 +4,7 @@
 // question text only, never an error.
 import type { BrightspaceSession } from './session.ts';
 import { readListOf, type Reading } from './reading.ts';
-import { idField, isRecord, richTextHtml, textField, type RawRecord } from './valence-fields.ts';
+import { idField, isRecord, richTextHtml, textField } from './valence-fields.ts';
 
 export interface QuizQuestion {
   id: number;

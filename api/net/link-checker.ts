@@ -186,6 +186,9 @@ export class LinkChecker {
   }
 
   async #probe(url: URL): Promise<LinkProbe> {
+    // The host's answer to a missing address is asked with its first link, not after it: the
+    // request joins the host's queue early and is there when the first page needs comparing.
+    if (this.#options.pageFactsOf !== undefined && url.origin !== this.#options.siteOrigin?.origin) void this.#missingAnswer(url);
     let method: 'HEAD' | 'GET' = 'HEAD';
     for (let attempt = 0; ; ) {
       let outcome: { response: HttpResponse; movedTo: string | null } | { error: unknown };
@@ -282,7 +285,11 @@ export class LinkChecker {
   #missingAnswer(url: URL): Promise<PageSnapshot | null> {
     let answer = this.#missing.get(url.origin);
     if (answer === undefined) {
-      answer = this.#snapshot(new URL(this.#missingPath, url.origin)).then((page) => (page !== null && page.status >= 200 && page.status < 300 ? page : null));
+      // Asked ahead of need, so it never rejects (a run cut short leaves it unanswered: null).
+      answer = this.#snapshot(new URL(this.#missingPath, url.origin)).then(
+        (page) => (page !== null && page.status >= 200 && page.status < 300 ? page : null),
+        () => null,
+      );
       this.#missing.set(url.origin, answer);
     }
     return answer;
