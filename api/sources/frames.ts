@@ -37,6 +37,8 @@ export class CourseFrames {
   noteLink(link: LinkOccurrence, item: CourseItem): void {
     if (link.url === null || !FRAME_ELEMENTS.test(link.element) || item.html === undefined) return;
     const url = new URL(link.url);
+    // Another course file in a frame (a PDF, an image) is the documents' and the links' to check.
+    if (url.origin === this.#origin.origin && url.pathname.startsWith('/content/') && !HTML_FILE.test(url.pathname)) return;
     // A frame inside a frame is placed in the outer frame's page.
     const key = `${item.place.itemType}:${item.place.itemId}:${item.place.topicId}:${item.place.question ?? ''}:${url.href}`;
     if (this.#noted.has(key) || this.#done.has(key)) return;
