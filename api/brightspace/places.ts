@@ -19,6 +19,10 @@ export interface ItemPlace {
   itemType: ItemType;
   itemId: number | null;
   itemTitle: string | null;
+  /** A quiz's question, by its number in the quiz (from 1), for what is found in the question. */
+  question?: number;
+  /** A frame of the item's page (its address), for what is found inside the frame. */
+  frame?: string;
 }
 
 export function modulePlace(module: { ModuleId: number; Title: string }): ItemPlace {
@@ -40,4 +44,9 @@ export function itemPlace(itemType: ItemType, itemId: number | null, itemTitle: 
     itemId,
     itemTitle,
   };
+}
+
+/** A question of a quiz, by its number in the quiz: its texts are checked in the quiz's place. */
+export function questionPlace(quiz: ItemPlace, number: number): ItemPlace {
+  return { ...quiz, question: number };
 }

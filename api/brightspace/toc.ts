@@ -113,14 +113,15 @@ const ACTIVITY_NAMES: Record<number, Message> = {
   4: msg('reason.activity.quiz'),
   5: msg('reason.activity.forum'),
   6: msg('reason.activity.discussion-topic'),
-  7: msg('reason.activity.lti'),
+  // An external tool: listed as not checked here, with what to check by hand.
+  7: msg('reason.embed.not-checked', { provider: 'lti' }),
   9: msg('reason.activity.calendar'),
   10: msg('reason.activity.checklist'),
   11: msg('reason.activity.self-assessment'),
   12: msg('reason.activity.survey'),
   14: msg('reason.activity.course-link'),
   25: msg('reason.activity.lor'),
-  27: msg('reason.activity.lti'),
+  27: msg('reason.embed.not-checked', { provider: 'lti' }),
   28: msg('reason.activity.org-unit'),
 };
 

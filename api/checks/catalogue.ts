@@ -28,6 +28,7 @@ export const CHECKS = {
   'link.internal-missing': 'error',
   'link.internal-hidden': 'warning',
   'link.mailto-invalid': 'warning',
+  'link.soft-404': 'warning',
   'a11y.alt-filename': 'error',
   'a11y.link-text-generic': 'warning',
   'media.no-captions': 'error',

@@ -6,6 +6,7 @@ import { orgUnitOf } from '../brightspace/item-urls.ts';
 import { finding } from './catalogue.ts';
 import type { Finding } from './finding.ts';
 import type { ItemPlace } from '../brightspace/places.ts';
+import { softNotFound } from './soft-404.ts';
 import { fragmentFound, isClientStateFragment, type FragmentReference, type LinkOccurrence, type OtherSchemeLink } from '../extract/html.ts';
 
 /** Findings that need no request: an address into another course, plain http on an https course. */
@@ -45,8 +46,12 @@ export function probeFindings(link: LinkOccurrence & { url: string }, probe: Lin
       return [finding('link.unreachable', place, link.url, probe.detail, details)];
     case 'unverifiable':
       return [finding('link.unverifiable', place, link.url, probe.detail, details)];
-    case 'ok':
+    case 'ok': {
+      // A page in disguise: the site's "not found" page, or where it sends addresses it does not have.
+      const kind = probe.lookalike === undefined ? null : softNotFound(probe.lookalike.page, probe.lookalike.missing);
+      if (kind !== null) return [finding('link.soft-404', place, link.url, msg('finding.link.soft-404', { kind: kind.replace('-', '_'), to: probe.lookalike!.page.url }), details)];
       return probe.movedTo === null ? [] : [finding('link.redirect', place, link.url, msg('finding.link.moved', { to: probe.movedTo }), details)];
+    }
   }
 }
 

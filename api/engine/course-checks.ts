@@ -322,7 +322,8 @@ export class CourseChecks {
   #decide({ link, item, target }: PendingLink): void {
     const { state, title, fileUrl } = this.#options.index!.lookup(target);
     if (state === 'unknown') return this.#probe(link, item);
-    this.#push(internalLinkFindings(link, target, state, title, item.place), item);
+    const linkHidden = item.hiddenFromStudents === true || this.#options.index!.hiddenFromStudents(item.place);
+    this.#push(internalLinkFindings(link, target, state, title, item.place, linkHidden), item);
     // Whether a course file exists is for the request to say, even when its topic is hidden.
     if (target.kind === 'file') return this.#probe(link, item);
     // A fragment on a topic's viewer page points into the topic's own file.

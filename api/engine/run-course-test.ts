@@ -3,6 +3,7 @@
 // checks judge each item, then builds the report model. Runners write it with the report writers
 // (api/report/).
 import { anchorNamesOf } from '../extract/html.ts';
+import { pageFactsOf } from '../extract/page-facts.ts';
 import { readCourseOutline } from '../brightspace/course-offering.ts';
 import { itemUrls } from '../brightspace/item-urls.ts';
 import { selectModules, type CourseDates, type SelectedModule } from '../brightspace/toc.ts';
@@ -15,6 +16,7 @@ import type { Report } from '../report/model.ts';
 import { CourseIndex } from '../sources/course-index.ts';
 import type { CheckedItem, RunNote, SourceContext } from '../sources/course-items.ts';
 import { CourseDocuments } from '../sources/documents.ts';
+import { CourseFrames } from '../sources/frames.ts';
 import { readWholeCourse } from '../sources/whole-course.ts';
 import { CourseChecks } from './course-checks.ts';
 import { progressReporter, type ProgressReporter, type RunProgress } from './progress.ts';
@@ -35,10 +37,12 @@ export async function runCourseTest(input: CourseTestInput, onProgress?: (progre
   if (outline.offering?.name != null) input.onCourseName?.(outline.offering.name);
   const courseDates: CourseDates = { start: outline.offering?.start ?? null, end: outline.offering?.end ?? null };
   const selected = selectModules(outline.toc, input.modules, input.excludeModules);
-  const { checks, finishLinks, documents, notes, context } = startChecks(run, input, outline.toc, selected, { now, courseDates, progress });
+  const { checks, finishLinks, documents, frames, notes, context } = startChecks(run, input, outline.toc, selected, { now, courseDates, progress });
   const concurrency = input.options?.topicConcurrency ?? DEFAULT_TOPIC_CONCURRENCY;
   const course = await readWholeCourse(context, { outline, selected, scopes: input.scopes ?? [], concurrency, documents });
   checks.addFindings(checkStructure(course.selected, now, courseDates));
+  // The course's own pages shown in frames are checked by the same runner as the pages.
+  await frames.readAll(context);
 
   // Every page is checked: the accessibility runner (the browser, or jsdom's worker) is closed
   // before the document reader starts, so the two never hold memory at once. How it checked is
@@ -95,11 +99,13 @@ function startChecks(run: RunResources, input: CourseTestInput, toc: TocResponse
     siteOrigin: origin,
     signal,
     anchorsOf: anchorNamesOf,
+    pageFactsOf,
     onProgress: (done, total) => {
       if (inLinkPhase) progress('links', done, total);
     },
   });
   const documents = new CourseDocuments(run.documents, origin, selected);
+  const frames = new CourseFrames(origin);
   const index = new CourseIndex(toc);
   const stylesheets = new CourseStylesheets({ read: (url) => session.readSiteText(url, MAX_STYLESHEET_BYTES), isOwn: (url) => url.origin === origin.origin, orgUnitId });
   const checks = new CourseChecks({
@@ -112,7 +118,10 @@ function startChecks(run: RunResources, input: CourseTestInput, toc: TocResponse
     now,
     courseDates: at.courseDates,
     urls: itemUrls(origin, orgUnitId),
-    onLink: (link, item) => documents.noteLink(link, item),
+    onLink: (link, item) => {
+      documents.noteLink(link, item);
+      frames.noteLink(link, item);
+    },
   });
   const notes = new Map<string, RunNote>();
   const context: SourceContext = {
@@ -134,5 +143,5 @@ function startChecks(run: RunResources, input: CourseTestInput, toc: TocResponse
     await checks.linksDone();
     progress('links', linkChecker.done, linkChecker.total);
   };
-  return { checks, finishLinks, documents, notes, context };
+  return { checks, finishLinks, documents, frames, notes, context };
 }

@@ -294,7 +294,7 @@ function cssFound(references: CssReference[], element: string): Found[] {
 function addressesOf(element: HtmlElement): Found[] {
   const found: Found[] = [];
   const { name, attribs } = element;
-  const textOf = () => (name === 'a' ? accessibleText(element) : name === 'area' || name === 'img' || name === 'input' ? attribs.alt?.trim() : undefined);
+  const textOf = () => (name === 'a' ? accessibleText(element) : name === 'area' || name === 'img' || name === 'input' ? attribs.alt?.trim() : name === 'iframe' || name === 'frame' ? attribs.title?.trim() : undefined);
 
   if (name === 'link') {
     const rel = relTokens(element);

@@ -53,6 +53,8 @@ export interface HttpRequest {
   readBodyLimit?: number;
   /** How a read body is kept: decoded as text (the default) or as the bytes received (a document). */
   readBodyAs?: 'text' | 'bytes';
+  /** Keep the first `readBodyLimit` bytes of a bigger body (its start is enough) instead of refusing it. */
+  truncateBody?: boolean;
 }
 
 export interface HttpResponse {
@@ -282,12 +284,12 @@ export class GuardedHttpClient {
         if (request.readBodyLimit !== undefined) {
           const limit = request.readBodyLimit;
           // A body announced as too big is refused before a byte of it is read.
-          if (Number(headerValue(res.headers, 'content-length') ?? 0) > limit) {
+          if (request.truncateBody !== true && Number(headerValue(res.headers, 'content-length') ?? 0) > limit) {
             res.destroy();
             finish(tooLarge(url.host, limit));
             return;
           }
-          readBody(res, limit, url.host).then(
+          readBody(res, limit, url.host, request.truncateBody === true).then(
             (bytes) => (request.readBodyAs === 'bytes' ? answer(null, bytes) : answer(decode(bytes, headerValue(res.headers, 'content-type')))),
             (error) => finish(error),
           );
@@ -379,7 +381,7 @@ function tooLarge(host: string, limit: number): NetworkFailure {
   return new NetworkFailure('too-large', msg('error.network.too-large', { host, megabytes: Math.round(limit / 1024 / 1024) }));
 }
 
-function readBody(res: IncomingMessage, limit: number, host: string): Promise<Buffer> {
+function readBody(res: IncomingMessage, limit: number, host: string, truncate = false): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -387,7 +389,12 @@ function readBody(res: IncomingMessage, limit: number, host: string): Promise<Bu
       size += chunk.length;
       if (size > limit) {
         res.destroy();
-        reject(tooLarge(host, limit));
+        if (!truncate) {
+          reject(tooLarge(host, limit));
+          return;
+        }
+        chunks.push(chunk.subarray(0, chunk.length - (size - limit)));
+        resolve(Buffer.concat(chunks));
         return;
       }
       chunks.push(chunk);

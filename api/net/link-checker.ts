@@ -3,6 +3,13 @@
 // guard, Retry-After honoured, jittered retries for 5xx, 429 and timeouts, a time limit on every
 // request. The Brightspace site's own addresses are checked with the session. Pages that links
 // point into with a #fragment are read once each (up to a size limit) for their ids and names.
+//
+// Links that answer 200 may still be dead: a site can answer a missing page with 200 and "Page not
+// found", or send it to its home or sign-in page. Once per host per run, the checker asks the host
+// for an address that surely does not exist; a host that answers it honestly (404, 410...) is taken
+// at its word. On a host that answers it with a page, each HTML link's page is read too (its start)
+// and handed on with the host's answer, for checks/ to compare.
+import { randomUUID } from 'node:crypto';
 import pLimit, { type LimitFunction } from 'p-limit';
 import PQueue from 'p-queue';
 import { isAppError } from '../errors.ts';
@@ -21,7 +28,35 @@ export interface LinkProbe {
   movedTo: string | null;
   /** A sentence for the report: what happened. */
   detail: Message;
+  /**
+   * For a link that answered with a page on a host that answers a surely missing address with a
+   * page too: both pages, to judge whether the link's is a "not found" page in disguise.
+   */
+  lookalike?: { page: PageSnapshot; missing: PageSnapshot };
 }
+
+/** A page as the checker saw it: the address it ended at, its status and what it says of itself. */
+export interface PageSnapshot {
+  /** The address asked for. */
+  requested: string;
+  /** The address it ended at, after redirects. */
+  url: string;
+  status: number;
+  title: string;
+  heading: string;
+  text: string;
+}
+
+/** What a page says of itself (an HTML parser's reading). */
+export interface PageFacts {
+  title: string;
+  heading: string;
+  text: string;
+}
+
+/** Enough of a page to know what it is; the rest is not read. */
+const LOOKALIKE_BYTES = 256 * 1024;
+const HTML_TYPES = /html/i;
 
 /** A page read for its anchors beyond this size is not judged: its fragments are not reported. */
 export const MAX_ANCHOR_PAGE_BYTES = 5 * 1024 * 1024;
@@ -76,6 +111,8 @@ export interface LinkCheckerOptions {
   onProgress?: (done: number, total: number) => void;
   /** The ids and names a page's markup defines, for links with a #fragment (an HTML parser's). */
   anchorsOf: (markup: string) => Set<string>;
+  /** A page's title, main heading and text; without it no page is compared with its host's "not found" answer. */
+  pageFactsOf?: (markup: string) => PageFacts;
 }
 
 export class LinkChecker {
@@ -84,6 +121,10 @@ export class LinkChecker {
   readonly #results = new Map<string, Promise<LinkProbe>>();
   readonly #anchors = new Map<string, Promise<Set<string> | null>>();
   readonly #hosts = new Map<string, HostState>();
+  /** Each origin's answer to an address that surely does not exist; null when it answered honestly (or not at all). */
+  readonly #missing = new Map<string, Promise<PageSnapshot | null>>();
+  /** One path per run that no site has: a fresh random name. */
+  readonly #missingPath = `/${randomUUID()}-ctpo-missing-page`;
   /** Requests in flight overall; a request takes its host's slot first, then one of these. */
   readonly #overall: LimitFunction;
   #done = 0;
@@ -145,6 +186,9 @@ export class LinkChecker {
   }
 
   async #probe(url: URL): Promise<LinkProbe> {
+    // The host's answer to a missing address is asked with its first link, not after it: the
+    // request joins the host's queue early and is there when the first page needs comparing.
+    if (this.#options.pageFactsOf !== undefined && url.origin !== this.#options.siteOrigin?.origin) void this.#missingAnswer(url);
     let method: 'HEAD' | 'GET' = 'HEAD';
     for (let attempt = 0; ; ) {
       let outcome: { response: HttpResponse; movedTo: string | null } | { error: unknown };
@@ -215,7 +259,55 @@ export class LinkChecker {
       if (status >= 400) {
         return { outcome: 'broken', status, movedTo: null, detail: msg(status === 404 || status === 410 ? 'finding.link.not-found' : 'finding.link.refused', { status }) };
       }
-      return { outcome: 'ok', status, movedTo, detail: msg('finding.link.ok') };
+      const ok: LinkProbe = { outcome: 'ok', status, movedTo, detail: msg('finding.link.ok') };
+      const lookalike = await this.#lookalike(url, response, method);
+      return lookalike === null ? ok : { ...ok, lookalike };
+    }
+  }
+
+  /**
+   * The page a link answered with and its host's answer to a surely missing address, when the host
+   * answers that with a page (else there is nothing to compare: null). Never for the Brightspace
+   * site, whose pages are read with the session, nor for anything but HTML.
+   */
+  async #lookalike(url: URL, response: HttpResponse, method: 'HEAD' | 'GET'): Promise<{ page: PageSnapshot; missing: PageSnapshot } | null> {
+    const { pageFactsOf, siteOrigin } = this.#options;
+    if (pageFactsOf === undefined || url.origin === siteOrigin?.origin) return null;
+    if (!HTML_TYPES.test(headerValue(response.headers, 'content-type') ?? '')) return null;
+    const missing = await this.#missingAnswer(url);
+    if (missing === null) return null;
+    // A HEAD answer has no page to read: one GET of its start.
+    const page = method === 'GET' && response.body !== null ? snapshot(url, response, pageFactsOf) : await this.#snapshot(url);
+    return page === null ? null : { page, missing };
+  }
+
+  /** The host's answer to an address that surely does not exist, asked once per origin per run. */
+  #missingAnswer(url: URL): Promise<PageSnapshot | null> {
+    let answer = this.#missing.get(url.origin);
+    if (answer === undefined) {
+      // Asked ahead of need, so it never rejects (a run cut short leaves it unanswered: null).
+      answer = this.#snapshot(new URL(this.#missingPath, url.origin)).then(
+        (page) => (page !== null && page.status >= 200 && page.status < 300 ? page : null),
+        () => null,
+      );
+      this.#missing.set(url.origin, answer);
+    }
+    return answer;
+  }
+
+  /** One GET of a page's start, through the host's limits and the guard; null when it gave no page. */
+  async #snapshot(url: URL): Promise<PageSnapshot | null> {
+    const { pageFactsOf } = this.#options;
+    if (pageFactsOf === undefined) return null;
+    try {
+      const { response } = await this.#send(url.host, () => this.#options.http.follow(
+        { url, method: 'GET', headers: HEADERS, signal: this.#options.signal, readBodyLimit: LOOKALIKE_BYTES, truncateBody: true },
+        { headersFor: this.#options.headersFor, maxRedirects: 10 },
+      ));
+      return snapshot(url, response, pageFactsOf);
+    } catch {
+      if (this.#options.signal?.aborted) throw this.#options.signal.reason;
+      return null;
     }
   }
 
@@ -246,4 +338,10 @@ export class LinkChecker {
     clearTimeout(state.wake);
     state.wake = setTimeout(() => state.queue.start(), ms);
   }
+}
+
+function snapshot(requested: URL, response: HttpResponse, pageFactsOf: (markup: string) => PageFacts): PageSnapshot {
+  const html = HTML_TYPES.test(headerValue(response.headers, 'content-type') ?? '');
+  const facts = html ? pageFactsOf(response.body ?? '') : { title: '', heading: '', text: '' };
+  return { requested: requested.href, url: response.url.href, status: response.status, ...facts };
 }

@@ -162,6 +162,8 @@ export function whereParts(p: Presenter, finding: ReportFinding): string[] {
     if (thing !== null) parts.push(thing);
     if (position !== undefined) parts.push(p.t(document === 'pptx' ? 'report.where.slide' : 'report.where.pdf-page', { page: position }));
   }
+  if (finding.question !== undefined) parts.push(p.t('report.where.question', { number: finding.question }));
+  if (finding.frame !== undefined) parts.push(p.t('report.where.frame', { frame: p.value(finding.frame) }));
   if (finding.count !== undefined && finding.count > 1 && !finding.check.startsWith('doc.')) {
     parts.push(document === undefined ? p.t('report.where.count', { count: finding.count }) : p.t('report.where.count-in-document', { count: finding.count }));
   }

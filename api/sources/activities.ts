@@ -20,7 +20,7 @@ import { readDiscussionTool } from './discussions.ts';
 import { readGradebookTool } from './gradebook.ts';
 import { readAnnouncementTool, readOverviewTool } from './news.ts';
 import { activityTypeOf, lookUpQuicklink, quicklinkTopics } from './quicklinks.ts';
-import { readQuizTool } from './quizzes.ts';
+import { emitQuizQuestions, readQuizTool, type CheckedQuiz } from './quizzes.ts';
 
 export interface ActivitiesOptions {
   selected: SelectedModule[];
@@ -133,11 +133,15 @@ export async function readActivities(ctx: SourceContext, options: ActivitiesOpti
     if (record.html.trim() !== '') item.html = { content: record.html, baseUrl: new URL(record.activity.viewUrl), whole: false };
     await ctx.emit(item);
   }
+  // The questions of every quiz checked, in the quiz's place (hidden quizzes too: students meet them once shown).
+  const checkedQuizzes: CheckedQuiz[] = checked.flatMap(({ record, place }) => (record.activity.kind === 'quiz' ? [{ id: record.activity.id, place, viewUrl: record.activity.viewUrl }] : []));
+  await emitQuizQuestions(tool, checkedQuizzes);
   for (const announcement of announcements ?? []) {
     const place = itemPlace('announcement', announcement.id, announcement.title);
     const url = urls.announcement(announcement.id);
     list(place, url);
     const item: CourseItem = { place, url, dates: { dates: { start: announcement.start, end: announcement.end, due: null }, course: false } };
+    if (announcement.hidden) item.hiddenFromStudents = true;
     if (announcement.body.trim() !== '') item.html = { content: announcement.body, baseUrl: new URL(url), whole: false };
     await ctx.emit(item);
   }

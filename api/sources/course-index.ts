@@ -4,6 +4,7 @@
 // students, missing, or unknown. A tool that was not read answers "unknown", never "missing", so
 // nothing is reported from what was not read.
 import type { ActivityKind, InternalTarget } from '../brightspace/item-urls.ts';
+import type { ItemPlace } from '../brightspace/places.ts';
 import { activityCode } from '../brightspace/valence-fields.ts';
 import type { TocModule, TocResponse, TocTopic } from '../brightspace/types.ts';
 
@@ -153,6 +154,21 @@ export class CourseIndex {
         if (target.code !== undefined) return this.activityByCode(target.kinds, target.code);
         return UNKNOWN;
     }
+  }
+
+  /**
+   * Whether students cannot see a place at all: its topic or module is hidden (or sits in a hidden
+   * module), or it is an activity hidden from them. A link there is not one a student can follow.
+   */
+  hiddenFromStudents(place: ItemPlace): boolean {
+    if (place.topicId !== null && this.#topics.get(place.topicId)?.hidden === true) return true;
+    if (place.moduleId !== null && this.#modules.get(place.moduleId)?.hidden === true) return true;
+    const { itemType, itemId } = place;
+    if (itemId === null) return false;
+    if (itemType === 'assignment' || itemType === 'quiz' || itemType === 'discussion-forum' || itemType === 'discussion-topic') {
+      return this.#byId.get(`${itemType}:${itemId}`)?.hidden === true;
+    }
+    return false;
   }
 
   /** Whether a topic is in the course (any module, tested or not). */

@@ -63,6 +63,11 @@ export interface CourseItem {
    * description): kept in the findings' subjects so their fingerprints stay apart.
    */
   part?: string;
+  /**
+   * Students cannot see the item (a hidden announcement), where the course index cannot tell from
+   * its place: a link in it to a hidden item is no student's problem.
+   */
+  hiddenFromStudents?: true;
   /** Addresses that are the item itself, such as a link topic's target or an assignment's link attachments. */
   links?: LinkOccurrence[];
   /**

@@ -14,6 +14,7 @@ export const findings = {
   'finding.link.insecure-embedded': 'This is loaded over plain http on an https page: browsers block it, so students will not see it. Use its https address.',
   'finding.link.insecure': 'This link uses plain http: browsers warn students and the connection is not private. Use its https address.',
   'finding.link.moved': 'This address has moved permanently to {to}. Update the link.',
+  'finding.link.soft-404': "{kind, select, home {This link now leads to the site's home page ({to}), where the site also sends addresses it does not have: the page it pointed to is gone.} sign_in {This link leads to the site's sign-in page ({to}), where the site also sends addresses it does not have: the page is gone, or students cannot open it without an account there.} other {This link answers with a page that says it was not found, although the site answers as if it existed (HTTP 200): the page is gone.}} Point the link at the page's current address, or remove it.",
   'finding.link.private-network': 'This address leads to a private or local network, which CTPO does not visit. Check it by hand.',
   'finding.link.redirect-uncheckable': 'This address redirects somewhere CTPO cannot check: {problem} Check it by hand.',
   'finding.link.redirect-loop': 'This address redirects in a loop and never reaches a page.',

@@ -18,6 +18,7 @@ export const fixes = {
   'fix.link.internal-missing': 'Link to the item as it is in this course, or remove the link.',
   'fix.link.internal-hidden': 'Make the linked item visible to students, or remove the link.',
   'fix.link.mailto-invalid': 'Correct the e-mail address after mailto:.',
+  'fix.link.soft-404': 'Open the link: if the page is gone, point the link at its current address or remove it.',
   'fix.a11y.alt-filename': 'Replace the alt text with a short description of what the image shows, or leave it empty if the image is only decoration.',
   'fix.a11y.link-text-generic': 'Rewrite the link text to say where the link goes, for example “Course syllabus (PDF)” rather than “click here”.',
   'fix.media.no-captions': 'Add a captions file (WebVTT) to the video, or use a video service that shows captions.',

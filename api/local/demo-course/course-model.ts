@@ -1,7 +1,7 @@
 // The demo site's course, as data: modules and topics, and the tools' items (assignments,
 // quizzes, discussions, news, grades, release conditions) that the site serves as Brightspace does.
 
-export type SiteRoute = 'content-objects' | 'dropbox' | 'quizzes' | 'discussions' | 'news' | 'overview' | 'grades' | 'release-conditions';
+export type SiteRoute = 'content-objects' | 'dropbox' | 'quizzes' | 'quiz-questions' | 'discussions' | 'news' | 'overview' | 'grades' | 'release-conditions';
 export type PagingStyle = 'bare' | 'objects-absolute' | 'objects-relative' | 'paged-result-set';
 
 export interface AssignmentModel {
@@ -30,6 +30,20 @@ export interface QuizModel {
   due?: string | null;
   gradeItemId?: number | null;
   code?: string;
+  /** Its questions; the questions route answers 403 when `questionsForbidden`. */
+  questions?: QuizQuestionModel[];
+  questionsForbidden?: boolean;
+}
+
+/** A quiz question: a multiple-choice one with `answers`, a true/false one with `trueFalse`, else written response. */
+export interface QuizQuestionModel {
+  id: number;
+  name?: string;
+  text: string;
+  answers?: { html: string; feedback?: string; weight?: number }[];
+  trueFalse?: { trueFeedback?: string; falseFeedback?: string };
+  feedback?: string;
+  hint?: string;
 }
 
 export interface DiscussionTopicModel {

@@ -4,13 +4,13 @@
 // conditions. Every answer carries the fields real sites send, undocumented extras included, so the
 // client's tolerance is exercised. A route can be left out (an older site, a tool turned off) and a
 // list can page in any of the three forms.
-import type { AnnouncementModel, AssignmentModel, CourseModel, DiscussionTopicModel, ForumModel, GradeCategoryModel, GradeItemModel, ModuleModel, PagingStyle, QuizModel, ReleaseConditionModel, SiteRoute, TopicModel } from './course-model.ts';
+import type { AnnouncementModel, AssignmentModel, CourseModel, DiscussionTopicModel, ForumModel, GradeCategoryModel, GradeItemModel, ModuleModel, PagingStyle, QuizModel, QuizQuestionModel, ReleaseConditionModel, SiteRoute, TopicModel } from './course-model.ts';
 
 export interface ToolsSiteOptions {
   /** Routes this site does not offer (404), as on an older version or with a tool turned off. */
   missingRoutes?: SiteRoute[];
   /** How each list pages; default: quizzes as an ObjectListPage with absolute Next, the rest bare. */
-  paging?: Partial<Record<'assignments' | 'quizzes' | 'forums' | 'topics' | 'news' | 'grades' | 'categories', PagingStyle>>;
+  paging?: Partial<Record<'assignments' | 'quizzes' | 'questions' | 'forums' | 'topics' | 'news' | 'grades' | 'categories', PagingStyle>>;
   /** Entries per page when a list pages (default 20). */
   pageSize?: number;
 }
@@ -163,6 +163,42 @@ function quizObject(course: CourseModel, quiz: QuizModel): Record<string, unknow
     StartDate: quiz.start ?? null,
     SubmissionGracePeriod: null,
     SubmissionTimeLimit: { IsEnforced: false, ShowClock: false, TimeLimitValue: 0 },
+  };
+}
+
+/** A question as QuestionData (quizzes/{id}/questions/): its type decides the shape of QuestionInfo. */
+function questionObject(question: QuizQuestionModel): Record<string, unknown> {
+  const rich = (html: string | undefined) => richText(html);
+  let type = 8; // written response
+  let info: Record<string, unknown> | null = null;
+  if (question.answers !== undefined) {
+    type = 1;
+    info = {
+      Answers: question.answers.map((answer, index) => ({ PartId: question.id * 100 + index, Answer: rich(answer.html), AnswerFeedback: rich(answer.feedback), Weight: answer.weight ?? 0 })),
+      Randomize: false,
+      Enumeration: 4,
+    };
+  } else if (question.trueFalse !== undefined) {
+    type = 2;
+    info = { TruePartId: question.id * 100, TrueWeight: 100, TrueFeedback: rich(question.trueFalse.trueFeedback), FalsePartId: question.id * 100 + 1, FalseWeight: 0, FalseFeedback: rich(question.trueFalse.falseFeedback), Enumeration: 4 };
+  }
+  return {
+    QuestionId: question.id,
+    QuestionTypeId: type,
+    Name: question.name ?? '',
+    QuestionText: rich(question.text),
+    Points: 1,
+    Difficulty: 1,
+    Bonus: false,
+    Mandatory: false,
+    Hint: question.hint === undefined ? null : rich(question.hint),
+    Feedback: rich(question.feedback),
+    LastModifiedBy: 3001,
+    LastModified: '2026-08-20T14:00:00.000Z',
+    SectionId: null,
+    QuestionTemplateId: question.id,
+    QuestionTemplateVersionId: 1,
+    QuestionInfo: info,
   };
 }
 
@@ -374,9 +410,14 @@ export function courseToolRoute(context: ToolsContext, route: string, url: URL):
 
   if (route.startsWith('quizzes/') && missing.has('quizzes')) return notFound;
   if (route === 'quizzes/') return list('quizzes', (course.quizzes ?? []).map((quiz) => quizObject(course, quiz)), 'objects-absolute');
-  if ((match = /^quizzes\/(\d+)(\/releaseconditions)?$/.exec(route))) {
+  if ((match = /^quizzes\/(\d+)(\/releaseconditions|\/questions\/)?$/.exec(route))) {
     const quiz = course.quizzes?.find((entry) => entry.id === Number(match![1]));
     if (quiz === undefined) return notFound;
+    if (match[2] === '/questions/') {
+      if (missing.has('quiz-questions')) return notFound;
+      if (quiz.questionsForbidden) return { status: 403, body: { type: 'about:blank', status: 403, title: 'Forbidden', detail: 'Not authorized to view quiz questions.' } };
+      return list('questions', (quiz.questions ?? []).map(questionObject), 'objects-absolute');
+    }
     return match[2] ? conditions('quiz', quiz.id) : { status: 200, body: quizObject(course, quiz) };
   }
 

@@ -90,7 +90,9 @@ export function demoCourse(web: string, unreachable: string, now = new Date()): 
             fileName: 'unit1/notes.html',
             html: page('Unit 1 notes', `<h2>Unit 1 notes</h2>
 <p>Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor.</p>
-<p>Field trip date: TBD.</p>`),
+<p>Field trip date: TBD.</p>
+<iframe src="food-web.html" title="Food web diagram"></iframe>
+<iframe src="${web}/ok/wetland-map" title="Map of the wetland"></iframe>`),
           },
         ],
         modules: [
@@ -207,7 +209,19 @@ export function demoCourse(web: string, unreachable: string, now = new Date()): 
       { id: 5102, name: 'Reflection', hidden: true, instructions: '<p>What surprised you this term?</p>', gradeItemId: 9003 },
     ],
     quizzes: [
-      { id: 2202, name: 'Unit 1 quiz', description: '<p>Ten questions on ecosystems.</p>', due: daysFromNow(10), gradeItemId: 9002 },
+      {
+        id: 2202,
+        name: 'Unit 1 quiz',
+        description: '<p>Ten questions on ecosystems.</p>',
+        due: daysFromNow(10),
+        gradeItemId: 9002,
+        questions: [
+          { id: 22021, text: '<p>Which of these is a producer?</p>', answers: [{ html: '<p>Grass</p>', weight: 100, feedback: '<p>Plants make their own food.</p>' }, { html: '<p>A rabbit</p>' }, { html: '<p>A fox</p>' }] },
+          // A placeholder left in a question.
+          { id: 22022, text: '<p>Label the food web below.</p><p>[insert food web diagram]</p>' },
+          { id: 22023, text: '<p>Decomposers return nutrients to the soil.</p>', trueFalse: { trueFeedback: '<p>Right: fungi and bacteria do.</p>', falseFeedback: '<p>Think of what happens to fallen leaves.</p>' } },
+        ],
+      },
       // Inactive, and opens after the course ends.
       { id: 2302, name: 'Unit 2 quiz', active: false, description: '<p>Ten questions on water.</p>', start: daysFromNow(120) },
     ],
@@ -258,6 +272,8 @@ export function demoSite(web: string, unreachable: string, now = new Date()): Si
     files: {
       [`/content/enforced/${DEMO_ORG_UNIT}-${CODE}/start/wetland.png`]: { contentType: 'image/png', body: 'png' },
       [`/content/enforced/${DEMO_ORG_UNIT}-${CODE}/unit1/bench.png`]: { contentType: 'image/png', body: 'png' },
+      // Shown in a frame of "Unit 1 notes": its image has no alternative text.
+      [`/content/enforced/${DEMO_ORG_UNIT}-${CODE}/unit1/food-web.html`]: { contentType: 'text/html; charset=utf-8', body: page('Food web', '<h1>Food web</h1><p><img src="bench.png"></p><p>Arrows point from the eaten to the eater.</p>') },
       [`/content/enforced/${DEMO_ORG_UNIT}-${CODE}/unit1/week2-slides.pptx`]: { contentType: PPTX, body: demoDocument('week2-slides.pptx') },
       // What the documents link to on the site; /library/missing.html is left missing on purpose.
       '/library/reading.html': { contentType: 'text/html; charset=utf-8', body: page('Weekly reading', '<h1>Weekly reading</h1><p>Chapter 2: wetlands.</p>') },

@@ -16,4 +16,9 @@ describe('internalLinkFindings', () => {
     expect(formatMessage(hidden!.message)).toContain('"Draft notes", which is hidden from students');
     expect(internalLinkFindings(link, { kind: 'topic', id: 101 }, 'present', 'Welcome', place)).toEqual([]);
   });
+
+  it('no finding for a link to a hidden item from where students cannot see the link; a missing target still is one', () => {
+    expect(internalLinkFindings(link, { kind: 'topic', id: 102 }, 'hidden', 'Draft notes', place, true)).toEqual([]);
+    expect(internalLinkFindings(link, { kind: 'topic', id: 102 }, 'missing', undefined, place, true)).toMatchObject([{ check: 'link.internal-missing' }]);
+  });
 });

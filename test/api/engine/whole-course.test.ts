@@ -110,7 +110,7 @@ describe('a whole-course run', () => {
   });
 
   it('counts the quicklink topics whose activity it read as scanned, and says nothing was left out', () => {
-    expect(report.totals).toMatchObject({ topics: 6, scanned: 6, notScanned: 0 });
+    expect(report.totals).toMatchObject({ topics: 7, scanned: 7, notScanned: 0 });
     expect(report.notScanned).toEqual([]);
     expect(report.notes).toEqual([]);
     expect(report.scopes).toEqual([...COURSE_SCOPES]);
@@ -119,8 +119,8 @@ describe('a whole-course run', () => {
   it('counts the lists it reads as the contents phase, never past its total', () => {
     const contents = progress.filter((p) => p.phase === 'contents');
     expect(contents.every((p) => p.done <= p.total)).toBe(true);
-    // The table of contents, root/, 2 structures, 3 activity tools, news, overview, 3 gradebook routes, 1 forum's topics.
-    expect(contents.at(-1)).toEqual({ phase: 'contents', done: 13, total: 13 });
+    // The table of contents, root/, 2 structures, 3 activity tools, news, overview, 3 gradebook routes, 1 forum's topics, 3 quizzes' questions.
+    expect(contents.at(-1)).toEqual({ phase: 'contents', done: 16, total: 16 });
     expect(progress.map((p) => p.phase).filter((phase, i, all) => phase !== all[i - 1])).toEqual(['sign-in', 'contents', 'topics', 'links', 'report']);
   });
 

@@ -56,6 +56,9 @@ describe('GuardedHttpClient', () => {
     try {
       const url = `http://127.0.0.1:${(big.address() as AddressInfo).port}/`;
       await expect(client.send({ url, readBodyLimit: 100_000 }).catch(failureOf)).resolves.toBe('too-large');
+      // Or keeps its start, when the start is all that is wanted (what a page says of itself).
+      const start = await client.send({ url, readBodyLimit: 100_000, truncateBody: true });
+      expect(start.body).toBe('x'.repeat(100_000));
     } finally {
       await client.close();
       big.closeAllConnections();
