@@ -202,6 +202,8 @@ export const jobSummary = z.object({
       comparedOn: kept(z.object({ all: z.boolean(), places: listOf(coveredPlace), more: count })),
     }),
   ),
+  /** The run scored by its protocol (api/protocol/). */
+  protocol: kept(z.object({ name: z.string(), version: count, score: z.nullable(count), items: z.object({ pass: count, fail: count, person: count, na: count }) })),
 });
 
 /**
@@ -248,6 +250,8 @@ export const jobListItem = z.object({
   outputUrl: kept(someText),
   /** Why it FAILED. */
   reason: kept(someText),
+  /** Who marked it ready for launch, and when (/api/protocols/runs/). */
+  readyForLaunch: kept(z.object({ by: someText, at: someText })),
 });
 export type JobListItem = z.output<typeof jobListItem>;
 

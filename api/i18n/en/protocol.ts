@@ -18,6 +18,13 @@ export const protocol = {
   'error.protocol.unknown-check': 'Item {item}: there is no check {check}. Use a check id of the catalogue, or a family such as a11y.*.',
   'error.protocol.hidden-character': '{item, select, protocol {The protocol} other {Item {item}}}: its {field} holds a hidden character ({codePoint}). Type it again without it.',
   'error.protocol.more-problems': 'And {count, plural, one {# more problem} other {# more problems}}.',
+  'error.protocol.client': 'client must be the client label runs are started with: 1 to {max, number} characters, without hidden characters.',
+  'error.protocol.answer': 'status must be "pass", "fail" or "n/a", and note text of at most {max, number} characters.',
+  'error.protocol.no-item': 'This run has no item {item} for a person to answer. Answer one of the items its report lists.',
+  'error.protocol.not-finished': 'Only a finished run can be signed off. Wait for the run to end.',
+  'error.protocol.not-scored': 'This run was not scored by a protocol, so it cannot be signed off. Run the course again.',
+  'error.protocol.report-gone': "This run's report has expired, so it can no longer be signed off. Run the course again.",
+  'error.protocol.not-ready': 'The run cannot be marked ready for launch yet: {fail, plural, one {# item fails} other {# items fail}} and {person, plural, one {# needs a person} other {# need a person}}.',
 
   'report.protocol.title': 'Course testing protocol',
   'report.protocol.name': '{name}, version {version, number}',
