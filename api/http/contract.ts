@@ -38,6 +38,8 @@ export { INPUT_LIMITS, orgUnitOf };
 export type { CourseScope } from '../brightspace/course-scopes.ts';
 export type { RunPhase } from '../engine/progress.ts';
 export type { JobStatus } from '../jobs/job-status.ts';
+// The protocol routes' shapes live beside their routes; the app reaches every wire shape here.
+export * from './protocol-contract.ts';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
