@@ -27,6 +27,11 @@ function signOffParts(deps: ApiDeps): SignOffParts {
   return { protocols: storeOf(deps), reports: deps.reports };
 }
 
+/** DELETE /api/protocols?client= : the client label the query names. */
+export function clientOfQuery(query: URLSearchParams | undefined): string {
+  return clientOf(query?.get('client') ?? undefined);
+}
+
 function clientOf(value: unknown): string {
   const client = clientLabelRule.safeParse(value);
   if (!client.success) throw new AppError('invalid_input', msg('error.protocol.client', { max: INPUT_LIMITS.clientLabel }));
@@ -54,7 +59,7 @@ async function protocols(request: ApiRequest, deps: ApiDeps, caller: Caller): Pr
     await store.put(caller.sub, stored);
     return jsonResponse(request, deps.allowedOrigins, 200, stored);
   }
-  const client = clientOf(request.query?.get('client') ?? undefined);
+  const client = clientOfQuery(request.query);
   const body: RemoveProtocolAnswer = { client, removed: await store.remove(caller.sub, client) };
   return jsonResponse(request, deps.allowedOrigins, 200, body);
 }

@@ -11,6 +11,7 @@ var DEV_ORIGINS = [];
 var TOKEN_HEADER = 'x-ctpo-authorization';
 var SITE_HOST_HEADER = 'x-ctpo-site-host';
 var JOB_STATUS_PREFIX = '/api/job-status/';
+var PROTOCOL_RUN_PREFIX = '/api/protocols/runs/';
 
 // The methods each route takes, and its name in a message about a wrong method.
 function routeOf(uri) {
@@ -18,6 +19,8 @@ function routeOf(uri) {
   if (uri.indexOf(JOB_STATUS_PREFIX) === 0 && uri.length > JOB_STATUS_PREFIX.length && uri.indexOf('/', JOB_STATUS_PREFIX.length) === -1) return { name: '/api/job-status', methods: ['GET'] };
   if (uri === '/api/jobs') return { name: uri, methods: ['GET'] };
   if (uri === '/api/dismissals') return { name: uri, methods: ['GET', 'PUT', 'DELETE'] };
+  if (uri === '/api/protocols') return { name: uri, methods: ['GET', 'PUT', 'DELETE'] };
+  if (uri.indexOf(PROTOCOL_RUN_PREFIX) === 0 && uri.length > PROTOCOL_RUN_PREFIX.length && uri.indexOf('/', PROTOCOL_RUN_PREFIX.length) === -1) return { name: PROTOCOL_RUN_PREFIX, methods: ['GET', 'PUT', 'POST'] };
   return null;
 }
 

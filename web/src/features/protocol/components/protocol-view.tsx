@@ -132,17 +132,15 @@ export function ProtocolView({ loadChecks, onClose }: ProtocolViewProps) {
       </header>
       <p className="protocol-view__note">{t('protocol.intro')}</p>
       <div className="protocol-view__row">
-        <label>
-          {t('protocol.client')}{' '}
-          <select value={client} onChange={(event) => pick(event.target.value)}>
+        <label htmlFor={`${titleId}-client`}>{t('protocol.client')}</label>
+        <select id={`${titleId}-client`} value={client} onChange={(event) => pick(event.target.value)}>
             <option value={NEW_CLIENT}>{t('protocol.newClient')}</option>
             {answer.protocols.map((stored) => (
               <option key={stored.client} value={stored.client}>
                 {stored.client}
               </option>
             ))}
-          </select>
-        </label>
+        </select>
         {client === NEW_CLIENT && (
           <label>
             {t('protocol.clientLabel')} <input type="text" value={newClient} onChange={(event) => setNewClient(event.target.value)} />
@@ -196,9 +194,9 @@ export function ProtocolView({ loadChecks, onClose }: ProtocolViewProps) {
                     ))}
                   </ul>
                   <div className="protocol-view__row">
-                    <label>
-                      {t('protocol.item.addCheck')}{' '}
-                      <select
+                    <label htmlFor={`${titleId}-check-${index}`}>{t('protocol.item.addCheck')}</label>
+                    <select
+                        id={`${titleId}-check-${index}`}
                         value=""
                         onChange={(event) => event.target.value !== '' && updateItem(index, { checks: [...new Set([...(item.checks ?? []), event.target.value])] })}
                       >
@@ -208,8 +206,7 @@ export function ProtocolView({ loadChecks, onClose }: ProtocolViewProps) {
                             {option.title}
                           </option>
                         ))}
-                      </select>
-                    </label>
+                    </select>
                     <label>
                       {t('protocol.item.allow')} <input type="number" min={0} step={1} value={item.allow ?? 0} onChange={(event) => updateItem(index, { allow: Number(event.target.value) })} />
                     </label>
