@@ -40,20 +40,24 @@ export const API_LAYERS = {
     may: ['root', 'i18n', 'types', 'net', 'workers', 'extract', 'brightspace', 'a11y', 'sources', 'checks', 'report'],
     why: 'the engine orchestrates one run; the job around it and the edges that start it are above it',
   },
+  protocol: {
+    may: ['root', 'i18n', 'types', 'a11y', 'checks', 'report', 'engine'],
+    why: "a client's checklist scored on a finished report: pure judgements over the report, so no jobs, stores or edges",
+  },
   jobs: {
-    may: ['root', 'i18n', 'types', 'net', 'workers', 'extract', 'brightspace', 'a11y', 'sources', 'checks', 'report', 'engine'],
+    may: ['root', 'i18n', 'types', 'net', 'workers', 'extract', 'brightspace', 'a11y', 'sources', 'checks', 'report', 'engine', 'protocol'],
     why: 'the run use case and its ports; the HTTP edge and the runtimes implement or call them, never the reverse',
   },
   http: {
-    may: ['root', 'i18n', 'types', 'net', 'workers', 'extract', 'brightspace', 'a11y', 'sources', 'checks', 'report', 'engine', 'jobs'],
+    may: ['root', 'i18n', 'types', 'net', 'workers', 'extract', 'brightspace', 'a11y', 'sources', 'checks', 'report', 'engine', 'protocol', 'jobs'],
     why: 'the edge: routes call the use cases; only the two runtimes are above it',
   },
   local: {
-    may: ['root', 'i18n', 'types', 'net', 'workers', 'extract', 'brightspace', 'a11y', 'sources', 'checks', 'report', 'engine', 'jobs', 'http'],
+    may: ['root', 'i18n', 'types', 'net', 'workers', 'extract', 'brightspace', 'a11y', 'sources', 'checks', 'report', 'engine', 'protocol', 'jobs', 'http'],
     why: 'the local runtime; it and the AWS runtime are two implementations of the same ports and never share code',
   },
   aws: {
-    may: ['root', 'i18n', 'types', 'net', 'workers', 'extract', 'brightspace', 'a11y', 'sources', 'checks', 'report', 'engine', 'jobs', 'http'],
+    may: ['root', 'i18n', 'types', 'net', 'workers', 'extract', 'brightspace', 'a11y', 'sources', 'checks', 'report', 'engine', 'protocol', 'jobs', 'http'],
     why: 'the AWS runtime; it and the local runtime are two implementations of the same ports and never share code',
   },
 };

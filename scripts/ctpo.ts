@@ -1,15 +1,16 @@
 // Runs one course test from the command line and writes the HTML report and its JSON and CSV twins:
-//   npm run ctpo -- --site URL --org-unit N --modules 1,2|all|TITLE --client NAME --out DIR [--data DIR] [--scopes all|a,b] [--language TAG] [--allow-private-targets]
+//   npm run ctpo -- --site URL --org-unit N --modules 1,2|all|TITLE --client NAME --out DIR [--data DIR] [--protocol FILE] [--scopes all|a,b] [--language TAG] [--allow-private-targets]
 //   npm run ctpo -- --site URL --org-unit N --list-modules
 // With --data (the local stack's data folder), the run is compared with the last run of the course
 // and the dismissals kept there, exactly as a run started in the app, and recorded there for the
-// app's Recent runs.
+// app's Recent runs. Every report is scored by a course testing protocol: the one in --protocol FILE,
+// else (with --data) the client's saved in the app, else CTPO's default; the score is printed.
 // The Brightspace user name and password come from BRIGHTSPACE_USERNAME / BRIGHTSPACE_PASSWORD or a
 // prompt (the password is not echoed), never from the command line, where other users of the
 // machine and the shell history could read them.
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { AppError, isAppError } from '../api/errors.ts';
@@ -21,6 +22,11 @@ import { createBaselineSource } from '../api/jobs/baseline.ts';
 import { createFileReportStore } from '../api/jobs/file-report-store.ts';
 import { openSqliteDismissalStore } from '../api/jobs/sqlite-dismissal-store.ts';
 import { openSqliteJobStore } from '../api/jobs/sqlite-job-store.ts';
+import { openSqliteProtocolStore } from '../api/jobs/sqlite-protocol-store.ts';
+import { DEFAULT_PROTOCOL } from '../api/protocol/default-protocol.ts';
+import type { Protocol } from '../api/protocol/protocol-schema.ts';
+import { withProtocol } from '../api/protocol/score-protocol.ts';
+import { parseProtocolText } from '../api/protocol/validate-protocol.ts';
 import { reportFilename } from '../api/jobs/report-filename.ts';
 import type { JobRecord, JobStore } from '../api/jobs/types.ts';
 import { subjectFor } from '../api/local/identity/identity-provider.ts';
@@ -43,7 +49,7 @@ import { enhancedContrastFromEnv } from '../api/a11y/a11y-runner.ts';
 /** The sign-in of the local stack's default user, whose Recent runs show a run recorded with --data. */
 const DEFAULT_APP_USER = 'qa@example.com';
 
-const USAGE = `Usage: npm run ctpo -- --site URL --org-unit N --modules 1,2|all|TITLE --client NAME --out DIR [--data DIR] [--scopes all|a,b] [--language TAG] [--allow-private-targets] [--enhanced-contrast]
+const USAGE = `Usage: npm run ctpo -- --site URL --org-unit N --modules 1,2|all|TITLE --client NAME --out DIR [--data DIR] [--protocol FILE] [--scopes all|a,b] [--language TAG] [--allow-private-targets] [--enhanced-contrast]
        npm run ctpo -- --site URL --org-unit N --list-modules [--allow-private-targets]
 
   --site URL                 the Brightspace site, e.g. https://school.brightspace.com
@@ -60,6 +66,9 @@ const USAGE = `Usage: npm run ctpo -- --site URL --org-unit N --modules 1,2|all|
                              report is kept there too, so --out is then optional
   --app-user EMAIL           with --data: whose run it is in the app (default CTPO_LOCAL_EMAIL,
                              else ${DEFAULT_APP_USER})
+  --protocol FILE            the course testing protocol to score the run by (JSON, as the app
+                             exports it); without it, the client's protocol in --data, else
+                             CTPO's default
   --scopes all | a,b         course-wide items to check too: all, or some of
                              ${COURSE_SCOPES.join(', ')}
                              (without it, the modules only, with the activities they link to)
@@ -97,6 +106,7 @@ function parseCommandLine(argv: string[]) {
         out: { type: 'string' },
         data: { type: 'string' },
         'app-user': { type: 'string' },
+        protocol: { type: 'string' },
         scopes: { type: 'string' },
         language: { type: 'string' },
         'allow-private-targets': { type: 'boolean', default: false },
@@ -163,6 +173,7 @@ function parseCommandLine(argv: string[]) {
     client: values.client ?? '',
     out: values.out === undefined ? undefined : resolve(values.out),
     data: values.data === undefined ? undefined : resolve(values.data),
+    protocolFile: values.protocol === undefined ? undefined : resolve(values.protocol),
     appUser,
     language,
     allowPrivateTargets: values['allow-private-targets'] === true || process.env.CTPO_ALLOW_PRIVATE_TARGETS === '1',
@@ -270,11 +281,20 @@ async function moduleIdsOf(options: Options, credentials: Credentials, signal: A
 }
 
 /** The run as the app runs it, in the local stack's data folder: compared, dismissals applied, recorded. */
-async function runRecorded(options: Options & { data: string }, credentials: Credentials, modules: number[], site: URL, signal: AbortSignal, onProgress: (progress: RunProgress) => void) {
+async function runRecorded(
+  options: Options & { data: string },
+  credentials: Credentials,
+  modules: number[],
+  site: URL,
+  signal: AbortSignal,
+  onProgress: (progress: RunProgress) => void,
+  protocol: Protocol | undefined,
+) {
   mkdirSync(options.data, { recursive: true, mode: 0o700 });
   const path = join(options.data, 'jobs.sqlite');
   const jobs = openSqliteJobStore({ path });
   const dismissals = openSqliteDismissalStore({ path });
+  const protocols = openSqliteProtocolStore({ path });
   const reports = createFileReportStore(join(options.data, 'reports'));
   try {
     const now = new Date();
@@ -306,7 +326,8 @@ async function runRecorded(options: Options & { data: string }, credentials: Cre
       credentials,
       jobs: recorder,
       reports,
-      baselines: createBaselineSource({ history: jobs, dismissals, reports }),
+      baselines: createBaselineSource({ history: jobs, dismissals, reports, protocols }),
+      ...(protocol === undefined ? {} : { protocol }),
       allowPrivateTargets: options.allowPrivateTargets,
       options: { enhancedContrast: options.enhancedContrast },
       signal,
@@ -317,7 +338,15 @@ async function runRecorded(options: Options & { data: string }, credentials: Cre
   } finally {
     jobs.close();
     dismissals.close();
+    protocols.close();
   }
+}
+
+/** The protocol's name, the readiness score and how many items are in each state, on one line. */
+function protocolLine(p: ReturnType<typeof presenterFor>, protocol: NonNullable<Report['protocol']>): string {
+  const count = (status: string) => protocol.items.filter((item) => item.status === status).length;
+  const score = protocol.score === null ? p.t('report.protocol.score-none') : p.t('report.protocol.score', { score: protocol.score });
+  return `${p.t('report.protocol.name', { name: protocol.name, version: protocol.version })}: ${score}. ${p.t('report.protocol.counts', { pass: count('pass'), fail: count('fail'), person: count('needs-person'), na: count('n/a') })}`;
 }
 
 async function main(): Promise<number> {
@@ -339,6 +368,16 @@ async function main(): Promise<number> {
   const t = translator(options.language);
   const controller = new AbortController();
   process.once('SIGINT', () => controller.abort(new AppError('internal', msg('cli.cancelled'))));
+  let protocol: Protocol | undefined;
+  if (options.protocolFile !== undefined) {
+    try {
+      protocol = parseProtocolText(await readFile(options.protocolFile, 'utf8'));
+    } catch (error) {
+      const why = isAppError(error) ? error.messageIn(options.language) : `it cannot be read (${error instanceof Error && 'code' in error ? String(error.code) : 'unknown error'}).`;
+      process.stderr.write(`ctpo: --protocol ${options.protocolFile}: ${why}\n`);
+      return 2;
+    }
+  }
   try {
     const site = await siteOf(options);
     const username = process.env.BRIGHTSPACE_USERNAME || (await ask('Brightspace Username: ', false));
@@ -358,7 +397,7 @@ async function main(): Promise<number> {
     let report: Report;
     let files: string[] = [];
     if (options.data !== undefined) {
-      const recorded = await runRecorded({ ...options, data: options.data }, credentials, modules as number[], site, controller.signal, progressPrinter(t));
+      const recorded = await runRecorded({ ...options, data: options.data }, credentials, modules as number[], site, controller.signal, progressPrinter(t), protocol);
       if (recorded.report === undefined) {
         process.stderr.write(`\nctpo: ${recorded.job.reason ?? t('cli.failed-unexpectedly')}\n`);
         return controller.signal.aborted ? 130 : 1;
@@ -382,6 +421,7 @@ async function main(): Promise<number> {
         },
         progressPrinter(t),
       );
+      report = withProtocol(report, protocol ?? DEFAULT_PROTOCOL);
     }
     if (options.out !== undefined) {
       await mkdir(options.out, { recursive: true });
@@ -397,6 +437,7 @@ async function main(): Promise<number> {
       const place = [entry.moduleTitle, entry.topicTitle, entry.title === entry.topicTitle ? null : entry.title].filter((part) => part !== null && part !== '').join(' › ');
       lines.push(`${t('report.label', { label: t('report.not-scanned.label') })} ${place}: ${entry.reason}`);
     }
+    if (report.protocol !== undefined) lines.push(protocolLine(p, report.protocol));
     if (report.totals.comparison !== undefined) {
       const { new: fresh, fixed, open } = report.totals.comparison;
       lines.push(t('report.history.counts', { new: fresh, fixed, open }));

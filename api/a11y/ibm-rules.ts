@@ -1,6 +1,9 @@
 // IBM's Equal Access engine (accessibility-checker-engine), the second engine beside axe-core in the
 // browser (docs/accessibility-engines.md): its script, which WCAG checkpoints it judges, the rules
 // turned off with the reason, and the compact shape in which the browser page reports what it found.
+// runIbmInPage runs in the browser page, so this file is checked with the DOM's types even where
+// the program that reaches it (the infrastructure's, through the check catalogue) has none.
+/// <reference lib="dom" />
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 

@@ -6,7 +6,8 @@ import { KMSClient } from '@aws-sdk/client-kms';
 import { S3Client } from '@aws-sdk/client-s3';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createBaselineSource } from '../jobs/baseline.ts';
-import type { BaselineSource, DismissalStore, JobHistory, JobRunner, JobStore, ReportStore } from '../jobs/types.ts';
+import type { BaselineSource, DismissalStore, JobHistory, JobRunner, JobStore, ProtocolStore, ReportStore } from '../jobs/types.ts';
+import { createDynamoProtocolStore } from './dynamo-protocol-store.ts';
 import { createDynamoDismissalStore } from './dynamo-dismissal-store.ts';
 import { createDynamoJobHistory } from './dynamo-job-history.ts';
 import { createDynamoJobStore } from './dynamo-job-store.ts';
@@ -88,7 +89,14 @@ export function dismissalStoreFromEnv(env: Environment): DismissalStore {
   return createDynamoDismissalStore({ client: dynamoClient(), tableName: requireEnv(env, ENV.dismissalsTable) });
 }
 
-/** What the Fargate task compares its report with: the jobs table, the dismissals, the reports bucket. */
+export function protocolStoreFromEnv(env: Environment): ProtocolStore {
+  return createDynamoProtocolStore({ client: dynamoClient(), tableName: requireEnv(env, ENV.protocolsTable) });
+}
+
+/**
+ * What the Fargate task compares its report with and scores it by: the jobs table, the dismissals,
+ * the reports bucket, and the client's protocol with the course's answers.
+ */
 export function baselinesFromEnv(env: Environment): BaselineSource {
-  return createBaselineSource({ history: jobHistoryFromEnv(env), dismissals: dismissalStoreFromEnv(env), reports: reportStoreFromEnv(env) });
+  return createBaselineSource({ history: jobHistoryFromEnv(env), dismissals: dismissalStoreFromEnv(env), reports: reportStoreFromEnv(env), protocols: protocolStoreFromEnv(env) });
 }

@@ -6,6 +6,8 @@ export const ENV = {
   jobsTable: 'CTPO_JOBS_TABLE',
   /** DynamoDB table of the findings users dismissed, per course. */
   dismissalsTable: 'CTPO_DISMISSALS_TABLE',
+  /** DynamoDB table of each user's protocols, their answers per course and their runs' sign-offs. */
+  protocolsTable: 'CTPO_PROTOCOLS_TABLE',
   /** Days a job record and its report are kept. */
   reportExpiryDays: 'CTPO_REPORT_EXPIRY_DAYS',
   /** The private bucket the reports are written to, and the key prefix they go under. */

@@ -38,6 +38,8 @@ export { INPUT_LIMITS, orgUnitOf };
 export type { CourseScope } from '../brightspace/course-scopes.ts';
 export type { RunPhase } from '../engine/progress.ts';
 export type { JobStatus } from '../jobs/job-status.ts';
+// The protocol routes' shapes live beside their routes; the app reaches every wire shape here.
+export * from './protocol-contract.ts';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
@@ -202,6 +204,8 @@ export const jobSummary = z.object({
       comparedOn: kept(z.object({ all: z.boolean(), places: listOf(coveredPlace), more: count })),
     }),
   ),
+  /** The run scored by its protocol (api/protocol/). */
+  protocol: kept(z.object({ name: z.string(), version: count, score: z.nullable(count), items: z.object({ pass: count, fail: count, person: count, na: count }) })),
 });
 
 /**
@@ -254,6 +258,8 @@ export const jobListItem = z.object({
   outputUrl: kept(someText),
   /** Why it FAILED. */
   reason: kept(someText),
+  /** Who marked it ready for launch, and when (/api/protocols/runs/). */
+  readyForLaunch: kept(z.object({ by: someText, at: someText })),
 });
 export type JobListItem = z.output<typeof jobListItem>;
 

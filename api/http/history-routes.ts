@@ -55,6 +55,12 @@ export function handleJobs(request: ApiRequest, deps: ApiDeps): Promise<ApiRespo
     const query = parseJobsQuery(request.query);
     const page = await deps.history.listByOwner(caller.sub, query);
     const body: JobsAnswer = { jobs: await Promise.all(page.jobs.map((job) => listItemOf(job, deps))) };
+    const finished = page.jobs.filter((job) => job.status === 'SUCCEEDED').map((job) => job.id);
+    const signOffs = deps.protocols === undefined || finished.length === 0 ? new Map() : await deps.protocols.signOffs(caller.sub, finished);
+    for (const item of body.jobs) {
+      const signOff = signOffs.get(item.taskArn);
+      if (signOff !== undefined) item.readyForLaunch = signOff;
+    }
     if (page.next !== undefined) body.nextCursor = encodeCursor(page.next);
     return jsonResponse(request, deps.allowedOrigins, 200, body);
   });

@@ -7,7 +7,7 @@ import { formatMessage, msg } from '../i18n/messages.ts';
 import type { LoadTableOfContentsInput } from '../engine/load-table-of-contents.ts';
 import { assertAllowedDestination } from '../net/address-guard.ts';
 import type { Resolver } from '../net/address-guard.ts';
-import type { DismissalStore, JobHistory, JobRecord, JobRunner, JobStore } from '../jobs/types.ts';
+import type { DismissalStore, JobHistory, JobRecord, JobRunner, JobStore, ProtocolStore, ReportStore } from '../jobs/types.ts';
 import type { JobStatusAnswer, RunTestsAnswer } from './contract.ts';
 import { bearerTokenOf } from './access-token.ts';
 import type { Caller, TokenVerifier } from './access-token.ts';
@@ -29,6 +29,10 @@ export interface ApiDeps {
   history: JobHistory;
   /** Findings each user dismissed per course (/api/dismissals). */
   dismissals: DismissalStore;
+  /** Each user's protocols, answers and sign-offs (/api/protocols); absent where no route needs them. */
+  protocols?: ProtocolStore;
+  /** The finished reports, written again when a run is signed off (/api/protocols/runs/). */
+  reports?: ReportStore;
   /** The name a dismissal is recorded under (the caller's e-mail, where it is known). Default: the token's user name. */
   nameOf?: (caller: Caller) => Promise<string>;
   runner: JobRunner;

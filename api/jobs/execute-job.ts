@@ -19,7 +19,10 @@ import { renderJsonReport } from '../report/render-json.ts';
 import { compareWithHistory } from '../report/compare.ts';
 import type { Report } from '../report/model.ts';
 import { summaryOf } from '../report/summary.ts';
-import type { BaselineSource, BrightspaceCredentials, JobRecord, JobStore, ReportStore } from './types.ts';
+import { DEFAULT_PROTOCOL } from '../protocol/default-protocol.ts';
+import type { Protocol } from '../protocol/protocol-schema.ts';
+import { withProtocol } from '../protocol/score-protocol.ts';
+import type { BaselineSource, BrightspaceCredentials, JobRecord, JobStore, ReportStore, RunBaseline } from './types.ts';
 
 export const UNEXPECTED_FAILURE_REASON = msg('reason.run.unexpected');
 
@@ -37,6 +40,11 @@ export interface ExecuteJobInput {
   reports: ReportStore;
   /** What the report is compared with (the previous run of the course, dismissals); absent: no comparison. */
   baselines?: BaselineSource;
+  /**
+   * The protocol to score the run by, over the client's own (the command line's --protocol); absent:
+   * the client's from the baseline, else CTPO's default.
+   */
+  protocol?: Protocol;
   allowPrivateTargets: boolean;
   /** Options of this one run (the command line's --enhanced-contrast); absent: the environment's. */
   options?: Pick<CourseTestOptions, 'enhancedContrast'>;
@@ -140,7 +148,8 @@ export async function executeJob(input: ExecuteJobInput): Promise<JobRecord | un
       onProgress,
     );
     await stopProgress();
-    const report = await compared(found, job, input);
+    const baseline = await baselineOf(job, input);
+    const report = withProtocol(compared(found, baseline, job, input), input.protocol ?? baseline?.protocol?.protocol ?? DEFAULT_PROTOCOL, baseline?.protocol?.answers ?? []);
     signal.throwIfAborted();
     stored = true;
     await input.reports.put(job.filename, { html: renderHtmlReport(report), json: renderJsonReport(report), csv: renderCsvReport(report) });
@@ -163,13 +172,24 @@ export async function executeJob(input: ExecuteJobInput): Promise<JobRecord | un
 }
 
 /**
- * The report compared with the course's history. The comparison is not what the user asked for, so
- * a store that cannot answer costs it, never the run: the report then simply has no comparison.
+ * What the report is compared with and scored by. Neither is what the user asked for, so a store
+ * that cannot answer costs them, never the run: the report then has no comparison, and is scored by
+ * the default protocol.
  */
-async function compared(report: Report, job: JobRecord, input: ExecuteJobInput): Promise<Report> {
-  if (input.baselines === undefined) return report;
+async function baselineOf(job: JobRecord, input: ExecuteJobInput): Promise<RunBaseline | undefined> {
+  if (input.baselines === undefined) return undefined;
   try {
-    return compareWithHistory(report, await input.baselines.baselineFor(job));
+    return await input.baselines.baselineFor(job);
+  } catch (error) {
+    input.log?.(`job ${job.id}: the comparison with the previous run and the client's protocol were left out: ${error instanceof Error ? error.message : String(error)}`);
+    return undefined;
+  }
+}
+
+function compared(report: Report, baseline: RunBaseline | undefined, job: JobRecord, input: ExecuteJobInput): Report {
+  if (baseline === undefined) return report;
+  try {
+    return compareWithHistory(report, baseline);
   } catch (error) {
     input.log?.(`job ${job.id}: the comparison with the previous run was left out: ${error instanceof Error ? error.message : String(error)}`);
     return report;

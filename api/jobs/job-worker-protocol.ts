@@ -2,8 +2,7 @@
 // channel of child_process.fork: the credentials travel only here, never in argv, the environment
 // or a file.
 import type { Message } from '../i18n/messages.ts';
-import type { ComparisonBaseline } from '../report/compare.ts';
-import type { BrightspaceCredentials, JobPatch, JobRecord } from './types.ts';
+import type { BrightspaceCredentials, JobPatch, JobRecord, RunBaseline } from './types.ts';
 
 export interface JobWorkerData {
   job: JobRecord;
@@ -28,6 +27,6 @@ export type MainToWorker =
   | { type: 'start'; data: JobWorkerData }
   | { type: 'updated'; requestId: number; record: JobRecord | undefined }
   /** The baseline, or the reason it could not be read (the run then goes without a comparison). */
-  | { type: 'baseline'; requestId: number; baseline?: ComparisonBaseline; error?: string }
+  | { type: 'baseline'; requestId: number; baseline?: RunBaseline; error?: string }
   /** Stop the run: the reason becomes the job's reason. */
   | { type: 'stop'; reason: Message };

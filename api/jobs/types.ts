@@ -5,6 +5,7 @@ import type { JobSummary } from '../report/summary.ts';
 import type { Language } from '../i18n/languages.ts';
 import type { ComparisonBaseline } from '../report/compare.ts';
 import type { Dismissal } from '../report/model.ts';
+import type { Protocol, ProtocolAnswer } from '../protocol/protocol-schema.ts';
 
 export interface JobRecord {
   /** The identifier returned to the app as `taskArn`; opaque to it. */
@@ -153,7 +154,55 @@ export interface DismissalStore {
   remove(owner: string, course: CourseKey, fingerprint: string): Promise<boolean>;
 }
 
+/** A client's protocol as kept for its owner: the client label as typed, who saved it and when. */
+export interface StoredProtocol {
+  client: string;
+  protocol: Protocol;
+  by: string;
+  at: string;
+}
+
+/** Who marked a run ready for launch, and when. */
+export interface SignOff {
+  by: string;
+  at: string;
+}
+
+/**
+ * Each user's protocols, one per client label (the same label in any case and spacing), the answers
+ * given to manual items per course (the latest per item, carried from run to run), and the runs
+ * marked ready for launch.
+ */
+export interface ProtocolStore {
+  /** The owner's protocols, by client label. */
+  list(owner: string): Promise<StoredProtocol[]>;
+  get(owner: string, client: string): Promise<StoredProtocol | undefined>;
+  /** Adds the client's protocol, or replaces it. */
+  put(owner: string, stored: StoredProtocol): Promise<void>;
+  /** False when the client had none. */
+  remove(owner: string, client: string): Promise<boolean>;
+  /** The latest answer to each manual item of the course, whatever protocol asked it. */
+  answers(owner: string, course: CourseKey): Promise<ProtocolAnswer[]>;
+  /** Keeps an answer as the item's latest for the course, with the run it was given on. */
+  putAnswer(owner: string, course: CourseKey, answer: ProtocolAnswer, jobId: string): Promise<void>;
+  signOff(owner: string, jobId: string, signOff: SignOff): Promise<void>;
+  /** The sign-offs of those of the owner's runs that have one. */
+  signOffs(owner: string, jobIds: readonly string[]): Promise<Map<string, SignOff>>;
+}
+
+/** The protocol a run is scored against, and the answers its manual items already have. */
+export interface ProtocolBaseline {
+  protocol: Protocol;
+  answers: ProtocolAnswer[];
+}
+
+/** What a finished run compares its report with, and scores it by. */
+export interface RunBaseline extends ComparisonBaseline {
+  /** Absent: CTPO's default protocol, without answers. */
+  protocol?: ProtocolBaseline;
+}
+
 /** What a finished run compares its report with (report/compare.ts), wherever the runner runs. */
 export interface BaselineSource {
-  baselineFor(job: JobRecord): Promise<ComparisonBaseline>;
+  baselineFor(job: JobRecord): Promise<RunBaseline>;
 }

@@ -17,6 +17,7 @@ import { languageOfRequest } from '../http/routes.ts';
 import type { ApiRequest } from '../http/types.ts';
 import type { Resolver } from '../net/address-guard.ts';
 import { createBaselineSource } from '../jobs/baseline.ts';
+import { openSqliteProtocolStore } from '../jobs/sqlite-protocol-store.ts';
 import { failInterruptedJobs } from '../jobs/fail-interrupted-jobs.ts';
 import { createFileReportStore } from '../jobs/file-report-store.ts';
 import { openSqliteDismissalStore } from '../jobs/sqlite-dismissal-store.ts';
@@ -154,6 +155,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   const reportKey = loadOrCreateReportKey(join(dataDir, 'report-link-key.json'));
   const jobs = openSqliteJobStore({ path: join(dataDir, 'jobs.sqlite') });
   const dismissals = openSqliteDismissalStore({ path: join(dataDir, 'jobs.sqlite') });
+  const protocols = openSqliteProtocolStore({ path: join(dataDir, 'jobs.sqlite') });
   const recoveredJobs = await failInterruptedJobs(jobs);
   const reportFiles = createFileReportStore(reportsDir);
   const reportExpiryDays = options.reportExpiryDays === undefined ? 30 : options.reportExpiryDays;
@@ -243,6 +245,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     retention.stop();
     jobs.close();
     dismissals.close();
+    protocols.close();
     throw error;
   }
 
@@ -267,7 +270,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
 
   const runner = createLocalJobRunner({
     jobs,
-    baselines: createBaselineSource({ history: jobs, dismissals, reports: reportFiles }),
+    baselines: createBaselineSource({ history: jobs, dismissals, reports: reportFiles, protocols }),
     reportsDir,
     allowPrivateTargets,
     concurrency: options.poolSize,
@@ -285,6 +288,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     jobs,
     history: jobs,
     dismissals,
+    protocols,
+    reports: reportFiles,
     nameOf: async (caller) => identity.emailOf(caller.sub) ?? caller.username,
     runner,
     // One thread serves everyone here: a large answer is parsed and written in a worker thread.
@@ -368,6 +373,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         retention.stop();
         jobs.close();
         dismissals.close();
+        protocols.close();
       })();
       return closing;
     },

@@ -125,6 +125,36 @@ export interface Report {
   dismissed?: ReportDismissedFinding[];
   /** How accessibility was checked; absent in reports of runs that checked none. */
   accessibility?: ReportAccessibility;
+  /** The run scored against the client's course testing protocol (api/protocol/); absent before it was. */
+  protocol?: ReportProtocol;
+}
+
+/** One item of the protocol as this run decided it. */
+export interface ReportProtocolItem {
+  id: string;
+  title: string;
+  kind: 'auto' | 'manual';
+  status: 'pass' | 'fail' | 'needs-person' | 'n/a';
+  weight: number;
+  /** The fingerprints of the open findings counted against an automated item; none for a manual one. */
+  findings: string[];
+  /** An automated item's check ids and families, the findings it allows and the least severity it counts. */
+  checks?: string[];
+  allow?: number;
+  minSeverity?: Severity;
+  /** A manual item's answer, with who gave it and when; absent while it needs a person. */
+  answer?: { status: 'pass' | 'fail' | 'n/a'; note?: string; by: string; at: string };
+}
+
+/** The readiness of the run by the protocol: round(100 x passed weight / decided weight). */
+export interface ReportProtocol {
+  name: string;
+  version: number;
+  /** Null while nothing is decided (a protocol of unanswered manual items). */
+  score: number | null;
+  items: ReportProtocolItem[];
+  /** Who marked the run ready for launch, and when. */
+  ready?: { by: string; at: string };
 }
 
 /** An earlier run, named for a person by when it ran. */

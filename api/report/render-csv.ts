@@ -73,5 +73,28 @@ export function renderCsvReport(report: Report): string {
     '',
     ...(compared ? ['', ''] : []),
   ]);
-  return stringify([header, ...rows, ...notScanned], { bom: true, escape_formulas: true, record_delimiter: 'windows' });
+  // The protocol's items, one row each: the item as the "item", its status as the severity, and the
+  // findings that failed it by their fingerprints.
+  const statusKey = { pass: 'pass', fail: 'fail', 'needs-person': 'person', 'n/a': 'na' } as const;
+  const protocol = report.protocol;
+  const protocolRows = (protocol?.items ?? []).map((item) => [
+    p.t('report.protocol.name', { name: protocol!.name, version: protocol!.version }),
+    '',
+    item.title,
+    p.t('report.protocol.kind', { kind: item.kind }),
+    item.id,
+    p.t('report.protocol.status', { status: statusKey[item.status] }),
+    item.kind === 'auto'
+      ? p.t('report.protocol.findings', { count: item.findings.length, allow: item.allow ?? 0 })
+      : item.answer === undefined
+        ? ''
+        : [p.t('report.protocol.answered', { by: item.answer.by, date: when(item.answer.at) }), ...(item.answer.note === undefined ? [] : [p.t('report.protocol.note', { note: item.answer.note })])].join(' '),
+    '',
+    '',
+    '',
+    '',
+    item.findings.join(' '),
+    ...(compared ? ['', ''] : []),
+  ]);
+  return stringify([header, ...protocolRows, ...rows, ...notScanned], { bom: true, escape_formulas: true, record_delimiter: 'windows' });
 }

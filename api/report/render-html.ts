@@ -12,7 +12,7 @@ import { pageCheckReference } from '../checks/page-findings.ts';
 import type { MessageId } from '../i18n/messages.ts';
 import { bcp47Of, directionOf } from '../i18n/languages.ts';
 import { fixFirstGroups, repeatedGroups, type PlaceRef, type RepeatedGroup } from './groups.ts';
-import type { Report, ReportFinding, ReportModule, ReportNotScanned } from './model.ts';
+import type { Report, ReportFinding, ReportModule, ReportNotScanned, ReportProtocol, ReportProtocolItem } from './model.ts';
 import {
   addressLabel,
   elementCode,
@@ -31,7 +31,7 @@ import {
   whereParts,
   type Presenter,
 } from './present.ts';
-import { REPORT_STYLE } from './report-style.ts';
+import { PROTOCOL_STYLE, REPORT_STYLE } from './report-style.ts';
 import { comparedOnAll, type CoveredPlace } from './coverage.ts';
 
 const SEVERITIES: Severity[] = ['error', 'warning', 'info'];
@@ -75,6 +75,8 @@ interface Context {
   checkIndex: Map<string, number>;
   /** Findings listed under Repeated problems: in their place only a line points there. */
   repeatedOf: Map<ReportFinding, RepeatedGroup>;
+  /** Fingerprints of the findings a failed protocol item links to. */
+  linked: Set<string>;
 }
 
 function duration(p: Presenter, startedAt: string, finishedAt: string): string {
@@ -138,9 +140,14 @@ function renderFinding(ctx: Context, finding: ReportFinding): string {
     // Told once under Repeated problems; here where it is in this place, and a pointer to the rest.
     const where = whereHtml(ctx, finding);
     const whereRow = where === '' ? '' : `<dl><dt>${escapeHtml(ctx.p.t('report.field.where'))}</dt><dd>${where}</dd></dl>`;
-    return `<li class="finding" ${filterAttributes(ctx, finding)}>${checkHead(ctx, finding)}${whereRow}<p><a href="#${group.id}">${escapeHtml(ctx.p.t('report.repeated.see', { title: ctx.p.title(finding.check) }))}</a></p></li>`;
+    return `<li class="finding"${findingAnchor(ctx, finding)} ${filterAttributes(ctx, finding)}>${checkHead(ctx, finding)}${whereRow}<p><a href="#${group.id}">${escapeHtml(ctx.p.t('report.repeated.see', { title: ctx.p.title(finding.check) }))}</a></p></li>`;
   }
-  return `<li class="finding" ${filterAttributes(ctx, finding)}>${checkHead(ctx, finding)}${findingDetails(ctx, finding)}</li>`;
+  return `<li class="finding"${findingAnchor(ctx, finding)} ${filterAttributes(ctx, finding)}>${checkHead(ctx, finding)}${findingDetails(ctx, finding)}</li>`;
+}
+
+/** An id for a finding a failed protocol item links to (none otherwise, so other reports stay as they were). */
+function findingAnchor(ctx: Context, finding: ReportFinding): string {
+  return ctx.linked.has(finding.fingerprint) ? ` id="finding-${escapeHtml(finding.fingerprint)}"` : '';
 }
 
 function renderFindings(ctx: Context, findings: ReportFinding[]): string {
@@ -436,6 +443,49 @@ function renderDismissed(ctx: Context): string {
 }
 
 /** What the run could not read or check as a whole (a route the site does not offer...). */
+const PROTOCOL_STATUS_KEY = { pass: 'pass', fail: 'fail', 'needs-person': 'person', 'n/a': 'na' } as const;
+
+/** One protocol item: its status, what it is, and what decided it (the findings, or a person's answer). */
+function renderProtocolItem(ctx: Context, item: ReportProtocolItem): string {
+  const { p, report } = ctx;
+  const status = PROTOCOL_STATUS_KEY[item.status];
+  const lines: string[] = [];
+  if (item.kind === 'auto') {
+    lines.push(`<p class="spread">${escapeHtml(p.t('report.protocol.findings', { count: item.findings.length, allow: item.allow ?? 0 }))} · <span class="check-id">${escapeHtml((item.checks ?? []).join(', '))}</span></p>`);
+    if (item.status === 'fail') {
+      const byFingerprint = new Map(report.findings.map((finding) => [finding.fingerprint, finding]));
+      const links = item.findings.flatMap((fingerprint) => {
+        const finding = byFingerprint.get(fingerprint);
+        if (finding === undefined) return [];
+        return [`<li><a href="#finding-${escapeHtml(fingerprint)}">${escapeHtml(p.title(finding.check))}</a> · ${placeLabel(ctx, { ...finding, key: '', count: 1 })}</li>`];
+      });
+      if (links.length > 0) lines.push(folded(escapeHtml(p.t('report.protocol.findings', { count: item.findings.length, allow: item.allow ?? 0 })), `<ul class="places">${links.join('')}</ul>`, links.length));
+    }
+  } else if (item.answer !== undefined) {
+    lines.push(`<p class="spread">${escapeHtml(p.t('report.protocol.answered', { by: p.value(item.answer.by), date: `${when(p, item.answer.at)} UTC` }))}</p>`);
+    if (item.answer.note !== undefined) lines.push(`<p>${escapeHtml(p.t('report.protocol.note', { note: p.value(item.answer.note) }))}</p>`);
+  }
+  return `<li class="protocol-item ${status}"><p class="finding-head"><span class="badge protocol-${status}">${escapeHtml(p.t('report.protocol.status', { status }))}</span><span class="finding-title">${courseText(item.title)}</span> <span class="check-id">${escapeHtml(item.id)} · ${escapeHtml(p.t('report.protocol.kind', { kind: item.kind }))} · ×${escapeHtml(new Intl.NumberFormat(bcp47Of(p.language)).format(item.weight))}</span></p>${lines.join('')}</li>`;
+}
+
+/** The report opens with the client's protocol: the readiness score, then every item. */
+function renderProtocol(ctx: Context): string {
+  const { p } = ctx;
+  const protocol: ReportProtocol | undefined = ctx.report.protocol;
+  if (protocol === undefined) return '';
+  const count = (status: ReportProtocolItem['status']) => protocol.items.filter((item) => item.status === status).length;
+  const score = protocol.score === null ? p.t('report.protocol.score-none') : p.t('report.protocol.score', { score: protocol.score });
+  const ready = protocol.ready === undefined ? p.t('report.protocol.not-ready') : p.t('report.protocol.ready', { by: p.value(protocol.ready.by), date: `${when(p, protocol.ready.at)} UTC` });
+  return `<section id="protocol" aria-labelledby="protocol-title"><h2 id="protocol-title">${escapeHtml(p.t('report.protocol.title'))}</h2>
+<p class="lead"><span>${escapeHtml(p.t('report.protocol.name', { name: p.value(protocol.name), version: protocol.version }))}</span><strong class="protocol-score">${escapeHtml(score)}</strong></p>
+<p>${escapeHtml(p.t('report.protocol.counts', { pass: count('pass'), fail: count('fail'), person: count('needs-person'), na: count('n/a') }))} ${escapeHtml(ready)}</p>
+<p class="hint">${escapeHtml(p.t('report.protocol.intro'))}</p>
+<ol class="findings protocol">
+${protocol.items.map((item) => renderProtocolItem(ctx, item)).join('\n')}
+</ol></section>
+`;
+}
+
 function renderNotes(ctx: Context): string {
   const { p, report } = ctx;
   if (report.notes.length === 0) return '';
@@ -558,7 +608,8 @@ export function renderHtmlReport(report: Report): string {
   const groups = repeatedGroups(report.findings);
   const repeatedOf = new Map<ReportFinding, RepeatedGroup>();
   for (const group of groups) for (const finding of group.findings) repeatedOf.set(finding, group);
-  const ctx: Context = { p, report, checkIndex: new Map(checks.map((check, index) => [check, index])), repeatedOf };
+  const linked = new Set((report.protocol?.items ?? []).filter((item) => item.status === 'fail').flatMap((item) => item.findings));
+  const ctx: Context = { p, report, checkIndex: new Map(checks.map((check, index) => [check, index])), repeatedOf, linked };
 
   const course = report.courseName === undefined ? p.t('report.course-unnamed', { orgUnitId: String(report.orgUnitId) }) : p.value(report.courseName);
   const client = p.value(report.client);
@@ -566,6 +617,7 @@ export function renderHtmlReport(report: Report): string {
   const inModules = (entry: { moduleId: number | null }) => entry.moduleId !== null && tested.has(entry.moduleId);
   const scopes = report.scopes.length === 0 ? p.t('report.scopes.none') : p.list(report.scopes.map((scope) => p.t('report.scope', { scope })));
   const sections = [
+    ...(report.protocol === undefined ? [] : [['protocol', p.t('report.protocol.title')]]),
     ['summary', p.t('report.summary.title')],
     ['fix-first', p.t('report.fix-first.title')],
     ...(report.comparison === undefined ? [] : [['history', p.t('report.history.title')]]),
@@ -584,7 +636,7 @@ export function renderHtmlReport(report: Report): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <title>${escapeAttribute(p.t('report.document-title', { client, course }))}</title>
-<style>${REPORT_STYLE}
+<style>${REPORT_STYLE}${report.protocol === undefined ? '' : PROTOCOL_STYLE}
 ${filterStyles(checks)}</style>
 </head>
 <body>
@@ -604,7 +656,7 @@ ${accessibilityNotes(ctx)}
 <nav class="sections" aria-label="${escapeHtml(p.t('report.nav.label'))}"><ul>${sections.map(([id, label]) => `<li><a href="#${id}">${escapeHtml(label)}</a></li>`).join('')}</ul></nav>
 </header>
 <main>
-${renderSummary(ctx, { error: 'fix-first', findings: 'findings', notScanned: report.notScanned.length > 0 ? 'not-scanned' : null, documents: report.documents.length > 0 ? 'documents' : null })}
+${renderProtocol(ctx)}${renderSummary(ctx, { error: 'fix-first', findings: 'findings', notScanned: report.notScanned.length > 0 ? 'not-scanned' : null, documents: report.documents.length > 0 ? 'documents' : null })}
 ${renderFixFirst(ctx)}
 ${renderHistory(ctx)}
 ${renderFilters(ctx, checks)}

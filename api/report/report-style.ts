@@ -98,3 +98,10 @@ footer { color: var(--muted); font-size: .85rem; border-block-start: 1px solid v
   details::details-content { content-visibility: visible; display: contents; }
 }
 `;
+
+/** The protocol section's own rules, added only to reports that have one. */
+export const PROTOCOL_STYLE = `
+.protocol-score { display: block; font-size: 1.45rem; }
+.badge.protocol-pass { background: #1e6b34; } .badge.protocol-fail { background: var(--error); } .badge.protocol-person { background: var(--warning); }
+.protocol-item { padding: .5rem 0; border-block-start: 1px dashed var(--line); }
+`;

@@ -32,6 +32,8 @@ export interface JobSummary {
      */
     comparedOn?: { all: boolean; places: CoveredPlace[]; more: number };
   };
+  /** The run scored by its protocol: the readiness score and how many items are in each state. */
+  protocol?: { name: string; version: number; score: number | null; items: { pass: number; fail: number; person: number; na: number } };
 }
 
 export function summaryOf(report: Report): JobSummary {
@@ -44,7 +46,13 @@ export function summaryOf(report: Report): JobSummary {
     documents: totals.documents,
     links: totals.links,
     ...(totals.comparison === undefined ? {} : { comparison: { ...totals.comparison, ...comparedOf(report) } }),
+    ...(report.protocol === undefined ? {} : { protocol: protocolOf(report.protocol) }),
   };
+}
+
+function protocolOf(protocol: NonNullable<Report['protocol']>): NonNullable<JobSummary['protocol']> {
+  const count = (status: string) => protocol.items.filter((item) => item.status === status).length;
+  return { name: protocol.name, version: protocol.version, score: protocol.score, items: { pass: count('pass'), fail: count('fail'), person: count('needs-person'), na: count('n/a') } };
 }
 
 function comparedOf(report: Report): Pick<NonNullable<JobSummary['comparison']>, 'previous' | 'comparedOn'> {

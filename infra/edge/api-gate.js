@@ -12,6 +12,7 @@ var TOKEN_HEADER = 'x-ctpo-authorization';
 var SITE_HOST_HEADER = 'x-ctpo-site-host';
 var JOB_STATUS_PREFIX = '/api/job-status/';
 var JOB_PREFIX = '/api/jobs/';
+var PROTOCOL_RUN_PREFIX = '/api/protocols/runs/';
 
 // The methods each route takes, and its name in a message about a wrong method.
 function routeOf(uri) {
@@ -20,6 +21,8 @@ function routeOf(uri) {
   if (uri === '/api/jobs') return { name: uri, methods: ['GET'] };
   if (uri.indexOf(JOB_PREFIX) === 0 && uri.length > JOB_PREFIX.length && uri.indexOf('/', JOB_PREFIX.length) === -1) return { name: '/api/jobs/{id}', methods: ['DELETE'] };
   if (uri === '/api/dismissals') return { name: uri, methods: ['GET', 'PUT', 'DELETE'] };
+  if (uri === '/api/protocols') return { name: uri, methods: ['GET', 'PUT', 'DELETE'] };
+  if (uri.indexOf(PROTOCOL_RUN_PREFIX) === 0 && uri.length > PROTOCOL_RUN_PREFIX.length && uri.indexOf('/', PROTOCOL_RUN_PREFIX.length) === -1) return { name: PROTOCOL_RUN_PREFIX, methods: ['GET', 'PUT', 'POST'] };
   return null;
 }
 

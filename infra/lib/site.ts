@@ -23,8 +23,8 @@ const EDGE_CODE = join(dirname(fileURLToPath(import.meta.url)), '..', 'edge');
 export const REPORT_GATE_FILE = join(EDGE_CODE, 'report-gate.js');
 export const API_GATE_FILE = join(EDGE_CODE, 'api-gate.js');
 export const BODY_HASH_FILE = join(EDGE_CODE, 'body-hash.cjs');
-/** The query names GET /api/jobs and /api/dismissals read (api/http/validate-history.ts). */
-export const HISTORY_QUERY_NAMES = ['limit', 'cursor', 'siteUrl', 'orgUnitId', 'fingerprint'] as const;
+/** The query names GET /api/jobs, /api/dismissals and DELETE /api/protocols read (api/http/validate-history.ts, protocol-routes.ts). */
+export const HISTORY_QUERY_NAMES = ['limit', 'cursor', 'siteUrl', 'orgUnitId', 'fingerprint', 'client'] as const;
 
 /** The API behaviours' viewer-request function, trusting `devOrigins` for CORS (none by default). */
 export function apiGateSource(devOrigins: readonly string[]): string {
@@ -265,6 +265,9 @@ export class Site extends Construct {
       additionalBehaviors['/api/jobs/*'] = apiBehavior(originOf('cancelJob'), false);
       // PUT carries a body, whose hash the function URL needs.
       additionalBehaviors['/api/dismissals'] = apiBehavior(originOf('dismissals'), true, historyRequests);
+      const protocolsOrigin = originOf('protocols');
+      additionalBehaviors['/api/protocols'] = apiBehavior(protocolsOrigin, true, historyRequests);
+      additionalBehaviors['/api/protocols/runs/*'] = apiBehavior(protocolsOrigin, true);
       // Any other /api/ path: the gate answers 404 (or 405) before the origin is ever asked.
       additionalBehaviors['/api/*'] = apiBehavior(jobStatusOrigin, false);
 

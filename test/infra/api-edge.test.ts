@@ -1,5 +1,6 @@
 // The QA API's edge code, run in Node: the viewer-request function on the /api/ behaviours and the
 // Lambda@Edge function that hashes POST and PUT bodies for the function URLs behind origin access control.
+import { clientOfQuery } from '../../api/http/protocol-routes.ts';
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
@@ -31,6 +32,12 @@ describe('the API gate at the edge', () => {
       ['PUT', '/api/dismissals'],
       ['DELETE', '/api/dismissals'],
       ['DELETE', '/api/jobs/3b0e5c1e-55a4-4c4a-9d4c-2f6f0b1f7a10'],
+      ['GET', '/api/protocols'],
+      ['PUT', '/api/protocols'],
+      ['DELETE', '/api/protocols'],
+      ['GET', '/api/protocols/runs/job-1'],
+      ['PUT', '/api/protocols/runs/job-1'],
+      ['POST', '/api/protocols/runs/job-1'],
     ] as const) {
       const result = await gate({ request: request(method, uri, { authorization: 'Bearer a.b.c', [EDGE_TOKEN_HEADER]: 'Bearer forged', [SITE_HOST_HEADER]: 'evil.example' }) });
       expect(isResponse(result), uri).toBe(false);
@@ -80,6 +87,7 @@ describe('the API gate at the edge', () => {
     expect(() => parseJobsQuery(recording)).not.toThrow();
     expect(() => parseCourseQuery(recording, policy)).toThrow();
     expect(() => parseRestoreQuery(recording, policy)).toThrow();
+    expect(() => clientOfQuery(recording)).toThrow();
     expect([...read].sort()).toEqual([...HISTORY_QUERY_NAMES].sort());
   });
 

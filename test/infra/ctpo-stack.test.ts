@@ -3,7 +3,7 @@
 // name fails here first. Each resource is found by what it is; the ID expected is the one deployed.
 import type { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { credentialsKey, dismissalsTable, jobsTable, reportsBucket, rotationFunction, routeFunction, runnerTask, taskStateFunction } from './resources.ts';
+import { credentialsKey, dismissalsTable, protocolsTable, jobsTable, reportsBucket, rotationFunction, routeFunction, runnerTask, taskStateFunction } from './resources.ts';
 import type { ApiRoutePattern } from './resources.ts';
 import { only, referenceOf, synthesize } from './support.ts';
 import type { Found, Synthesized } from './support.ts';
@@ -39,6 +39,7 @@ const STACK: [string, Find, string][] = [
   ['the hosted login domain', (t) => only(t, 'AWS::Cognito::UserPoolDomain').id, 'IdentityUserPoolHostedLogin006E8354'],
   ['the jobs table', (t) => jobsTable(t).id, 'QaApiJobs14A4748D'],
   ['the dismissals table', (t) => dismissalsTable(t).id, 'QaApiDismissals7B8681ED'],
+  ['the protocols table', (t) => protocolsTable(t).id, 'QaApiProtocols039B17FA'],
   ['the reports bucket', (t) => reportsBucket(t).id, 'QaApiReportsFD714834'],
   ["the reports bucket's emptying on delete", autoDeleteOf((t) => reportsBucket(t).id), 'QaApiReportsAutoDeleteObjectsCustomResourceFD7CFEBD'],
   ['the app bucket', appBucket, 'SiteBucket978D4AEB'],
@@ -53,6 +54,7 @@ const STACK: [string, Find, string][] = [
   ["the jobs function's logs", routeLogs('/api/jobs'), 'QaApiJobListLogsC3BDF924'],
   ["the cancel function's logs", routeLogs('/api/jobs/*'), 'QaApiCancelJobLogsE04C40F1'],
   ["the dismissals function's logs", routeLogs('/api/dismissals'), 'QaApiDismissalRoutesLogs58BC10E6'],
+  ["the protocols function's logs", routeLogs('/api/protocols'), 'QaApiProtocolRoutesLogs6DF08F92'],
   ["the task-state function's logs", (t) => logGroupOf(taskStateFunction(t)), 'QaApiTaskStateLogs25894457'],
   ["the key rotation's logs", (t) => logGroupOf(rotationFunction(t)), 'QaApiReportKeysRotationLogs11306202'],
   [

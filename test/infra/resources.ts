@@ -50,7 +50,7 @@ export function behaviorOf(template: Template, pathPattern: string): { behavior:
 }
 
 /** The QA API's routes, as the distribution's path patterns. */
-export const API_ROUTES = ['/api/toc', '/api/run-tests', '/api/job-status/*', '/api/jobs', '/api/jobs/*', '/api/dismissals'] as const;
+export const API_ROUTES = ['/api/toc', '/api/run-tests', '/api/job-status/*', '/api/jobs', '/api/jobs/*', '/api/dismissals', '/api/protocols'] as const;
 export type ApiRoutePattern = (typeof API_ROUTES)[number];
 
 /** The function URL CloudFront sends a route to: behavior, origin, URL. */
@@ -128,4 +128,14 @@ export function statementsOf(template: Template, roleId: string): Statement[] {
 /** A function's environment variables. */
 export function environmentOf(fn: Found): Record<string, unknown> {
   return (fn.properties.Environment as { Variables: Record<string, unknown> }).Variables;
+}
+
+/** The protocols table: keyed by scope (a user's protocols, a course's answers, sign-offs) and key. */
+export function protocolsTable(template: Template): Found {
+  return only(template, 'AWS::DynamoDB::GlobalTable', {
+    KeySchema: [
+      { AttributeName: 'scope', KeyType: 'HASH' },
+      { AttributeName: 'key', KeyType: 'RANGE' },
+    ],
+  });
 }

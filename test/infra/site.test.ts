@@ -112,16 +112,18 @@ describe('the site construct', () => {
     const distribution = configOf(synth);
     const gate = only(synth.template, 'AWS::CloudFront::Function', { FunctionCode: apiGateSource([]) }).id;
     // Each route's function, told apart by the settings only its code reads (the table of contents reads none of them).
-    const distinctive = ['CTPO_TASK_DEFINITION_ARN', 'CTPO_CLUSTER_ARN', 'CTPO_REPORT_KEY_SECRET_ARN', 'CTPO_DISMISSALS_TABLE'];
+    const distinctive = ['CTPO_TASK_DEFINITION_ARN', 'CTPO_CLUSTER_ARN', 'CTPO_REPORT_KEY_SECRET_ARN', 'CTPO_DISMISSALS_TABLE', 'CTPO_PROTOCOLS_TABLE', 'CTPO_REPORTS_BUCKET'];
     const routes = {
       '/api/toc': [[], true],
       '/api/run-tests': [['CTPO_CLUSTER_ARN', 'CTPO_TASK_DEFINITION_ARN'], true],
       '/api/job-status/*': [['CTPO_CLUSTER_ARN', 'CTPO_REPORT_KEY_SECRET_ARN'], false],
-      '/api/jobs': [['CTPO_REPORT_KEY_SECRET_ARN'], false],
+      '/api/jobs': [['CTPO_PROTOCOLS_TABLE', 'CTPO_REPORT_KEY_SECRET_ARN'], false],
       // Cancelling a run: the cluster its task runs in, and no report key (a cancelled run has no report).
       '/api/jobs/*': [['CTPO_CLUSTER_ARN'], false],
       // PUT carries a body, so the route gets the body hash too.
       '/api/dismissals': [['CTPO_DISMISSALS_TABLE'], true],
+      '/api/protocols': [['CTPO_PROTOCOLS_TABLE', 'CTPO_REPORTS_BUCKET'], true],
+      '/api/protocols/runs/*': [['CTPO_PROTOCOLS_TABLE', 'CTPO_REPORTS_BUCKET'], true],
       '/api/*': [['CTPO_CLUSTER_ARN', 'CTPO_REPORT_KEY_SECRET_ARN'], false],
     } as const;
     const reached = new Map<string, string>();
@@ -153,6 +155,7 @@ describe('the site construct', () => {
     }
     // One function per route; any other /api/ path goes where job-status goes, whose gate answers it.
     expect(new Set(reached.values()).size).toBe(6);
+    expect(reached.get('/api/protocols/runs/*')).toBe(reached.get('/api/protocols'));
     expect(reached.get('/api/*')).toBe(reached.get('/api/job-status/*'));
     // Only what the functions read goes to them: no cookies, no query, no viewer Authorization.
     const policyId = distribution.CacheBehaviors!.find((candidate) => candidate.PathPattern === '/api/toc')!.OriginRequestPolicyId!.Ref;
@@ -163,13 +166,13 @@ describe('the site construct', () => {
       QueryStringsConfig: { QueryStringBehavior: 'none' },
     });
     // The history routes read their query, and only the names they know.
-    for (const pattern of ['/api/jobs', '/api/dismissals']) {
+    for (const pattern of ['/api/jobs', '/api/dismissals', '/api/protocols']) {
       const historyId = distribution.CacheBehaviors!.find((candidate) => candidate.PathPattern === pattern)!.OriginRequestPolicyId!.Ref;
       const history = synth.template.findResources('AWS::CloudFront::OriginRequestPolicy')[historyId] as { Properties: { OriginRequestPolicyConfig: Record<string, unknown> } };
       expect(history.Properties.OriginRequestPolicyConfig, pattern).toMatchObject({
         HeadersConfig: { HeaderBehavior: 'whitelist', Headers: ['content-type', 'accept', 'origin', 'x-ctpo-authorization', 'x-ctpo-site-host'] },
         CookiesConfig: { CookieBehavior: 'none' },
-        QueryStringsConfig: { QueryStringBehavior: 'whitelist', QueryStrings: ['limit', 'cursor', 'siteUrl', 'orgUnitId', 'fingerprint'] },
+        QueryStringsConfig: { QueryStringBehavior: 'whitelist', QueryStrings: ['limit', 'cursor', 'siteUrl', 'orgUnitId', 'fingerprint', 'client'] },
       });
     }
   });

@@ -8,7 +8,7 @@ import { createCognitoTokenVerifier } from '../../http/access-token.ts';
 import type { TokenVerifier } from '../../http/access-token.ts';
 import type { ApiDeps } from '../../http/routes.ts';
 import type { ApiRequest, ApiResponse } from '../../http/types.ts';
-import type { DismissalStore, JobHistory, JobRunner, JobStore } from '../../jobs/types.ts';
+import type { DismissalStore, JobHistory, JobRunner, JobStore, ProtocolStore, ReportStore } from '../../jobs/types.ts';
 import { EDGE_TOKEN_HEADER, ENV, SITE_HOST_HEADER, requireEnv, requirePositiveInteger } from '../settings.ts';
 import type { Environment } from '../settings.ts';
 
@@ -156,6 +156,8 @@ export function apiDepsFromEnv(
     reportSigningKey?: ApiDeps['reportSigningKey'];
     history?: JobHistory;
     dismissals?: DismissalStore;
+    protocols?: ProtocolStore;
+    reports?: ReportStore;
     nameOf?: ApiDeps['nameOf'];
   },
   readParameterValue: ParameterReader = readParameter,
@@ -170,6 +172,8 @@ export function apiDepsFromEnv(
     history: parts.history ?? NO_JOB_HISTORY,
     dismissals: parts.dismissals ?? NO_DISMISSALS,
     ...(parts.nameOf === undefined ? {} : { nameOf: parts.nameOf }),
+    ...(parts.protocols === undefined ? {} : { protocols: parts.protocols }),
+    ...(parts.reports === undefined ? {} : { reports: parts.reports }),
     runner: parts.runner,
     loadTableOfContents: parts.loadTableOfContents,
     outputUrl: requireEnv(env, ENV.reportsUrl),

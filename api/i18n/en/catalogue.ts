@@ -9,8 +9,9 @@ import { findings } from './findings.ts';
 import { fixes } from './fixes.ts';
 import { history } from './history.ts';
 import { links } from './links.ts';
+import { protocol } from './protocol.ts';
 import { report } from './report.ts';
 import { safeguards } from './safeguards.ts';
 
-export const english = { ...errors, ...findings, ...links, ...documents, ...fixes, ...report, ...cli, ...courseWide, ...accessibility, ...safeguards, ...history } as const satisfies Record<string, string>;
+export const english = { ...errors, ...findings, ...links, ...documents, ...fixes, ...report, ...cli, ...courseWide, ...accessibility, ...safeguards, ...history, ...protocol } as const satisfies Record<string, string>;
 export type MessageId = keyof typeof english;

@@ -19,6 +19,11 @@ export interface ApiFunctionProps {
   environment: Record<string, string>;
   timeout: Duration;
   memorySize: number;
+  /**
+   * Packages whose own files the code reads at run time (not only their code), copied beside the
+   * bundle from the installed node_modules: the report writers read axe-core's script and locales.
+   */
+  packageFiles?: readonly string[];
 }
 
 /**
@@ -54,6 +59,16 @@ export function apiFunction(scope: Construct, id: string, props: ApiFunctionProp
       mainFields: ['module', 'main'],
       // Some dependencies are CommonJS and call require(); ESM output needs it defined.
       banner: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+      ...(props.packageFiles === undefined || props.packageFiles.length === 0
+        ? {}
+        : {
+            commandHooks: {
+              beforeBundling: () => [],
+              beforeInstall: () => [],
+              afterBundling: (inputDir: string, outputDir: string) =>
+                (props.packageFiles ?? []).map((name) => `mkdir -p "${outputDir}/node_modules" && cp -R "${inputDir}/node_modules/${name}" "${outputDir}/node_modules/${name}"`),
+            },
+          }),
     },
   });
   acknowledgeWildcardResource(role, `${logGroup.logGroupArn}:*`, 'Log streams are named by Lambda at run time; the role may write only to its own function’s log group.');

@@ -18,6 +18,7 @@ import type { ReportKeys } from '../report-keys.ts';
 import { apiFunction } from './api-function.ts';
 import { RUNNER_CONTAINER, boundToAJob } from './runner.ts';
 import type { QaApiRunner } from './runner.ts';
+import { REPORTS_PREFIX } from './storage.ts';
 import type { QaApiStorage } from './storage.ts';
 
 /** The Lambda entry files, one per route plus the task-state handler. */
@@ -28,11 +29,12 @@ export const LAMBDA_ENTRIES = {
   jobs: 'api/aws/lambda/jobs.ts',
   cancelJob: 'api/aws/lambda/cancel-job.ts',
   dismissals: 'api/aws/lambda/dismissals.ts',
+  protocols: 'api/aws/lambda/protocols.ts',
   taskState: 'api/aws/lambda/task-state.ts',
 } as const;
 
 /** The routes CloudFront sends to each function. */
-export type ApiRoute = 'toc' | 'runTests' | 'jobStatus' | 'jobs' | 'cancelJob' | 'dismissals';
+export type ApiRoute = 'toc' | 'runTests' | 'jobStatus' | 'jobs' | 'cancelJob' | 'dismissals' | 'protocols';
 
 export interface QaApiFunctionsProps {
   userPool: cognito.IUserPool;
@@ -99,7 +101,7 @@ export class QaApiFunctions extends Grouping {
     });
     const jobs = apiFunction(this, 'JobList', {
       entry: LAMBDA_ENTRIES.jobs,
-      environment: { ...common, [ENV.reportKeySecret]: reportKey },
+      environment: { ...common, [ENV.reportKeySecret]: reportKey, [ENV.protocolsTable]: storage.protocolsTable.tableName },
       timeout: Duration.seconds(10),
       memorySize: 512,
     });
@@ -115,7 +117,20 @@ export class QaApiFunctions extends Grouping {
       timeout: Duration.seconds(10),
       memorySize: 512,
     });
-    this.functions = { toc, runTests, jobStatus, jobs, cancelJob, dismissals, taskState };
+    const protocols = apiFunction(this, 'ProtocolRoutes', {
+      entry: LAMBDA_ENTRIES.protocols,
+      environment: {
+        ...common,
+        [ENV.protocolsTable]: storage.protocolsTable.tableName,
+        [ENV.reportsBucket]: storage.reportsBucket.bucketName,
+        [ENV.reportsPrefix]: REPORTS_PREFIX,
+      },
+      timeout: Duration.seconds(15),
+      memorySize: 1024,
+      // Signing off writes the run's report again, whose writers read axe-core's rule texts.
+      packageFiles: ['axe-core'],
+    });
+    this.functions = { toc, runTests, jobStatus, jobs, cancelJob, dismissals, protocols, taskState };
     for (const route of this.routes()) {
       route.addToRolePolicy(new iam.PolicyStatement({ actions: ['ssm:GetParameter'], resources: [clientIdParameterArn] }));
     }
@@ -177,6 +192,23 @@ export class QaApiFunctions extends Grouping {
       new iam.PolicyStatement({ actions: ['dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:DeleteItem'], resources: [storage.dismissalsTable.tableArn] }),
     );
     dismissals.addToRolePolicy(new iam.PolicyStatement({ actions: ['cognito-idp:AdminGetUser'], resources: [props.userPool.userPoolArn] }));
+    // jobs: ... and who marked each run ready for launch.
+    jobs.addToRolePolicy(new iam.PolicyStatement({ actions: ['dynamodb:BatchGetItem'], resources: [storage.protocolsTable.tableArn] }));
+    // protocols: the caller's protocols, answers and sign-offs, recorded under their e-mail; the run
+    // it signs off read from the jobs table, and its report read and written again.
+    protocols.addToRolePolicy(
+      new iam.PolicyStatement({
+        actions: ['dynamodb:Query', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:DeleteItem', 'dynamodb:BatchGetItem'],
+        resources: [storage.protocolsTable.tableArn],
+      }),
+    );
+    protocols.addToRolePolicy(new iam.PolicyStatement({ actions: ['dynamodb:GetItem'], resources: [storage.jobsTable.tableArn] }));
+    const reportObjects = storage.reportsBucket.arnForObjects(`${REPORTS_PREFIX}*`);
+    protocols.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:GetObject', 's3:PutObject'], resources: [reportObjects] }));
+    if (protocols.role !== undefined) {
+      acknowledgeWildcardResource(protocols.role, reportObjects, 'A signed-off run writes its own report again; report names are made per run, under the reports/ prefix only.');
+    }
+    protocols.addToRolePolicy(new iam.PolicyStatement({ actions: ['cognito-idp:AdminGetUser'], resources: [props.userPool.userPoolArn] }));
     // task-state: move the job along with its task.
     taskState.addToRolePolicy(new iam.PolicyStatement({ actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'], resources: [storage.jobsTable.tableArn] }));
 
@@ -190,6 +222,7 @@ export class QaApiFunctions extends Grouping {
       jobs: jobs.addFunctionUrl({ authType: lambda.FunctionUrlAuthType.AWS_IAM }),
       cancelJob: cancelJob.addFunctionUrl({ authType: lambda.FunctionUrlAuthType.AWS_IAM }),
       dismissals: dismissals.addFunctionUrl({ authType: lambda.FunctionUrlAuthType.AWS_IAM }),
+      protocols: protocols.addFunctionUrl({ authType: lambda.FunctionUrlAuthType.AWS_IAM }),
     };
 
     // Task state back into the jobs.
@@ -212,7 +245,7 @@ export class QaApiFunctions extends Grouping {
 
   /** The functions behind CloudFront: all but the task-state handler. */
   private routes(): nodejs.NodejsFunction[] {
-    const { toc, runTests, jobStatus, jobs, cancelJob, dismissals } = this.functions;
-    return [toc, runTests, jobStatus, jobs, cancelJob, dismissals];
+    const { toc, runTests, jobStatus, jobs, cancelJob, dismissals, protocols } = this.functions;
+    return [toc, runTests, jobStatus, jobs, cancelJob, dismissals, protocols];
   }
 }

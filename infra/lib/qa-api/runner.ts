@@ -110,6 +110,7 @@ export class QaApiRunner extends Grouping {
       environment: {
         [ENV.jobsTable]: storage.jobsTable.tableName,
         [ENV.dismissalsTable]: storage.dismissalsTable.tableName,
+        [ENV.protocolsTable]: storage.protocolsTable.tableName,
         [ENV.reportExpiryDays]: String(props.reportExpiryDays),
         [ENV.reportsBucket]: storage.reportsBucket.bucketName,
         [ENV.reportsPrefix]: REPORTS_PREFIX,
@@ -132,6 +133,8 @@ export class QaApiRunner extends Grouping {
     acknowledgeWildcardResource(taskRole, reportObjects, 'Report names are made per run; the runner may read and write only under the reports/ prefix of the reports bucket.');
     // The previous successful run of the course, and what its owner dismissed for it.
     taskRole.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['dynamodb:Query'], resources: [storage.jobHistoryIndexArn, storage.dismissalsTable.tableArn] }));
+    // The client's protocol and the course's answers, to score the run by.
+    taskRole.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['dynamodb:GetItem', 'dynamodb:Query'], resources: [storage.protocolsTable.tableArn] }));
     taskRole.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['kms:Decrypt'], resources: [this.credentialsKey.keyArn], conditions: boundToAJob() }));
     // The key policy's account statement lets IAM policies grant use of the key; this makes sure
     // no policy can ever let anyone but the runner read the credentials.

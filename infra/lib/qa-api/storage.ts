@@ -20,6 +20,11 @@ export class QaApiStorage extends Grouping {
   readonly jobsTable: dynamodb.TableV2;
   /** Findings users dismissed, per user and course: no expiry, a dismissal stays until restored. */
   readonly dismissalsTable: dynamodb.TableV2;
+  /**
+   * Each user's protocols by client, their answers per course and their runs' sign-offs
+   * (api/aws/dynamo-protocol-store.ts): no expiry, a protocol outlives the reports.
+   */
+  readonly protocolsTable: dynamodb.TableV2;
   /** A user's runs newest first: the history the jobs route lists and the runner compares with. */
   readonly jobHistoryIndexArn: string;
 
@@ -73,6 +78,14 @@ export class QaApiStorage extends Grouping {
       billing: dynamodb.Billing.onDemand(),
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       // Tearing the stack down takes everything with it, as it does the jobs.
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+
+    this.protocolsTable = new dynamodb.TableV2(this, 'Protocols', {
+      partitionKey: { name: 'scope', type: dynamodb.AttributeType.STRING },
+      sortKey: { name: 'key', type: dynamodb.AttributeType.STRING },
+      billing: dynamodb.Billing.onDemand(),
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       removalPolicy: RemovalPolicy.DESTROY,
     });
   }

@@ -56,8 +56,11 @@ describe('the wire contract', () => {
       'api/engine/progress.ts',
       'api/engine/run-input-rules.ts',
       'api/http/contract.ts',
+      // The protocol routes' shapes, and the protocol's own schema (zod/mini only).
+      'api/http/protocol-contract.ts',
       'api/i18n/languages.ts',
       'api/jobs/job-status.ts',
+      'api/protocol/protocol-schema.ts',
     ]);
     expect(packages).toEqual(new Set(['zod/mini']));
   });

@@ -75,7 +75,17 @@ describe('a course test run in a worker thread', () => {
     expect(done).toMatchObject({ status: 'SUCCEEDED', startedAt: expect.any(String), finishedAt: expect.any(String), courseName: 'Nursing 101' });
     // What the job monitor's summary line says, counted as the report counts it: the missing alt,
     // the broken image, the two placeholders, and each HTML file topic without a title or a language.
-    expect(done.summary).toEqual({ findings: { error: 8, warning: 0, info: 0, review: 0 }, topics: 2, scanned: 2, notScanned: 0, documents: 0, links: 1 });
+    // ... and scored by CTPO's default protocol, as every run without a client protocol is: its three
+    // manual items wait for a person.
+    expect(done.summary).toEqual({
+      findings: { error: 8, warning: 0, info: 0, review: 0 },
+      topics: 2,
+      scanned: 2,
+      notScanned: 0,
+      documents: 0,
+      links: 1,
+      protocol: { name: 'CTPO launch checklist', version: 1, score: expect.any(Number), items: expect.objectContaining({ person: 3, na: 0 }) },
+    });
     // The last progress written is the report phase's, with the phase named for the job monitor.
     expect(done.progress).toEqual({ done: 1, total: 1, phase: 'report' });
     expect(done.reason).toBeUndefined();

@@ -16,6 +16,8 @@ export interface Dynalite {
   createJobsTable(): Promise<string>;
   /** Creates an empty dismissals table with a fresh name and returns the name. */
   createDismissalsTable(): Promise<string>;
+  /** The protocols table keyed (`scope`, `key`). */
+  createProtocolsTable(): Promise<string>;
   /** Every item of a table as stored, slot items included. */
   items(tableName: string): Promise<Record<string, unknown>[]>;
   close(): Promise<void>;
@@ -79,6 +81,17 @@ export async function startDynalite(): Promise<Dynalite> {
         KeySchema: [
           { AttributeName: 'course', KeyType: 'HASH' },
           { AttributeName: 'fingerprint', KeyType: 'RANGE' },
+        ],
+      }),
+    createProtocolsTable: () =>
+      createTable('protocols', {
+        AttributeDefinitions: [
+          { AttributeName: 'scope', AttributeType: 'S' },
+          { AttributeName: 'key', AttributeType: 'S' },
+        ],
+        KeySchema: [
+          { AttributeName: 'scope', KeyType: 'HASH' },
+          { AttributeName: 'key', KeyType: 'RANGE' },
         ],
       }),
     async items(tableName) {

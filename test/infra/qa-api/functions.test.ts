@@ -1,7 +1,7 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import type { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_ROUTES, dismissalsTable, distributionOf, environmentOf, jobsTable, roleOf, routeFunction, routeUrl, runnerTask, statementsOf, taskStateFunction } from '../resources.ts';
+import { reportsBucket, protocolsTable, API_ROUTES, dismissalsTable, distributionOf, environmentOf, jobsTable, roleOf, routeFunction, routeUrl, runnerTask, statementsOf, taskStateFunction } from '../resources.ts';
 import type { ApiRoutePattern, Statement } from '../resources.ts';
 import { only, referenceOf, render, synthesize } from '../support.ts';
 import type { Found, Synthesized } from '../support.ts';
@@ -127,7 +127,10 @@ describe('the QA API functions', () => {
     const ownerIndex = `{${jobsTable(synth.template).id}.Arn}/index/by-owner-created`;
     const jobList = nonLog(routeRole('/api/jobs'));
     // ... and the report-link key, to sign the links of the runs it lists as job-status does.
-    expect(jobList.map(actionsOf)).toEqual([['ssm:GetParameter'], ['dynamodb:Query'], ['secretsmanager:GetSecretValue']]);
+    // ... and the sign-offs of those runs.
+    expect(jobList.map(actionsOf)).toEqual([['ssm:GetParameter'], ['dynamodb:Query'], ['secretsmanager:GetSecretValue'], ['dynamodb:BatchGetItem']]);
+    const protocolsTableArn = { 'Fn::GetAtt': [protocolsTable(synth.template).id, 'Arn'] };
+    expect(jobList[3]!.Resource).toEqual(protocolsTableArn);
     expect(render(jobList[1]!.Resource)).toBe(ownerIndex);
     expect(jobList[2]!.Resource).toEqual(nonLog(routeRole('/api/job-status/*'))[1]!.Resource);
     // Cancelling: the job ended in the jobs table, its task stopped with ECS StopTask in the runner cluster only.
@@ -144,6 +147,20 @@ describe('the QA API functions', () => {
       { Effect: 'Allow', Action: ['dynamodb:DeleteItem', 'dynamodb:PutItem', 'dynamodb:Query'], Resource: dismissals },
       { Effect: 'Allow', Action: 'cognito-idp:AdminGetUser', Resource: pool },
     ]);
+    // The protocols: the caller's protocols, answers and sign-offs; the job it signs off; its report,
+    // read and written again; the user pool for the name an answer is recorded under.
+    const protocols = nonLog(routeRole('/api/protocols'));
+    expect(protocols.map(actionsOf)).toEqual([
+      ['ssm:GetParameter'],
+      ['dynamodb:BatchGetItem', 'dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query'],
+      ['dynamodb:GetItem'],
+      ['s3:GetObject', 's3:PutObject'],
+      ['cognito-idp:AdminGetUser'],
+    ]);
+    expect(protocols[1]!.Resource).toEqual(protocolsTableArn);
+    expect(protocols[2]!.Resource).toEqual(table);
+    expect(render(protocols[3]!.Resource)).toBe(`{${reportsBucket(synth.template).id}.Arn}/reports/*`);
+    expect(protocols[4]!.Resource).toEqual(pool);
     // Each function writes only to its own log group.
     for (const fn of [...API_ROUTES.map(route), taskStateFunction(synth.template)]) {
       const logs = statementsOf(synth.template, roleOf(fn)).filter((statement) => actionsOf(statement).every((action) => action.startsWith('logs:')));

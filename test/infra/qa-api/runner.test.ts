@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { credentialsKey, dismissalsTable, environmentOf, jobsTable, reportsBucket, roleOf, routeFunction, runnerTask, statementsOf, taskStateFunction } from '../resources.ts';
+import { protocolsTable, credentialsKey, dismissalsTable, environmentOf, jobsTable, reportsBucket, roleOf, routeFunction, runnerTask, statementsOf, taskStateFunction } from '../resources.ts';
 import type { Statement } from '../resources.ts';
 import { referenceOf, render, synthesize } from '../support.ts';
 import type { Synthesized } from '../support.ts';
@@ -64,9 +64,11 @@ describe('the QA API runner', () => {
 
   it('lets the runner write its job and its reports and read the course history, nothing else', () => {
     // The runner writes its job and reports under reports/, and reads the course's history: the
-    // previous report, the owner index, the dismissals. Nothing else.
+    // previous report, the owner index, the dismissals, the protocols. Nothing else.
     const runner = statementsOf(synth.template, taskRole);
-    expect(runner.map(actionsOf)).toEqual([['dynamodb:GetItem', 'dynamodb:UpdateItem'], ['s3:DeleteObject', 's3:GetObject', 's3:PutObject'], ['dynamodb:Query'], ['kms:Decrypt']]);
+    expect(runner.map(actionsOf)).toEqual([['dynamodb:GetItem', 'dynamodb:UpdateItem'], ['s3:DeleteObject', 's3:GetObject', 's3:PutObject'], ['dynamodb:Query'], ['dynamodb:GetItem', 'dynamodb:Query'], ['kms:Decrypt']]);
+    // ... and the client's protocol with the course's answers, to score the run by.
+    expect(runner[3]!.Resource).toEqual({ 'Fn::GetAtt': [protocolsTable(synth.template).id, 'Arn'] });
     expect(render(runner[1]!.Resource)).toBe(`{${reportsBucket(synth.template).id}.Arn}/reports/*`);
     const history = runner[2]!.Resource as unknown[];
     expect(history).toHaveLength(2);

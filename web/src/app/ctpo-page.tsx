@@ -13,6 +13,10 @@ import { SignInScreen } from '@/features/auth/components/sign-in-screen';
 import { useAuthSession } from '@/features/auth/use-auth-session';
 import { COURSE_FORM_ID, CourseTestForm, type FormPrefill } from '@/features/course-test/components/course-test-form';
 import type { FindingsRun } from '@/features/findings/components/findings-view';
+import type { CatalogueCheck } from '@/features/protocol/components/protocol-view';
+import type { SignOffRun } from '@/features/protocol/components/sign-off-view';
+import { useLanguage } from '@/lib/i18n/use-language';
+import type { LocaleTag } from '@/lib/i18n/locale';
 import { HelpLink } from '@/features/help/components/help-link';
 import { JobMonitor } from '@/features/job-monitor/components/job-monitor';
 import {
@@ -26,6 +30,17 @@ import { RecentRuns, reportFileUrl } from '@/features/run-history/components/rec
 
 // The Findings panel is opened on request, for a finished run: its code is fetched then, not at start.
 const FindingsView = lazy(() => import('@/features/findings/components/findings-view').then((module) => ({ default: module.FindingsView })));
+// So are the Protocol view and a run's sign-off.
+const ProtocolView = lazy(() => import('@/features/protocol/components/protocol-view').then((module) => ({ default: module.ProtocolView })));
+const SignOffView = lazy(() => import('@/features/protocol/components/sign-off-view').then((module) => ({ default: module.SignOffView })));
+
+/** The catalogue's checks by title in the interface's language, for the Protocol view's check picker. */
+async function catalogueChecks(locale: LocaleTag): Promise<CatalogueCheck[]> {
+  const { checkTitle, loadCheckMessages } = await import('@/features/findings/check-messages');
+  const texts = await loadCheckMessages(locale);
+  const ids = Object.keys(texts.messages).flatMap((id) => (id.startsWith('check.') && id !== 'check.a11y-rule' ? [id.slice('check.'.length)] : []));
+  return ids.map((id) => ({ id, title: checkTitle(texts, id) }));
+}
 
 export function CtpoPage({ config }: { config: RuntimeConfig }) {
   const intl = useIntl();
@@ -41,6 +56,10 @@ export function CtpoPage({ config }: { config: RuntimeConfig }) {
   const [runsRefresh, setRunsRefresh] = useState(0);
   const [prefill, setPrefill] = useState<FormPrefill | null>(null);
   const [findingsRun, setFindingsRun] = useState<FindingsRun | null>(null);
+  const [protocolsOpen, setProtocolsOpen] = useState(false);
+  const [signOffRun, setSignOffRun] = useState<SignOffRun | null>(null);
+  const { locale } = useLanguage();
+  const loadChecks = useCallback(() => catalogueChecks(locale), [locale]);
   const handleFinished = useCallback((taskArn: string, status: 'SUCCEEDED' | 'FAILED') => {
     setFailedJob((previous) => (status === 'FAILED' ? taskArn : previous === taskArn ? null : previous));
     setRunsRefresh((count) => count + 1);
@@ -62,6 +81,8 @@ export function CtpoPage({ config }: { config: RuntimeConfig }) {
     clearMonitoredJob();
     setJobChange({ job: null, started: false });
     setFindingsRun(null);
+    setSignOffRun(null);
+    setProtocolsOpen(false);
     void signOut();
   };
 
@@ -116,13 +137,29 @@ export function CtpoPage({ config }: { config: RuntimeConfig }) {
               setRunsRefresh((count) => count + 1);
             }}
           />
+          <p className="page__help">
+            <button type="button" className="button button--secondary button--small" aria-expanded={protocolsOpen} onClick={() => setProtocolsOpen((open) => !open)}>
+              {intl.formatMessage({ id: 'protocol.open' })}
+            </button>
+          </p>
+          {protocolsOpen && (
+            <Suspense fallback={<Spinner label={intl.formatMessage({ id: 'protocol.loading' })} />}>
+              <ProtocolView loadChecks={loadChecks} onClose={() => setProtocolsOpen(false)} />
+            </Suspense>
+          )}
           <RecentRuns
             refreshKey={runsRefresh}
             pollIntervalMs={config.pollIntervalMs}
             monitoredTaskArn={job?.taskArn ?? null}
             onRunAgain={runAgain}
             onShowFindings={showFindings}
+            onSignOff={(run) => setSignOffRun({ taskArn: run.taskArn, client: run.client, ...(run.courseName ? { courseName: run.courseName } : {}) })}
           />
+          {signOffRun && (
+            <Suspense fallback={<Spinner label={intl.formatMessage({ id: 'protocol.loading' })} />}>
+              <SignOffView key={signOffRun.taskArn} run={signOffRun} onClose={() => setSignOffRun(null)} onSignedOff={() => setRunsRefresh((count) => count + 1)} />
+            </Suspense>
+          )}
           {findingsRun && (
             <Suspense fallback={<Spinner label={intl.formatMessage({ id: 'findings.loading' })} />}>
               <FindingsView key={findingsRun.taskArn} run={findingsRun} onClose={() => setFindingsRun(null)} />

@@ -24,6 +24,8 @@ interface RecentRunsProps {
   monitoredTaskArn?: string | null;
   onRunAgain: (run: RecentRun) => void;
   onShowFindings: (run: RecentRun) => void;
+  /** Opens the sign-off of a finished run: its protocol's items to answer, and ready for launch. */
+  onSignOff: (run: RecentRun) => void;
 }
 
 /** A report file's address, only when it is a web address: the server's answer is not trusted blindly. */
@@ -98,7 +100,7 @@ function whenItRan(intl: IntlShape, run: RecentRun): string {
   return intl.formatDateTimeRange(start, end, DATE_AND_TIME);
 }
 
-function RunItem({ run, monitored, onRunAgain, onShowFindings }: { run: RecentRun; monitored: boolean } & Pick<RecentRunsProps, 'onRunAgain' | 'onShowFindings'>) {
+function RunItem({ run, monitored, onRunAgain, onShowFindings, onSignOff }: { run: RecentRun; monitored: boolean } & Pick<RecentRunsProps, 'onRunAgain' | 'onShowFindings' | 'onSignOff'>) {
   const intl = useIntl();
   const headingId = useId();
   const known = (JOB_STATUSES as readonly string[]).includes(run.status);
@@ -163,6 +165,17 @@ function RunItem({ run, monitored, onRunAgain, onShowFindings }: { run: RecentRu
           </p>
         )}
         {changes?.comparedOn && <p className="recent-runs__compared">{comparedOn(intl, changes.comparedOn)}</p>}
+        {run.summary?.protocol && (
+          <p className="recent-runs__counts">
+            {run.summary.protocol.score === null ? intl.formatMessage({ id: 'signoff.scoreNone' }) : intl.formatMessage({ id: 'runs.score' }, { score: run.summary.protocol.score })}
+            {run.readyForLaunch && (
+              <>
+                {' '}
+                <strong className="recent-runs__ready">{intl.formatMessage({ id: 'runs.ready' }, { by: run.readyForLaunch.by })}</strong>
+              </>
+            )}
+          </p>
+        )}
         {run.status === 'FAILED' && run.reason && !monitored && <p className="recent-runs__reason">{run.reason}</p>}
         <p className="recent-runs__actions">
           {html && (
@@ -180,6 +193,11 @@ function RunItem({ run, monitored, onRunAgain, onShowFindings }: { run: RecentRu
               {intl.formatMessage({ id: 'runs.findings' })}
             </button>
           )}
+          {run.status === 'SUCCEEDED' && run.summary?.protocol && (
+            <button type="button" className="button button--secondary button--small" onClick={() => onSignOff(run)} aria-describedby={headingId}>
+              {intl.formatMessage({ id: 'runs.signOff' })}
+            </button>
+          )}
           {/* A run still going is not run again: its own result is on its way. */}
           {ended && (
             <button type="button" className="button button--secondary button--small" onClick={() => onRunAgain(run)} aria-describedby={headingId}>
@@ -192,7 +210,7 @@ function RunItem({ run, monitored, onRunAgain, onShowFindings }: { run: RecentRu
   );
 }
 
-export function RecentRuns({ refreshKey, pollIntervalMs, monitoredTaskArn = null, onRunAgain, onShowFindings }: RecentRunsProps) {
+export function RecentRuns({ refreshKey, pollIntervalMs, monitoredTaskArn = null, onRunAgain, onShowFindings, onSignOff }: RecentRunsProps) {
   const intl = useIntl();
   const titleId = useId();
   const { state, loadMore, retry } = useRecentRuns(refreshKey, pollIntervalMs);
@@ -216,7 +234,7 @@ export function RecentRuns({ refreshKey, pollIntervalMs, monitoredTaskArn = null
         <>
           <ul className="recent-runs__list">
             {state.runs.map((run) => (
-              <RunItem key={run.taskArn} run={run} monitored={run.taskArn === monitoredTaskArn} onRunAgain={onRunAgain} onShowFindings={onShowFindings} />
+              <RunItem key={run.taskArn} run={run} monitored={run.taskArn === monitoredTaskArn} onRunAgain={onRunAgain} onShowFindings={onShowFindings} onSignOff={onSignOff} />
             ))}
           </ul>
           {state.moreFailed && (
