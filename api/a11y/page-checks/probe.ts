@@ -80,12 +80,7 @@ export function probePage(limits: ProbeLimits): Omit<PageFacts, 'keyboard'> & { 
     if (!visible(element) && element.tagName.toLowerCase() !== 'area') continue;
     const rawHref = element.getAttribute('href') ?? '';
     // Resolved here rather than read from .href, which an SVG link holds as an object, not a string.
-    let href = '';
-    try {
-      href = rawHref.trim() === '' ? '' : new URL(rawHref.trim(), document.baseURI).href;
-    } catch {
-      href = '';
-    }
+    const href = URL.canParse(rawHref.trim(), document.baseURI) && rawHref.trim() !== '' ? new URL(rawHref.trim(), document.baseURI).href : '';
     let followsLink = false;
     if (previous !== null && !previous.contains(element)) {
       const between = document.createRange();
