@@ -79,6 +79,8 @@ export function probePage(limits: ProbeLimits): Omit<PageFacts, 'keyboard'> & { 
     if (links.length >= limits.links) break;
     if (!visible(element) && element.tagName.toLowerCase() !== 'area') continue;
     const rawHref = element.getAttribute('href') ?? '';
+    // Resolved here rather than read from .href, which an SVG link holds as an object, not a string.
+    const href = URL.canParse(rawHref.trim(), document.baseURI) && rawHref.trim() !== '' ? new URL(rawHref.trim(), document.baseURI).href : '';
     let followsLink = false;
     if (previous !== null && !previous.contains(element)) {
       const between = document.createRange();
@@ -92,7 +94,7 @@ export function probePage(limits: ProbeLimits): Omit<PageFacts, 'keyboard'> & { 
       ...fact(element),
       name: nameOf(element),
       rawHref,
-      href: (element as HTMLAnchorElement).href,
+      href,
       target: (element.getAttribute('target') ?? '').trim().toLowerCase(),
       description: oneLine(`${element.getAttribute('title') ?? ''} ${byIds(element.getAttribute('aria-describedby'))}`),
       imageOnly: images.length > 0 && !ownText(element),
