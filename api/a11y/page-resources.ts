@@ -8,7 +8,7 @@
 //
 // Embedded documents (frames, objects) and media answer with the site's real status, so that a
 // missing file is missing as the browser sees it; their content is not loaded (the page is checked,
-// not what it embeds): a found document is an empty page, a found video an empty body. Where the
+// not what it embeds): a found document is an empty page, a found video is not downloaded. Where the
 // real status cannot be had (the guard refuses the address, the site does not answer in time), an
 // empty page stands in, marked as such: the runner does not count verdicts that depend on it.
 import { isAppError } from '../errors.ts';
@@ -140,7 +140,10 @@ export class PageResources {
       this.standIns++;
       return { ...EMPTY_FRAME, standIn: true };
     }
-    if (found >= 200 && found < 300) return media ? { ok: true, status: found, headers: {}, body: Buffer.alloc(0) } : EMPTY_FRAME;
+    // A found video is not downloaded: an empty 200 would keep the browser waiting for its data, and
+    // a media element that waits holds the page's load event, so the browser is told it failed (no
+    // check judges whether a video loaded). A missing one answers with its status, as the site does.
+    if (found >= 200 && found < 300) return media ? { ok: false, error: 'failed' } : EMPTY_FRAME;
     return { ok: true, status: found, headers: media ? {} : { 'content-type': 'text/html; charset=utf-8' }, body: Buffer.alloc(0) };
   }
 
