@@ -57,4 +57,8 @@ export const fixes = {
   'fix.a11y.label': 'Give the form field a visible label.',
   'fix.a11y.video-caption': 'Add a captions track to the video.',
   'fix.a11y-rule': 'Correct the element as the rule’s explanation describes, then check the page again.',
+  'fix.doc.limit-reached':
+    "Check the rest of the file by hand, or split it into smaller files and upload them again.",
+  'fix.limit.findings':
+    "Fix the findings listed here first; the next run lists those that remain.",
 } as const;
