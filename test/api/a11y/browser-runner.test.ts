@@ -15,6 +15,7 @@ import type { AxeOutcome } from '../../../api/a11y/axe-rules.ts';
 import { chromium } from 'playwright-core';
 import { BrowserRunner } from '../../../api/a11y/browser-runner.ts';
 import { PageResources } from '../../../api/a11y/page-resources.ts';
+import { sandboxedLaunchOptions } from '../../../api/a11y/sandboxed-chromium.ts';
 import { GuardedHttpClient } from '../../../api/net/guarded-http.ts';
 import { chromiumChildren } from '../support/chromium.ts';
 
@@ -311,7 +312,7 @@ function renderersOf(browserPid: number): number[] {
 describe('the browser\'s processes', () => {
   it('keeps every feature switch playwright-core passes, with its own added (Chromium keeps only the last of each)', async () => {
     const marker = `--ctpo-test-${process.pid}-${Date.now()}`;
-    const plain = await chromium.launch({ executablePath: CHROMIUM!, args: ['--no-sandbox', marker] });
+    const plain = await chromium.launch({ ...sandboxedLaunchOptions(CHROMIUM!), args: [marker] });
     try {
       const pid = processRunning(marker);
       expect(pid).toBeDefined();
