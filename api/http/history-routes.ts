@@ -74,17 +74,16 @@ export function handleDismissals(request: ApiRequest, deps: ApiDeps): Promise<Ap
     if (request.method === 'PUT') {
       const input = parseDismissRequest(readJsonBody(request), deps);
       const course = { siteUrl: input.siteUrl, orgUnitId: input.orgUnitId };
-      const existing = await deps.dismissals.list(caller.sub, course);
-      if (existing.length >= HISTORY_LIMITS.dismissalsPerCourse && !existing.some((item) => item.fingerprint === input.fingerprint)) {
-        throw new AppError('invalid_input', msg('error.history.too-many-dismissals', { max: HISTORY_LIMITS.dismissalsPerCourse }));
-      }
       const dismissal: Dismissal = {
         fingerprint: input.fingerprint,
         by: (await deps.nameOf?.(caller)) ?? caller.username,
         at: (deps.now ?? (() => new Date()))().toISOString(),
         ...(input.reason === undefined ? {} : { reason: input.reason }),
       };
-      await deps.dismissals.put(caller.sub, course, dismissal);
+      // The store keeps the limits in the write itself: a count read first would let a burst past them.
+      const outcome = await deps.dismissals.put(caller.sub, course, dismissal, { perCourse: HISTORY_LIMITS.dismissalsPerCourse, courses: HISTORY_LIMITS.coursesWithDismissals });
+      if (outcome === 'course-full') throw new AppError('invalid_input', msg('error.history.too-many-dismissals', { max: HISTORY_LIMITS.dismissalsPerCourse }));
+      if (outcome === 'too-many-courses') throw new AppError('invalid_input', msg('error.history.too-many-courses', { max: HISTORY_LIMITS.coursesWithDismissals }));
       return jsonResponse(request, deps.allowedOrigins, 200, itemOf(dismissal));
     }
     const input = parseRestoreQuery(request.query, deps);
