@@ -13,6 +13,8 @@ export interface Caller {
   /** The token's `sub`: jobs are owned by it. */
   sub: string;
   username: string;
+  /** When the access token expires (its `exp`): what it asks for lasts no longer. */
+  expiresAt?: Date;
 }
 
 export interface TokenVerifier {
@@ -40,7 +42,7 @@ function callerOf(payload: Record<string, unknown>): Caller {
   const sub = payload.sub;
   if (typeof sub !== 'string' || sub === '') throw new AppError('unauthorized', INVALID);
   const username = typeof payload.username === 'string' ? payload.username : sub;
-  return { sub, username };
+  return { sub, username, ...(typeof payload.exp === 'number' ? { expiresAt: new Date(payload.exp * 1000) } : {}) };
 }
 
 function asUnauthorized(error: unknown): AppError {

@@ -2,6 +2,7 @@
 import { AppError } from '../errors.ts';
 import { msg } from '../i18n/messages.ts';
 import { DISMISSALS_PATH, JOBS_PATH, handleDismissals, handleJobs } from './history-routes.ts';
+import { REPORT_LINKS_PATH, handleRevokeReportLinks } from './report-link-routes.ts';
 import { errorResponse } from './respond.ts';
 import { JOB_STATUS_PREFIX, handleJobStatus, handleRunTests, handleToc } from './routes.ts';
 import type { ApiDeps } from './routes.ts';
@@ -22,6 +23,7 @@ function routeOf(path: string): Route | undefined {
   if (path.startsWith(JOB_STATUS_PREFIX)) return { name: '/api/job-status', methods: ['GET'], handle: handleJobStatus };
   if (path === JOBS_PATH) return { name: path, methods: ['GET'], handle: handleJobs };
   if (path === DISMISSALS_PATH) return { name: path, methods: ['GET', 'PUT', 'DELETE'], handle: handleDismissals };
+  if (path === REPORT_LINKS_PATH) return { name: path, methods: ['DELETE'], handle: handleRevokeReportLinks };
   return undefined;
 }
 

@@ -12,7 +12,7 @@ import type { JobStatusAnswer, RunTestsAnswer } from './contract.ts';
 import { bearerTokenOf } from './access-token.ts';
 import type { Caller, TokenVerifier } from './access-token.ts';
 import { reportFilename } from '../jobs/report-filename.ts';
-import { signedReportOutputUrl } from './report-links.ts';
+import { type ReportLinkRevocations, signedReportOutputUrl } from './report-links.ts';
 import type { ReportSigningKey } from './report-links.ts';
 import { errorResponse, jsonResponse, jsonTextResponse } from './respond.ts';
 import type { ConcurrencyLimit } from './concurrency-limit.ts';
@@ -47,6 +47,8 @@ export interface ApiDeps {
   reportSigningKey: ReportSigningKey;
   /** How long a report link handed out keeps working. Default REPORT_LINK_LIFETIME_MS. */
   reportLinkLifetimeMs?: number;
+  /** Where an owner's revocation of their report links goes; without it the route says it is not served. */
+  reportLinkRevocations?: ReportLinkRevocations;
   /** App origins allowed to call the API from a browser (exact match). */
   allowedOrigins: readonly string[];
   /** The address guard's local-use switch. Off on AWS. */
@@ -212,7 +214,7 @@ export function handleJobStatus(request: ApiRequest, deps: ApiDeps): Promise<Api
     if (job.status === 'FAILED') body.reason = job.reason ?? formatMessage(msg('reason.run.failed'), job.language);
     if (job.status === 'SUCCEEDED') {
       // Signed anew on each call: asking again renews a link that has expired.
-      body.outputUrl = await reportLinkOf(job, deps);
+      body.outputUrl = await reportLinkOf(job, deps, caller);
       if (job.summary !== undefined) body.summary = job.summary;
     }
     return jsonResponse(request, deps.allowedOrigins, 200, body);
@@ -220,12 +222,14 @@ export function handleJobStatus(request: ApiRequest, deps: ApiDeps): Promise<Api
 }
 
 /** Where a succeeded job's report files are, for its owner (`outputUrl` of job-status and the job list): a signed link. */
-export function reportLinkOf(job: JobRecord, deps: ApiDeps): Promise<string> {
+export function reportLinkOf(job: JobRecord, deps: ApiDeps, caller: Caller): Promise<string> {
   return signedReportOutputUrl({
     reportsUrl: deps.outputUrl,
     filename: job.filename,
+    owner: job.owner,
     now: deps.now?.() ?? new Date(),
     signingKey: deps.reportSigningKey,
     lifetimeMs: deps.reportLinkLifetimeMs,
+    ...(caller.expiresAt === undefined ? {} : { tokenExpiresAt: caller.expiresAt }),
   });
 }

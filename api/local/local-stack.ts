@@ -32,6 +32,7 @@ import { DEV_SERVER_ORIGIN, LOCAL_CLIENT_ID, LOCAL_POOL_ID, localRuntimeConfig }
 import { apiRequestHead, hasBody, isClientGone, listen, readApiBody, writeApiResponse } from './node-http.ts';
 import type { LocalResponse } from './node-http.ts';
 import { loadOrCreateReportKey } from './report-link-key.ts';
+import { openReportLinkRevocations } from './report-link-revocations.ts';
 import { REPORTS_PREFIX, createReportsRoute, keyLookup } from './reports-route.ts';
 import { startRetention } from './retention.ts';
 import { createStaticApp } from './static-app.ts';
@@ -279,6 +280,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     log,
   });
 
+  const linkRevocations = openReportLinkRevocations(join(dataDir, 'report-link-revocations.json'));
   const verifier = createIssuerTokenVerifier({ issuer: identity.issuer, jwksUri: identity.jwksUri, clientId: LOCAL_CLIENT_ID, ca: tls.cert, jwks: identity.jwks });
   const api = createApi({
     verifier,
@@ -293,6 +295,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     outputUrl: `${origin}${REPORTS_PREFIX}`,
     reportSigningKey: async () => reportKey,
     reportLinkLifetimeMs: options.reportLinkLifetimeMs,
+    reportLinkRevocations: linkRevocations,
     now: options.now,
     allowedOrigins: appOrigins,
     allowPrivateTargets,
@@ -302,7 +305,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     resolve: options.resolve,
     log,
   });
-  const reports = createReportsRoute({ reportsDir, keyOf: keyLookup(reportKey), now: options.now });
+  const reports = createReportsRoute({ reportsDir, keyOf: keyLookup(reportKey), revokedUpTo: linkRevocations.revokedUpTo, now: options.now });
   const app = options.webDist === null ? undefined : createStaticApp(options.webDist ?? 'web/dist');
   const pollIntervalMs = options.pollIntervalMs ?? 10_000;
 
