@@ -8,6 +8,8 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createBaselineSource } from '../jobs/baseline.ts';
 import type { BaselineSource, DismissalStore, JobHistory, JobRunner, JobStore, ReportStore } from '../jobs/types.ts';
 import { createDynamoDismissalStore } from './dynamo-dismissal-store.ts';
+import { createDynamoConcurrencyLimit } from './dynamo-concurrency-limit.ts';
+import type { ConcurrencyLimit } from '../http/concurrency-limit.ts';
 import { createDynamoJobHistory } from './dynamo-job-history.ts';
 import { createDynamoJobStore } from './dynamo-job-store.ts';
 import { createEcsJobRunner } from './ecs-job-runner.ts';
@@ -80,4 +82,13 @@ export function dismissalStoreFromEnv(env: Environment): DismissalStore {
 /** What the Fargate task compares its report with: the jobs table, the dismissals, the reports bucket. */
 export function baselinesFromEnv(env: Environment): BaselineSource {
   return createBaselineSource({ history: jobHistoryFromEnv(env), dismissals: dismissalStoreFromEnv(env), reports: reportStoreFromEnv(env) });
+}
+
+/** The number of tables of contents one user may load at once, as on the local server. */
+export const TOC_LOADS_PER_USER = 2;
+
+/** The per-user limit of /api/toc, counted in the jobs table (api/aws/dynamo-concurrency-limit.ts). */
+export function tocLoadLimitFromEnv(env: Environment): ConcurrencyLimit {
+  // A lease a little longer than the function's 29 s timeout: a load never outlives it.
+  return createDynamoConcurrencyLimit({ client: dynamoClient(), tableName: requireEnv(env, ENV.jobsTable), kind: 'toc', max: TOC_LOADS_PER_USER, leaseMs: 35_000 });
 }

@@ -104,7 +104,7 @@ export function handleToc(request: ApiRequest, deps: ApiDeps): Promise<ApiRespon
     const input = parseTocRequest(readJsonBody(request), deps);
     secrets.push(input.password);
     // Each load holds a sign-in and up to 20 MB of answer: a user gets a few at once, not a flood.
-    const release = deps.tocLoads?.acquire(caller.sub);
+    const release = await deps.tocLoads?.acquire(caller.sub);
     if (release === undefined && deps.tocLoads !== undefined) {
       throw new AppError('too_many_requests', msg('error.toc.too-many', { count: deps.tocLoads.max }));
     }
@@ -119,7 +119,7 @@ export function handleToc(request: ApiRequest, deps: ApiDeps): Promise<ApiRespon
       }
       throw error;
     } finally {
-      release?.();
+      await release?.();
     }
     return jsonTextResponse(request, deps.allowedOrigins, 200, toc);
   });

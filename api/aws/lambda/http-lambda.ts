@@ -157,6 +157,7 @@ export function apiDepsFromEnv(
     history?: JobHistory;
     dismissals?: DismissalStore;
     nameOf?: ApiDeps['nameOf'];
+    tocLoads?: ApiDeps['tocLoads'];
   },
   readParameterValue: ParameterReader = readParameter,
 ): ApiDeps {
@@ -170,6 +171,7 @@ export function apiDepsFromEnv(
     history: parts.history ?? NO_JOB_HISTORY,
     dismissals: parts.dismissals ?? NO_DISMISSALS,
     ...(parts.nameOf === undefined ? {} : { nameOf: parts.nameOf }),
+    ...(parts.tocLoads === undefined ? {} : { tocLoads: parts.tocLoads }),
     runner: parts.runner,
     loadTableOfContents: parts.loadTableOfContents,
     outputUrl: requireEnv(env, ENV.reportsUrl),
