@@ -152,8 +152,10 @@ export class QaApiRunner extends Grouping {
     // The previous successful run of the course, and what its owner dismissed for it.
     taskRole.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['dynamodb:Query'], resources: [storage.jobHistoryIndexArn, storage.dismissalsTable.tableArn] }));
     taskRole.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['kms:Decrypt'], resources: [this.credentialsKey.keyArn], conditions: boundToAJob() }));
-    // The key policy's account statement lets IAM policies grant use of the key; this makes sure
-    // no policy can ever let anyone but the runner read the credentials.
+    // The key policy's account statement lets IAM policies grant use of the key; these make sure no
+    // policy can ever let anyone but the runner read the credentials: Decrypt only by the runner, and
+    // no one may re-encrypt a ciphertext under a key of their own or hand out a grant (the two other
+    // ways to the plaintext); CTPO uses neither.
     this.credentialsKey.addToResourcePolicy(
       new iam.PolicyStatement({
         sid: 'OnlyTheRunnerDecrypts',
@@ -164,6 +166,22 @@ export class QaApiRunner extends Grouping {
         conditions: { ArnNotEquals: { 'aws:PrincipalArn': taskRole.roleArn } },
       }),
     );
+    this.credentialsKey.addToResourcePolicy(
+      new iam.PolicyStatement({
+        sid: 'NoOtherWayToThePlaintext',
+        effect: iam.Effect.DENY,
+        principals: [new iam.AnyPrincipal()],
+        actions: ['kms:ReEncryptFrom', 'kms:ReEncryptTo', 'kms:CreateGrant'],
+        resources: ['*'],
+      }),
+    );
+    // Residual, written down: the key's administration (kms:PutKeyPolicy, kms:ScheduleKeyDeletion,
+    // and the like) stays with the account's principals that IAM allows it, because CloudFormation
+    // deploys and deletes this key with them and a deny would lock the stack out of its own key. A
+    // principal allowed to change the key policy could remove the deny above and then decrypt: such
+    // a change is an administrator's act, recorded in CloudTrail (PutKeyPolicy is a management event),
+    // and a ciphertext is bound to one job and kept only in that job's RunTask overrides, which ECS
+    // forgets an hour after the task stops.
     Validations.of(this.taskDefinition.obtainExecutionRole()).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',
       reason: 'ecr:GetAuthorizationToken, which ECS needs to pull the runner image, applies to no resource narrower than *.',
