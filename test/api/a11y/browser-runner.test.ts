@@ -4,7 +4,7 @@
 // that hangs its page, the browser's place behind the engine in the CPU's queue, and its processes
 // and their memory (one renderer per page, its garbage collected). Needs Chromium
 // (Debian's chromium, or CTPO_CHROMIUM), as CI installs it.
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createTcpServer, type AddressInfo } from 'node:net';
 import { getPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -245,6 +245,8 @@ describe('the browser\'s share of the CPU', () => {
     // A stand-in that starts like a browser (in a session of its own, from Playwright) and never
     // answers: only a group lowered before the launch ends can be seen lowered here.
     const dir = mkdtempSync(join(tmpdir(), 'ctpo-slow-browser-'));
+    // Open to others: where this process is root, the browser runs as an unprivileged user.
+    chmodSync(dir, 0o755);
     const executablePath = join(dir, 'never-answers');
     writeFileSync(executablePath, '#!/bin/sh\nsleep 600\n', { mode: 0o755 });
     const starting = new BrowserRunner({ executablePath, resources, enhancedContrast: false, niceness: 10 });
