@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS } from '../api/a11y/browser-runner.ts';
+import { sandboxedLaunchOptions } from '../api/a11y/sandboxed-chromium.ts';
 
 const { values } = parseArgs({ options: { sections: { type: 'string', default: '20' }, loads: { type: 'string', default: '20' } } });
 const sections = Number(values.sections);
@@ -45,8 +46,8 @@ const html = `<!doctype html><html lang="en"><body>${Array.from(
 ).join('')}</body></html>`;
 
 const browser = await chromium.launch({
-  executablePath,
-  // The engine's own flags, so the figure is the one a run's browser takes.
+  ...sandboxedLaunchOptions(executablePath),
+  // The engine's own flags and sandbox, so the figure is the one a run's browser takes.
   args: [...CHROMIUM_ARGS, MARKER],
 });
 let peak = 0;

@@ -5,6 +5,7 @@
 import { accessSync, constants } from 'node:fs';
 import type { PageCheckOutcome } from './page-checks/page-facts.ts';
 import type { A11yMode, AxeOutcome } from './axe-rules.ts';
+import { chromiumSandboxAvailable } from './sandboxed-chromium.ts';
 
 /** One item to check. */
 export interface A11yItem {
@@ -62,7 +63,7 @@ export function findChromium(env: Record<string, string | undefined> = process.e
   const configured = env.CTPO_CHROMIUM?.trim();
   if (configured === 'off') return undefined;
   const path = configured || DEFAULT_CHROMIUM;
-  return executable(path) ? path : undefined;
+  return executable(path) && chromiumSandboxAvailable() ? path : undefined;
 }
 
 /** How many nice steps the browser's scheduling group stays below the process that runs it, by default. */

@@ -28,6 +28,7 @@ import { BROWSER_NICENESS, type A11yItem, type AccessibilityRunner } from './a11
 import { AXE_EXAMPLES, AXE_SOURCE, axeLocaleOf, axeRulesFor, axeRunOptions, summarizeAxeResults, type AxeOutcome } from './axe-rules.ts';
 import { IBM_ENGINE, ibmSource, ibmRunArguments, runIbmInPage, summarizeIbmResults, type IbmPageResult } from './ibm-rules.ts';
 import type { PageResources } from './page-resources.ts';
+import { sandboxedLaunchOptions } from './sandboxed-chromium.ts';
 
 export interface BrowserRunnerOptions {
   executablePath: string;
@@ -73,13 +74,11 @@ const DISABLED_FEATURES = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup', 'SpareRe
 
 /**
  * Headless, no network of its own: host names resolve to nothing (a preconnect or a WebSocket cannot
- * reach any address), WebRTC gets no UDP, and no background traffic. `--no-sandbox` because Chromium
- * will not start its sandbox as root and a container may not grant what the sandbox needs (the page
- * has no network of its own either way); `--disable-dev-shm-usage` because containers have a small
- * /dev/shm (64 MB by default), which a renderer can fill and crash on.
+ * reach any address), WebRTC gets no UDP, and no background traffic. Its own sandbox stays on
+ * (sandboxed-chromium.ts); `--disable-dev-shm-usage` because containers have a small /dev/shm
+ * (64 MB by default), which a renderer can fill and crash on.
  */
 export const CHROMIUM_ARGS = [
-  '--no-sandbox',
   '--disable-background-networking',
   '--disable-component-update',
   '--disable-sync',
@@ -253,7 +252,7 @@ export class BrowserRunner implements AccessibilityRunner {
     const watch = niceness === null ? undefined : watchForChild(marker, (pid) => void lower(pid));
     this.#browser = chromium
       .launch({
-        executablePath: this.#options.executablePath,
+        ...sandboxedLaunchOptions(this.#options.executablePath),
         headless: true,
         args: [...CHROMIUM_ARGS, marker],
         // The run stops the browser itself (close, or the abort of the run); Playwright's own signal

@@ -5,7 +5,7 @@ import type { GuardedHttpClient } from '../net/guarded-http.ts';
 import type { Language } from '../i18n/languages.ts';
 import { browserNicenessFromEnv, enhancedContrastFromEnv, findChromium, type AccessibilityCheckInfo, type AccessibilityRunner } from './a11y-runner.ts';
 import { AXE_VERSION, rulesNotRun } from './axe-rules.ts';
-import { IBM_ENGINE, IBM_VERSION } from './ibm-rules.ts';
+import { IBM_ENGINE, ibmVersion } from './ibm-rules.ts';
 import { JsdomRunner } from './jsdom-runner.ts';
 import { PageResources } from './page-resources.ts';
 
@@ -36,7 +36,7 @@ export async function openAccessibilityRunner(input: OpenA11yRunnerOptions): Pro
     axeVersion: AXE_VERSION,
     ...(browserVersion === undefined ? {} : { browserVersion }),
     // The second engine runs in the browser only; without one, axe-core checks alone (jsdom-runner.ts).
-    ...(mode === 'browser' ? { secondEngine: { name: IBM_ENGINE, version: IBM_VERSION } } : {}),
+    ...(mode === 'browser' ? { secondEngine: { name: IBM_ENGINE, version: ibmVersion() } } : {}),
     ...(engineErrors === undefined || engineErrors.size === 0 ? {} : { engineErrors }),
     enhancedContrast,
     notRun: rulesNotRun(mode, enhancedContrast),

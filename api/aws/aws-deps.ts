@@ -9,6 +9,8 @@ import { createBaselineSource } from '../jobs/baseline.ts';
 import type { BaselineSource, DismissalStore, JobHistory, JobRunner, JobStore, ProtocolStore, ReportStore } from '../jobs/types.ts';
 import { createDynamoProtocolStore } from './dynamo-protocol-store.ts';
 import { createDynamoDismissalStore } from './dynamo-dismissal-store.ts';
+import { createDynamoConcurrencyLimit } from './dynamo-concurrency-limit.ts';
+import type { ConcurrencyLimit } from '../http/concurrency-limit.ts';
 import { createDynamoJobHistory } from './dynamo-job-history.ts';
 import { createDynamoJobStore } from './dynamo-job-store.ts';
 import { createEcsJobRunner, stopJobTask } from './ecs-job-runner.ts';
@@ -99,4 +101,13 @@ export function protocolStoreFromEnv(env: Environment): ProtocolStore {
  */
 export function baselinesFromEnv(env: Environment): BaselineSource {
   return createBaselineSource({ history: jobHistoryFromEnv(env), dismissals: dismissalStoreFromEnv(env), reports: reportStoreFromEnv(env), protocols: protocolStoreFromEnv(env) });
+}
+
+/** The number of tables of contents one user may load at once, as on the local server. */
+export const TOC_LOADS_PER_USER = 2;
+
+/** The per-user limit of /api/toc, counted in the jobs table (api/aws/dynamo-concurrency-limit.ts). */
+export function tocLoadLimitFromEnv(env: Environment): ConcurrencyLimit {
+  // A lease a little longer than the function's 29 s timeout: a load never outlives it.
+  return createDynamoConcurrencyLimit({ client: dynamoClient(), tableName: requireEnv(env, ENV.jobsTable), kind: 'toc', max: TOC_LOADS_PER_USER, leaseMs: 35_000 });
 }

@@ -73,12 +73,14 @@ export const CHECKS = {
   'doc.pdf-font-not-embedded': 'warning',
   'doc.pdf-text-unmapped': 'error',
   'doc.not-fully-checked': 'info',
+  'doc.limit-reached': 'info',
   'grades.missing-item': 'error',
   'grades.weights-not-100': 'error',
   'grades.unassociated-item': 'info',
   'content.placeholder': 'error',
   'content.empty': 'warning',
   'content.session-token': 'error',
+  'limit.findings': 'info',
 } as const satisfies Record<string, Severity>;
 
 export type CheckId = keyof typeof CHECKS;

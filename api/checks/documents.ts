@@ -110,6 +110,18 @@ export function checkDocument(facts: DocumentFacts, place: ItemPlace, documentUr
     }
   }
 
+  // A limit that stopped the reading: what was read is judged, and the report says the rest was not.
+  if (facts.type === 'pdf' && facts.pagesRead < facts.pages) {
+    at('doc.limit-reached', msg('finding.doc.limit-reached', { limit: 'pages', total: facts.pages, max: facts.pagesRead }));
+  }
+  if (facts.type !== 'pdf') {
+    for (const shortfall of facts.shortfalls) {
+      at('doc.limit-reached', msg('finding.doc.limit-reached', { limit: shortfall.limit, max: shortfall.max, ...(shortfall.limit === 'slides' ? { total: shortfall.total } : {}) }), {
+        subject: `doc.limit-reached:${documentUrl}:${shortfall.limit}`,
+      });
+    }
+  }
+
   // Placeholder text: one finding for the document, on the first page or slide that has some.
   const found = new Set<string>();
   let firstPage: number | undefined;

@@ -16,6 +16,7 @@ import { engineFindings } from '../checks/engine-findings.ts';
 import { quicklinkFindings } from '../checks/activities.ts';
 import { checkContent, sessionTokenFindings } from '../checks/content.ts';
 import { checkDocument } from '../checks/documents.ts';
+import { FindingCaps } from '../checks/finding-caps.ts';
 import type { CheckedDocument, Finding, NotScanned } from '../checks/finding.ts';
 import { gradebookFindings } from '../checks/grades.ts';
 import { internalLinkFindings } from '../checks/internal-links.ts';
@@ -60,7 +61,8 @@ interface PendingLink {
 }
 
 export class CourseChecks {
-  readonly findings: Finding[] = [];
+  /** Every finding goes through the caps; those past a cap are counted, not kept. */
+  readonly #caps = new FindingCaps();
   readonly notScanned: NotScanned[] = [];
   readonly #items = new Map<string, CheckedItem>();
   /** Documents read and checked. */
@@ -102,6 +104,11 @@ export class CourseChecks {
     this.#options = options;
   }
 
+  /** The findings kept, and one for each item and check whose cap was reached, saying how many more there were. */
+  get findings(): Finding[] {
+    return [...this.#caps.kept, ...this.#caps.overflow()];
+  }
+
   /** Course items besides modules and topics that findings of the gradebook and release conditions name, for the report. */
   get items(): CheckedItem[] {
     return [...this.#items.values()];
@@ -109,7 +116,7 @@ export class CourseChecks {
 
   /** Findings about the course as a whole (its modules' structure). */
   addFindings(findings: Finding[]): void {
-    this.findings.push(...findings);
+    for (const found of findings) this.#caps.add(found);
   }
 
   /** Checks an item; resolves once the next may be read. `done` follows when all its checks have run. */
@@ -255,11 +262,11 @@ export class CourseChecks {
     const document = item.document === undefined ? null : item.url;
     const { part } = item;
     if (document === null && part === undefined) {
-      this.findings.push(...findings);
+      for (const found of findings) this.#caps.add(found);
       return;
     }
     for (const found of findings) {
-      this.findings.push({
+      this.#caps.add({
         ...found,
         ...(document === null ? {} : { document }),
         ...(part === undefined ? {} : { subject: `${part}:${found.subject ?? found.url ?? ''}` }),

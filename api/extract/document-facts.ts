@@ -182,8 +182,13 @@ export interface DocxTable {
   headerRow: boolean;
 }
 
+/** A limit that stopped the reading of an Office file early: what was read stands, the rest was not. */
+export type OfficeShortfall = { limit: 'xml-depth'; max: number } | { limit: 'slides'; max: number; total: number };
+
 export interface DocxFacts extends CommonFacts {
   type: 'docx';
+  /** Limits the reading reached, each once. */
+  shortfalls: OfficeShortfall[];
   /** Pages as the editor counted them when it saved the file (docProps/app.xml), when it did. */
   pages: number | null;
   words: number;
@@ -198,6 +203,8 @@ export interface DocxFacts extends CommonFacts {
 export interface PptxFacts extends CommonFacts {
   type: 'pptx';
   slides: number;
+  /** Limits the reading reached, each once (slides past `maxPages` are not read). */
+  shortfalls: OfficeShortfall[];
   /** Slides whose title placeholder is missing or empty. */
   untitledSlides: number[];
   /** Titled slides on which a screen reader meets other content before the title (reading order). */
@@ -220,8 +227,10 @@ export interface DocumentFailure {
 export interface DocumentLimits {
   /** Bytes downloaded; a bigger file is not read at all. */
   maxBytes: number;
-  /** Pages read for text and links. */
+  /** Pages of a PDF, and slides of a presentation, read. */
   maxPages: number;
+  /** Levels of nested elements read in an Office file's XML part; what lies deeper is not read. */
+  maxXmlDepth: number;
   /** Bytes an Office file's parts may unpack to, all parts read together. */
   maxUnpackedBytes: number;
   /** Entries in an Office file's zip. */
@@ -241,6 +250,10 @@ export interface DocumentLimits {
 export const DEFAULT_DOCUMENT_LIMITS: DocumentLimits = {
   maxBytes: 50 * 1024 * 1024,
   maxPages: 500,
+  // Word and PowerPoint nest a few dozen levels (tables in tables, groups of shapes); 256 leaves room
+  // for any real file, while a file nested 300,000 deep stops at once instead of taking the reader's
+  // whole time limit.
+  maxXmlDepth: 256,
   maxUnpackedBytes: 64 * 1024 * 1024,
   maxZipEntries: 5_000,
   maxTextChars: 1_000_000,

@@ -4,7 +4,7 @@
 // XML part as a stream of tags. Runs in the document worker (document-worker.ts).
 import { Parser } from 'htmlparser2';
 import yauzl from 'yauzl';
-import { DocumentReadError, type DocumentHeading, type DocumentImage, type DocumentLimits, type DocumentLink, type DocumentText, type DocxFacts, type DocxTable, type PptxFacts } from './document-facts.ts';
+import { DocumentReadError, type DocumentHeading, type DocumentImage, type DocumentLimits, type DocumentLink, type DocumentText, type DocxFacts, type DocxTable, type OfficeShortfall, type PptxFacts } from './document-facts.ts';
 
 type Attributes = Record<string, string>;
 
@@ -70,18 +70,47 @@ function openZip(bytes: Buffer, limits: DocumentLimits, kind: string): Promise<Z
   });
 }
 
-/** Streams an XML part's tags; names keep their prefixes (`w:p`), as Office writes them. */
-function walkXml(xml: string, handlers: { open?: (name: string, attributes: Attributes) => void; close?: (name: string) => void; text?: (text: string) => void }): void {
+/** Thrown inside a walk to stop it: the part is nested deeper than the limit. */
+class TooDeep extends Error {}
+
+/** The depth limit of one package's reading, and whether a part reached it. */
+interface XmlBudget {
+  readonly maxDepth: number;
+  reached: boolean;
+}
+
+/**
+ * Streams an XML part's tags; names keep their prefixes (`w:p`), as Office writes them. A part
+ * nested deeper than the budget allows is read up to the element that goes past it and no further:
+ * the parser is stopped there, so the time spent stays linear in what was read.
+ */
+function walkXml(xml: string, budget: XmlBudget, handlers: { open?: (name: string, attributes: Attributes) => void; close?: (name: string) => void; text?: (text: string) => void }): void {
+  let depth = 0;
   const parser = new Parser(
     {
-      onopentag: (name, attributes) => handlers.open?.(name, attributes),
-      onclosetag: (name) => handlers.close?.(name),
+      onopentag: (name, attributes) => {
+        if (++depth > budget.maxDepth) throw new TooDeep();
+        handlers.open?.(name, attributes);
+      },
+      onclosetag: (name) => {
+        depth--;
+        handlers.close?.(name);
+      },
       ontext: (text) => handlers.text?.(text),
     },
     { xmlMode: true, decodeEntities: true },
   );
-  parser.write(xml);
-  parser.end();
+  try {
+    parser.write(xml);
+    parser.end();
+  } catch (error) {
+    if (!(error instanceof TooDeep)) throw error;
+    budget.reached = true;
+  }
+}
+
+function shortfallsOf(budget: XmlBudget): OfficeShortfall[] {
+  return budget.reached ? [{ limit: 'xml-depth', max: budget.maxDepth }] : [];
 }
 
 function localName(name: string): string {
@@ -89,10 +118,10 @@ function localName(name: string): string {
 }
 
 /** Relationship id -> target, for the external links (hyperlinks) of a part. */
-function externalTargets(relsXml: string | null): Map<string, string> {
+function externalTargets(relsXml: string | null, budget: XmlBudget): Map<string, string> {
   const targets = new Map<string, string>();
   if (relsXml === null) return targets;
-  walkXml(relsXml, {
+  walkXml(relsXml, budget, {
     open: (name, attributes) => {
       if (localName(name) !== 'Relationship') return;
       if (/\/hyperlink$/.test(attributes.Type ?? '') && attributes.Id && attributes.Target) targets.set(attributes.Id, attributes.Target);
@@ -102,10 +131,10 @@ function externalTargets(relsXml: string | null): Map<string, string> {
 }
 
 /** Relationship id -> target part path, resolved against the part's folder. */
-function partTargets(relsXml: string | null, folder: string): Map<string, string> {
+function partTargets(relsXml: string | null, folder: string, budget: XmlBudget): Map<string, string> {
   const targets = new Map<string, string>();
   if (relsXml === null) return targets;
-  walkXml(relsXml, {
+  walkXml(relsXml, budget, {
     open: (name, attributes) => {
       if (localName(name) !== 'Relationship' || attributes.TargetMode === 'External' || !attributes.Id || !attributes.Target) return;
       const target = attributes.Target.startsWith('/') ? attributes.Target.slice(1) : new URL(attributes.Target, `http://part/${folder}`).pathname.slice(1);
@@ -121,12 +150,12 @@ function relsPathOf(part: string): string {
 }
 
 /** The title in docProps/core.xml, and its dc:language (a language set for the whole package). */
-function readCore(xml: string | null): { title: string | null; language: string | null } {
+function readCore(xml: string | null, budget: XmlBudget): { title: string | null; language: string | null } {
   let title = '';
   let language = '';
   let inside: 'title' | 'language' | null = null;
   if (xml !== null) {
-    walkXml(xml, {
+    walkXml(xml, budget, {
       open: (name) => (inside = name === 'dc:title' ? 'title' : name === 'dc:language' ? 'language' : null),
       close: () => (inside = null),
       text: (text) => {
@@ -191,14 +220,14 @@ function outlineLevel(value: string | undefined): number | null {
 }
 
 /** Heading styles' ids and levels: named "heading 1-9" or with an outline level, directly or inherited. */
-function headingStyles(stylesXml: string | null): { ids: Map<string, number>; language: string | null } {
+function headingStyles(stylesXml: string | null, budget: XmlBudget): { ids: Map<string, number>; language: string | null } {
   // A style's outline level: a heading level, 0 for body text set on purpose (w:outlineLvl 9, as
   // Word's "TOC Heading" does to stop being a heading), null when the style does not say.
   const styles = new Map<string, { name: string; basedOn: string | null; outline: number | null }>();
   let current: { id: string; name: string; basedOn: string | null; outline: number | null } | null = null;
   let language: string | null = null;
   if (stylesXml !== null) {
-    walkXml(stylesXml, {
+    walkXml(stylesXml, budget, {
       open: (name, attributes) => {
         if (name === 'w:style' && attributes['w:type'] === 'paragraph' && attributes['w:styleId']) {
           current = { id: attributes['w:styleId'], name: '', basedOn: null, outline: null };
@@ -232,7 +261,7 @@ function headingStyles(stylesXml: string | null): { ids: Map<string, number>; la
 const HYPERLINK_FIELD = /\bHYPERLINK\s+"([^"]+)"/i;
 
 /** Reads one Word part (the body, a header, a footnote part): text, headings, images and links. */
-function readWordPart(xml: string, headingIds: Map<string, number>, hyperlinks: Map<string, string>, out: {
+function readWordPart(xml: string, budget: XmlBudget, headingIds: Map<string, number>, hyperlinks: Map<string, string>, out: {
   text: TextCollector; links: DocumentLink[]; images: DocumentImage[]; counts: { words: number; headings: number }; languages: string[]; maxLinks: number;
   headingLevels: DocumentHeading[]; tables: DocxTable[];
 }): void {
@@ -251,7 +280,7 @@ function readWordPart(xml: string, headingIds: Map<string, number>, hyperlinks: 
     if (out.links.length < out.maxLinks) out.links.push({ raw, ...(text.trim() === '' ? {} : { text: text.trim().slice(0, 200) }) });
   };
 
-  walkXml(xml, {
+  walkXml(xml, budget, {
     open: (name, attributes) => {
       switch (name) {
         case 'w:p':
@@ -377,11 +406,11 @@ function readWordPart(xml: string, headingIds: Map<string, number>, hyperlinks: 
   });
 }
 
-function readPagesCount(appXml: string | null): number | null {
+function readPagesCount(appXml: string | null, budget: XmlBudget): number | null {
   let pages = '';
   let inPages = false;
   if (appXml !== null) {
-    walkXml(appXml, { open: (name) => (inPages = localName(name) === 'Pages'), close: () => (inPages = false), text: (text) => inPages && (pages += text) });
+    walkXml(appXml, budget, { open: (name) => (inPages = localName(name) === 'Pages'), close: () => (inPages = false), text: (text) => inPages && (pages += text) });
   }
   const count = Number(pages.trim());
   return pages.trim() !== '' && Number.isSafeInteger(count) && count > 0 ? count : null;
@@ -389,21 +418,22 @@ function readPagesCount(appXml: string | null): number | null {
 
 export async function readDocx(bytes: Buffer, limits: DocumentLimits): Promise<DocxFacts> {
   const zip = await openZip(bytes, limits, 'Word');
+  const budget: XmlBudget = { maxDepth: limits.maxXmlDepth, reached: false };
   try {
     if (!zip.has('word/document.xml')) throw new DocumentReadError('malformed', 'The file has no Word document part.');
-    const core = readCore(await zip.read('docProps/core.xml'));
-    const styles = headingStyles(await zip.read('word/styles.xml'));
+    const core = readCore(await zip.read('docProps/core.xml'), budget);
+    const styles = headingStyles(await zip.read('word/styles.xml'), budget);
     let settingsLanguage: string | null = null;
     const settings = await zip.read('word/settings.xml');
     if (settings !== null) {
-      walkXml(settings, { open: (name, attributes) => name === 'w:themeFontLang' && (settingsLanguage ??= attributes['w:val'] || attributes['w:bidi'] || attributes['w:eastAsia'] || null) });
+      walkXml(settings, budget, { open: (name, attributes) => name === 'w:themeFontLang' && (settingsLanguage ??= attributes['w:val'] || attributes['w:bidi'] || attributes['w:eastAsia'] || null) });
     }
     const out = {
       text: new TextCollector(limits.maxTextChars), links: [] as DocumentLink[], images: [] as DocumentImage[], counts: { words: 0, headings: 0 }, languages: [] as string[], maxLinks: limits.maxLinks,
       headingLevels: [] as DocumentHeading[], tables: [] as DocxTable[],
     };
     // The body first, then what is printed around it (headers, footers, notes), each with its links.
-    const rels = partTargets(await zip.read('word/_rels/document.xml.rels'), 'word/');
+    const rels = partTargets(await zip.read('word/_rels/document.xml.rels'), 'word/', budget);
     const parts = ['word/document.xml', ...[...rels.values()].filter((part) => /^word\/(header|footer|footnotes|endnotes)\d*\.xml$/i.test(part)).sort()];
     for (const part of parts) {
       const xml = await zip.read(part);
@@ -411,14 +441,15 @@ export async function readDocx(bytes: Buffer, limits: DocumentLimits): Promise<D
       // Headings and tables count in the body; headers, footers and notes only give text, images and links.
       const body = part === 'word/document.xml';
       const counts = body ? out.counts : { words: 0, headings: 0 };
-      readWordPart(xml, styles.ids, externalTargets(await zip.read(relsPathOf(part))), { ...out, counts, ...(body ? {} : { headingLevels: [], tables: [] }) });
+      readWordPart(xml, budget, styles.ids, externalTargets(await zip.read(relsPathOf(part)), budget), { ...out, counts, ...(body ? {} : { headingLevels: [], tables: [] }) });
     }
     const language = core.language ?? styles.language ?? out.languages[0] ?? settingsLanguage;
     return {
       type: 'docx',
       title: core.title,
       language,
-      pages: readPagesCount(await zip.read('docProps/app.xml')),
+      pages: readPagesCount(await zip.read('docProps/app.xml'), budget),
+      shortfalls: shortfallsOf(budget),
       words: out.counts.words,
       headings: out.counts.headings,
       headingLevels: out.headingLevels,
@@ -450,7 +481,7 @@ interface SlideFacts {
 }
 
 /** One slide: its title placeholder (a text box is not one, however it looks), pictures and links. */
-function readSlide(xml: string, hyperlinks: Map<string, string>, page: number): SlideFacts {
+function readSlide(xml: string, budget: XmlBudget, hyperlinks: Map<string, string>, page: number): SlideFacts {
   const facts: SlideFacts = { titled: false, titleNotFirst: false, images: [], links: [], languages: [], text: '' };
   // The shape tree's own children are the slide's objects in reading order; each is followed while
   // open: whether it is the title, and whether it holds anything a screen reader reads.
@@ -468,7 +499,7 @@ function readSlide(xml: string, hyperlinks: Map<string, string>, page: number): 
   let inRun = false;
   let inText = false;
 
-  walkXml(xml, {
+  walkXml(xml, budget, {
     open: (name, attributes) => {
       depth++;
       if (name === 'p:spTree' && treeDepth === -1) treeDepth = depth;
@@ -588,30 +619,33 @@ function readSlide(xml: string, hyperlinks: Map<string, string>, page: number): 
 
 export async function readPptx(bytes: Buffer, limits: DocumentLimits): Promise<PptxFacts> {
   const zip = await openZip(bytes, limits, 'PowerPoint');
+  const budget: XmlBudget = { maxDepth: limits.maxXmlDepth, reached: false };
   try {
     const presentation = await zip.read('ppt/presentation.xml');
     if (presentation === null) throw new DocumentReadError('malformed', 'The file has no PowerPoint presentation part.');
-    const core = readCore(await zip.read('docProps/core.xml'));
+    const core = readCore(await zip.read('docProps/core.xml'), budget);
     const slideIds: string[] = [];
     const languages: string[] = [];
-    walkXml(presentation, {
+    walkXml(presentation, budget, {
       open: (name, attributes) => {
         if (name === 'p:sldId' && attributes['r:id']) slideIds.push(attributes['r:id']);
         else if ((name === 'a:defRPr' || name === 'a:rPr') && attributes.lang) languages.push(attributes.lang);
       },
     });
-    const slideParts = partTargets(await zip.read('ppt/_rels/presentation.xml.rels'), 'ppt/');
+    const slideParts = partTargets(await zip.read('ppt/_rels/presentation.xml.rels'), 'ppt/', budget);
     const text = new TextCollector(limits.maxTextChars);
     const links: DocumentLink[] = [];
     const images: DocumentImage[] = [];
     const untitledSlides: number[] = [];
     const titleNotFirstSlides: number[] = [];
-    for (const [index, id] of slideIds.entries()) {
+    // A deck may list the same slide part thousands of times: only the first slides are read.
+    const slidesRead = Math.min(slideIds.length, limits.maxPages);
+    for (const [index, id] of slideIds.slice(0, slidesRead).entries()) {
       const part = slideParts.get(id);
       const xml = part === undefined ? null : await zip.read(part);
       if (part === undefined || xml === null) continue;
       const page = index + 1;
-      const slide = readSlide(xml, externalTargets(await zip.read(relsPathOf(part))), page);
+      const slide = readSlide(xml, budget, externalTargets(await zip.read(relsPathOf(part)), budget), page);
       if (!slide.titled) untitledSlides.push(page);
       else if (slide.titleNotFirst) titleNotFirstSlides.push(page);
       images.push(...slide.images);
@@ -624,6 +658,7 @@ export async function readPptx(bytes: Buffer, limits: DocumentLimits): Promise<P
       title: core.title,
       language: core.language ?? languages.find((tag) => tag.trim() !== '') ?? null,
       slides: slideIds.length,
+      shortfalls: [...shortfallsOf(budget), ...(slidesRead < slideIds.length ? [{ limit: 'slides' as const, max: limits.maxPages, total: slideIds.length }] : [])],
       untitledSlides,
       titleNotFirstSlides,
       images,

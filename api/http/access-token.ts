@@ -13,6 +13,8 @@ export interface Caller {
   /** The token's `sub`: jobs are owned by it. */
   sub: string;
   username: string;
+  /** When the access token expires (its `exp`): what it asks for lasts no longer. */
+  expiresAt?: Date;
 }
 
 export interface TokenVerifier {
@@ -24,8 +26,10 @@ const MISSING = msg('error.auth.missing');
 const EXPIRED = msg('error.auth.expired');
 const INVALID = msg('error.auth.invalid');
 
-// A JWT is three base64url parts; anything else is refused before any cryptography runs.
-const BEARER = /^Bearer +([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*) *$/;
+// A JWT is three base64url parts; anything else is refused before any cryptography runs. Exactly as
+// the app sends it, one space and nothing around: the edge counts callers by this header, and a
+// padded variant would otherwise be a caller of its own there (infra/lib/edge.ts).
+const BEARER = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*)$/;
 const MAX_TOKEN_LENGTH = 8192;
 
 /** The access token of an `Authorization: Bearer …` header. */
@@ -40,7 +44,7 @@ function callerOf(payload: Record<string, unknown>): Caller {
   const sub = payload.sub;
   if (typeof sub !== 'string' || sub === '') throw new AppError('unauthorized', INVALID);
   const username = typeof payload.username === 'string' ? payload.username : sub;
-  return { sub, username };
+  return { sub, username, ...(typeof payload.exp === 'number' ? { expiresAt: new Date(payload.exp * 1000) } : {}) };
 }
 
 function asUnauthorized(error: unknown): AppError {

@@ -48,8 +48,10 @@ export const HISTORY_LIMITS = {
   pageSize: 100,
   defaultPageSize: 20,
   reason: 500,
-  /** Dismissed findings one user may keep for one course. */
+  /** Dismissed findings one user may keep for one course (api/jobs/types.ts DISMISSAL_LIMITS says why). */
   dismissalsPerCourse: 1000,
+  /** Courses one user may keep dismissed findings for. */
+  coursesWithDismissals: 200,
   jobId: 256,
   cursor: 600,
 } as const;

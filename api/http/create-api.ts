@@ -4,6 +4,7 @@ import { msg } from '../i18n/messages.ts';
 import { DISMISSALS_PATH, JOBS_PATH, handleDismissals, handleJobs } from './history-routes.ts';
 import { PROTOCOLS_PATH, PROTOCOL_RUN_PREFIX } from './protocol-contract.ts';
 import { handleProtocols } from './protocol-routes.ts';
+import { REPORT_LINKS_PATH, handleRevokeReportLinks } from './report-link-routes.ts';
 import { errorResponse } from './respond.ts';
 import { JOB_PREFIX, JOB_STATUS_PREFIX, handleCancelJob, handleJobStatus, handleRunTests, handleToc } from './routes.ts';
 import type { ApiDeps } from './routes.ts';
@@ -27,6 +28,7 @@ function routeOf(path: string): Route | undefined {
   if (path === DISMISSALS_PATH) return { name: path, methods: ['GET', 'PUT', 'DELETE'], handle: handleDismissals };
   if (path === PROTOCOLS_PATH) return { name: path, methods: ['GET', 'PUT', 'DELETE'], handle: handleProtocols };
   if (path.startsWith(PROTOCOL_RUN_PREFIX)) return { name: PROTOCOL_RUN_PREFIX, methods: ['GET', 'PUT', 'POST'], handle: handleProtocols };
+  if (path === REPORT_LINKS_PATH) return { name: path, methods: ['DELETE'], handle: handleRevokeReportLinks };
   return undefined;
 }
 

@@ -7,6 +7,7 @@ import type { JobRecord } from '../jobs/types.ts';
 import type { Dismissal } from '../report/model.ts';
 import type { DismissalItem, DismissalsAnswer, JobListItem, JobsAnswer, RestoreAnswer } from './contract.ts';
 import { jsonResponse } from './respond.ts';
+import type { Caller } from './access-token.ts';
 import { authenticate, reportLinkOf, withErrors } from './routes.ts';
 import type { ApiDeps } from './routes.ts';
 import type { ApiRequest, ApiResponse } from './types.ts';
@@ -16,7 +17,7 @@ import { readJsonBody } from './validate-request.ts';
 export const JOBS_PATH = '/api/jobs';
 export const DISMISSALS_PATH = '/api/dismissals';
 
-async function listItemOf(job: JobRecord, deps: ApiDeps): Promise<JobListItem> {
+async function listItemOf(job: JobRecord, deps: ApiDeps, caller: Caller): Promise<JobListItem> {
   const item: JobListItem = {
     taskArn: job.id,
     filename: job.filename,
@@ -38,7 +39,7 @@ async function listItemOf(job: JobRecord, deps: ApiDeps): Promise<JobListItem> {
   if (job.finishedAt !== undefined) item.finishedAt = job.finishedAt;
   if (job.status === 'SUCCEEDED') {
     // Signed anew on each call, as job-status does: the list renews the links of older runs.
-    item.outputUrl = await reportLinkOf(job, deps);
+    item.outputUrl = await reportLinkOf(job, deps, caller);
     if (job.summary !== undefined) item.summary = job.summary;
   } else if (job.status === 'FAILED') {
     if (job.reason !== undefined) item.reason = job.reason;
@@ -54,7 +55,7 @@ export function handleJobs(request: ApiRequest, deps: ApiDeps): Promise<ApiRespo
     const caller = await authenticate(request, deps);
     const query = parseJobsQuery(request.query);
     const page = await deps.history.listByOwner(caller.sub, query);
-    const body: JobsAnswer = { jobs: await Promise.all(page.jobs.map((job) => listItemOf(job, deps))) };
+    const body: JobsAnswer = { jobs: await Promise.all(page.jobs.map((job) => listItemOf(job, deps, caller))) };
     const finished = page.jobs.filter((job) => job.status === 'SUCCEEDED').map((job) => job.id);
     const signOffs = deps.protocols === undefined || finished.length === 0 ? new Map() : await deps.protocols.signOffs(caller.sub, finished);
     for (const item of body.jobs) {
@@ -80,17 +81,16 @@ export function handleDismissals(request: ApiRequest, deps: ApiDeps): Promise<Ap
     if (request.method === 'PUT') {
       const input = parseDismissRequest(readJsonBody(request), deps);
       const course = { siteUrl: input.siteUrl, orgUnitId: input.orgUnitId };
-      const existing = await deps.dismissals.list(caller.sub, course);
-      if (existing.length >= HISTORY_LIMITS.dismissalsPerCourse && !existing.some((item) => item.fingerprint === input.fingerprint)) {
-        throw new AppError('invalid_input', msg('error.history.too-many-dismissals', { max: HISTORY_LIMITS.dismissalsPerCourse }));
-      }
       const dismissal: Dismissal = {
         fingerprint: input.fingerprint,
         by: (await deps.nameOf?.(caller)) ?? caller.username,
         at: (deps.now ?? (() => new Date()))().toISOString(),
         ...(input.reason === undefined ? {} : { reason: input.reason }),
       };
-      await deps.dismissals.put(caller.sub, course, dismissal);
+      // The store keeps the limits in the write itself: a count read first would let a burst past them.
+      const outcome = await deps.dismissals.put(caller.sub, course, dismissal, { perCourse: HISTORY_LIMITS.dismissalsPerCourse, courses: HISTORY_LIMITS.coursesWithDismissals });
+      if (outcome === 'course-full') throw new AppError('invalid_input', msg('error.history.too-many-dismissals', { max: HISTORY_LIMITS.dismissalsPerCourse }));
+      if (outcome === 'too-many-courses') throw new AppError('invalid_input', msg('error.history.too-many-courses', { max: HISTORY_LIMITS.coursesWithDismissals }));
       return jsonResponse(request, deps.allowedOrigins, 200, itemOf(dismissal));
     }
     const input = parseRestoreQuery(request.query, deps);

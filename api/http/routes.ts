@@ -13,7 +13,7 @@ import { bearerTokenOf } from './access-token.ts';
 import type { Caller, TokenVerifier } from './access-token.ts';
 import { reportFilename } from '../jobs/report-filename.ts';
 import { cancelJob } from '../jobs/cancel-job.ts';
-import { signedReportOutputUrl } from './report-links.ts';
+import { type ReportLinkRevocations, signedReportOutputUrl } from './report-links.ts';
 import type { ReportSigningKey } from './report-links.ts';
 import { errorResponse, jsonResponse, jsonTextResponse } from './respond.ts';
 import type { ConcurrencyLimit } from './concurrency-limit.ts';
@@ -52,6 +52,8 @@ export interface ApiDeps {
   reportSigningKey: ReportSigningKey;
   /** How long a report link handed out keeps working. Default REPORT_LINK_LIFETIME_MS. */
   reportLinkLifetimeMs?: number;
+  /** Where an owner's revocation of their report links goes; without it the route says it is not served. */
+  reportLinkRevocations?: ReportLinkRevocations;
   /** App origins allowed to call the API from a browser (exact match). */
   allowedOrigins: readonly string[];
   /** The address guard's local-use switch. Off on AWS. */
@@ -109,7 +111,7 @@ export function handleToc(request: ApiRequest, deps: ApiDeps): Promise<ApiRespon
     const input = parseTocRequest(readJsonBody(request), deps);
     secrets.push(input.password);
     // Each load holds a sign-in and up to 20 MB of answer: a user gets a few at once, not a flood.
-    const release = deps.tocLoads?.acquire(caller.sub);
+    const release = await deps.tocLoads?.acquire(caller.sub);
     if (release === undefined && deps.tocLoads !== undefined) {
       throw new AppError('too_many_requests', msg('error.toc.too-many', { count: deps.tocLoads.max }));
     }
@@ -124,7 +126,7 @@ export function handleToc(request: ApiRequest, deps: ApiDeps): Promise<ApiRespon
       }
       throw error;
     } finally {
-      release?.();
+      await release?.();
     }
     return jsonTextResponse(request, deps.allowedOrigins, 200, toc);
   });
@@ -213,12 +215,12 @@ export function handleJobStatus(request: ApiRequest, deps: ApiDeps): Promise<Api
     if (job === undefined) throw new AppError('not_found', msg('error.job.not-found'));
     if (job.owner !== caller.sub) throw new AppError('forbidden', msg('error.job.not-yours'));
 
-    return jsonResponse(request, deps.allowedOrigins, 200, await statusAnswerOf(job, deps));
+    return jsonResponse(request, deps.allowedOrigins, 200, await statusAnswerOf(job, deps, caller));
   });
 }
 
 /** The status answer of a job its owner may see (job-status, and a cancel's answer). */
-async function statusAnswerOf(job: JobRecord, deps: ApiDeps): Promise<JobStatusAnswer> {
+async function statusAnswerOf(job: JobRecord, deps: ApiDeps, caller: Caller): Promise<JobStatusAnswer> {
   const body: JobStatusAnswer = { status: job.status, updatedAt: job.updatedAt, client: job.client, orgUnitId: job.orgUnitId };
   if (job.courseName !== undefined) body.courseName = job.courseName;
   if (job.progress !== undefined) body.progress = job.progress;
@@ -227,7 +229,7 @@ async function statusAnswerOf(job: JobRecord, deps: ApiDeps): Promise<JobStatusA
   if (job.status === 'FAILED') body.reason = job.reason ?? formatMessage(msg('reason.run.failed'), job.language);
   if (job.status === 'SUCCEEDED') {
     // Signed anew on each call: asking again renews a link that has expired.
-    body.outputUrl = await reportLinkOf(job, deps);
+    body.outputUrl = await reportLinkOf(job, deps, caller);
     if (job.summary !== undefined) body.summary = job.summary;
   }
   return body;
@@ -248,17 +250,19 @@ export function handleCancelJob(request: ApiRequest, deps: ApiDeps): Promise<Api
     if (job === undefined || job.owner !== caller.sub) throw new AppError('not_found', msg('error.job.not-found'));
     const ended = await cancelJob(job, { jobs: deps.jobs, runner: deps.runner, ...(deps.now ? { now: deps.now } : {}), ...(deps.log ? { log: deps.log } : {}) });
     if (ended === undefined) throw new AppError('conflict', msg('error.job.already-ended'));
-    return jsonResponse(request, deps.allowedOrigins, 200, await statusAnswerOf(ended, deps));
+    return jsonResponse(request, deps.allowedOrigins, 200, await statusAnswerOf(ended, deps, caller));
   });
 }
 
 /** Where a succeeded job's report files are, for its owner (`outputUrl` of job-status and the job list): a signed link. */
-export function reportLinkOf(job: JobRecord, deps: ApiDeps): Promise<string> {
+export function reportLinkOf(job: JobRecord, deps: ApiDeps, caller: Caller): Promise<string> {
   return signedReportOutputUrl({
     reportsUrl: deps.outputUrl,
     filename: job.filename,
+    owner: job.owner,
     now: deps.now?.() ?? new Date(),
     signingKey: deps.reportSigningKey,
     lifetimeMs: deps.reportLinkLifetimeMs,
+    ...(caller.expiresAt === undefined ? {} : { tokenExpiresAt: caller.expiresAt }),
   });
 }

@@ -145,11 +145,39 @@ export interface CourseKey {
 }
 
 /** Findings a user dismissed, per course. A dismissal stays until it is restored (removed). */
+/** The bounds on what one user may keep dismissed: the stores enforce them in the write itself. */
+export interface DismissalLimits {
+  /** Dismissed findings per course. */
+  perCourse: number;
+  /** Courses with dismissed findings. */
+  courses: number;
+}
+
+export const DISMISSAL_LIMITS: DismissalLimits = {
+  // A course with more than a thousand findings set aside is not being reviewed: it is being hidden.
+  perCourse: 1_000,
+  // A QA team reviews tens of courses a term; 200 keeps a year of them while bounding one user's rows.
+  courses: 200,
+};
+
+/**
+ * Days a dismissal is kept after it was made (or last changed): a course's content changes from term
+ * to term, and a finding set aside a year ago deserves a new look. Expired ones are neither listed
+ * nor applied; the stores delete them (DynamoDB's time to live on AWS, a purge on each write locally).
+ */
+export const DISMISSAL_KEEP_DAYS = 365;
+
+/** What became of a dismissal: kept, or refused because a limit is reached. */
+export type DismissalPut = 'kept' | 'course-full' | 'too-many-courses';
+
 export interface DismissalStore {
-  /** Oldest first. */
+  /** Oldest first; expired ones left out. */
   list(owner: string, course: CourseKey): Promise<Dismissal[]>;
-  /** Adds the dismissal of a fingerprint, or replaces it (a new reason). */
-  put(owner: string, course: CourseKey, dismissal: Dismissal): Promise<void>;
+  /**
+   * Adds the dismissal of a fingerprint, or replaces it (a new reason), within the limits: a new
+   * one past a limit is refused, and however many arrive at once no more than the limit are kept.
+   */
+  put(owner: string, course: CourseKey, dismissal: Dismissal, limits?: DismissalLimits): Promise<DismissalPut>;
   /** False when there was nothing to restore. */
   remove(owner: string, course: CourseKey, fingerprint: string): Promise<boolean>;
 }

@@ -5,6 +5,8 @@
 import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:https';
 import type { Server } from 'node:https';
+import type { ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { join } from 'node:path';
 import { loadTableOfContentsJson } from '../engine/load-table-of-contents.ts';
 import { bearerTokenOf, createIssuerTokenVerifier } from '../http/access-token.ts';
@@ -33,6 +35,7 @@ import { DEV_SERVER_ORIGIN, LOCAL_CLIENT_ID, LOCAL_POOL_ID, localRuntimeConfig }
 import { apiRequestHead, hasBody, isClientGone, listen, readApiBody, writeApiResponse } from './node-http.ts';
 import type { LocalResponse } from './node-http.ts';
 import { loadOrCreateReportKey } from './report-link-key.ts';
+import { openReportLinkRevocations } from './report-link-revocations.ts';
 import { REPORTS_PREFIX, createReportsRoute, keyLookup } from './reports-route.ts';
 import { startRetention } from './retention.ts';
 import { createStaticApp } from './static-app.ts';
@@ -54,6 +57,10 @@ export interface ConnectionLimits {
   keepAliveTimeoutMs: number;
   /** A connection with no traffic at all for this long is closed (above the longest answer, POST /api/toc). */
   idleTimeoutMs: number;
+  /** Connections one client address may hold at once: one client cannot take every slot. */
+  maxConnectionsPerClient: number;
+  /** An answer the client does not read for this long (its writes stay buffered) ends the connection. */
+  drainTimeoutMs: number;
 }
 
 export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = {
@@ -63,7 +70,38 @@ export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = {
   requestTimeoutMs: 30_000,
   keepAliveTimeoutMs: 5_000,
   idleTimeoutMs: 120_000,
+  // A browser opens 6 connections per origin, and a few tabs and the job monitor more: 100 is far
+  // above any real client and a tenth of the server's slots.
+  maxConnectionsPerClient: 100,
+  // A client on the slowest link reads an answer's next bytes within seconds; one that stops reading
+  // would otherwise hold its slot until the idle timeout.
+  drainTimeoutMs: 15_000,
 };
+
+/**
+ * Ends the connection of an answer whose client stops reading it, so its slot is not held until the
+ * idle timeout. What the client has not taken waits in the socket's buffer: each period, it must
+ * have shrunk (a slow reader is not a stalled one), or the connection is ended.
+ */
+function endIfNotRead(res: ServerResponse, drainTimeoutMs: number): void {
+  const socket = res.socket;
+  if (socket === null || socket.writableLength === 0) return;
+  let waiting = socket.writableLength;
+  const timer = setInterval(() => {
+    const now = socket.writableLength;
+    if (now === 0) stop();
+    else if (now >= waiting) socket.destroy();
+    else waiting = now;
+  }, drainTimeoutMs);
+  timer.unref();
+  const stop = () => {
+    clearInterval(timer);
+    socket.off('drain', stop);
+    socket.off('close', stop);
+  };
+  socket.once('drain', stop);
+  socket.once('close', stop);
+}
 
 // The identity stand-in's routes that read a body: the sign-in form, the token endpoint, and the
 // Cognito-style calls (token refresh, revocation) Amplify posts to the origin itself.
@@ -189,6 +227,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
             const unread = bodySent && request.body === undefined;
             const tooLarge = Buffer.byteLength(request.body ?? '') > MAX_BODY_BYTES;
             writeApiResponse(res, response, { head: request.method === 'HEAD', close: unread || tooLarge });
+            endIfNotRead(res, limits.drainTimeoutMs);
           } catch (error) {
             // A client that hung up needs no answer and is not a fault of the server: nothing to log.
             if (isClientGone(error) || req.destroyed || res.destroyed) {
@@ -211,6 +250,22 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     server.keepAliveTimeout = limits.keepAliveTimeoutMs;
     server.timeout = limits.idleTimeoutMs;
     server.maxConnections = limits.maxConnections;
+    // Per client address, counted from the TCP connection on (before its handshake can stall).
+    const perClient = new Map<string, number>();
+    server.on('connection', (socket: Socket) => {
+      const address = socket.remoteAddress ?? '';
+      const held = perClient.get(address) ?? 0;
+      if (held >= limits.maxConnectionsPerClient) {
+        socket.destroy();
+        return;
+      }
+      perClient.set(address, held + 1);
+      socket.once('close', () => {
+        const left = (perClient.get(address) ?? 1) - 1;
+        if (left <= 0) perClient.delete(address);
+        else perClient.set(address, left);
+      });
+    });
     server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
       // An HTTP-level fault gets its status; anything below HTTP (a TLS handshake that failed or
       // never finished) has no channel to answer on, so the connection is just dropped.
@@ -282,6 +337,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     log,
   });
 
+  const linkRevocations = openReportLinkRevocations(join(dataDir, 'report-link-revocations.json'));
   const verifier = createIssuerTokenVerifier({ issuer: identity.issuer, jwksUri: identity.jwksUri, clientId: LOCAL_CLIENT_ID, ca: tls.cert, jwks: identity.jwks });
   const api = createApi({
     verifier,
@@ -298,6 +354,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     outputUrl: `${origin}${REPORTS_PREFIX}`,
     reportSigningKey: async () => reportKey,
     reportLinkLifetimeMs: options.reportLinkLifetimeMs,
+    reportLinkRevocations: linkRevocations,
     now: options.now,
     allowedOrigins: appOrigins,
     allowPrivateTargets,
@@ -307,7 +364,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     resolve: options.resolve,
     log,
   });
-  const reports = createReportsRoute({ reportsDir, keyOf: keyLookup(reportKey), now: options.now });
+  const reports = createReportsRoute({ reportsDir, keyOf: keyLookup(reportKey), revokedUpTo: linkRevocations.revokedUpTo, now: options.now });
   const app = options.webDist === null ? undefined : createStaticApp(options.webDist ?? 'web/dist');
   const pollIntervalMs = options.pollIntervalMs ?? 10_000;
 

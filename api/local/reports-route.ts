@@ -57,6 +57,8 @@ export interface ReportsRouteOptions {
   reportsDir: string;
   /** The text of a live signing key by its id, or undefined. */
   keyOf: (keyId: string) => string | undefined;
+  /** The Unix second up to which an owner (by tag) ended their links, if they did. */
+  revokedUpTo?: (ownerTag: string) => number | undefined;
   now?: () => Date;
 }
 
@@ -74,7 +76,7 @@ export function createReportsRoute(options: ReportsRouteOptions): (request: ApiR
     // decoding, so no %2e%2e or %2f tricks, and no other file of the folder can be named.
     const path = request.path.startsWith(REPORTS_PREFIX) ? parseReportPath(request.path.slice(REPORTS_PREFIX.length)) : undefined;
     if (path === undefined || !REPORT_FILENAME.test(path.filename)) return refused(request, false);
-    const check = verifyReportCapability({ capability: path.capability, filename: path.filename, now: options.now?.() ?? new Date(), keyOf: options.keyOf });
+    const check = verifyReportCapability({ capability: path.capability, filename: path.filename, now: options.now?.() ?? new Date(), keyOf: options.keyOf, revokedUpTo: options.revokedUpTo });
     if (!check.ok) return refused(request, check.reason === 'expired');
     const { filename, extension } = path;
     let body: Buffer;

@@ -5,15 +5,19 @@ const kvs = cf.kvs();
 // a report is served only through a link whose capability checks out, in exactly the format of
 // api/http/report-capability.ts:
 //
-//   /reports/<keyId>.<expires>.<hex HMAC-SHA256>/<filename>.(html|json|csv)
+//   /reports/<keyId>.<expires>.<issued>.<owner>.<hex HMAC-SHA256>/<filename>.(html|json|csv)
 //
-// The key's text is read from the function's KeyValueStore under `report-key-<keyId>`. A good link
+// The key's text is read from the function's KeyValueStore under `report-key-<keyId>`, and the
+// Unix second up to which the link's owner ended their links, if they did, under
+// `report-revoked-<owner>`. A link that claims more than an hour of life is refused: none is signed. A good link
 // is rewritten to the object's key in the bucket (`/reports/<filename>.<ext>`), so every link to one
 // report shares one cache entry; anything else gets a 403 page that says how to get a fresh link.
 // Written in ES5 style plus async/await: the runtime is ES5.1 with only parts of ES6-12.
 var crypto = require('crypto');
 
-var PATH = /^\/reports\/([a-z0-9]{1,16})\.([1-9][0-9]{0,10})\.([0-9a-f]{64})\/([a-z0-9][a-z0-9-]{0,199})\.(html|json|csv)$/;
+var PATH = /^\/reports\/([a-z0-9]{1,16})\.([1-9][0-9]{0,10})\.([1-9][0-9]{0,10})\.([0-9a-f]{16})\.([0-9a-f]{64})\/([a-z0-9][a-z0-9-]{0,199})\.(html|json|csv)$/;
+var MAX_LIFETIME_SECONDS = 3600;
+var CLOCK_SKEW_MS = 60000;
 
 function sameText(a, b) {
   if (a.length !== b.length) return false;
@@ -49,8 +53,10 @@ async function handler(event) {
   if (match === null) return refuse(false);
   var keyId = match[1];
   var expires = match[2];
-  var signature = match[3];
-  var filename = match[4];
+  var issued = match[3];
+  var owner = match[4];
+  var signature = match[5];
+  var filename = match[6];
   var key;
   try {
     key = await kvs.get('report-key-' + keyId);
@@ -58,10 +64,18 @@ async function handler(event) {
     return refuse(false);
   }
   if (typeof key !== 'string' || key.length < 32) return refuse(false);
-  var expected = crypto.createHmac('sha256', key).update('ctpo-report-v1\n' + keyId + '\n' + expires + '\n' + filename).digest('hex');
+  var expected = crypto.createHmac('sha256', key).update('ctpo-report-v2\n' + keyId + '\n' + expires + '\n' + issued + '\n' + owner + '\n' + filename).digest('hex');
   if (!sameText(expected, signature)) return refuse(false);
-  if (Date.now() >= Number(expires) * 1000) return refuse(true);
-  request.uri = '/reports/' + filename + '.' + match[5];
+  if (Number(expires) - Number(issued) > MAX_LIFETIME_SECONDS) return refuse(false);
+  if (Date.now() >= Number(expires) * 1000 || Date.now() < Number(issued) * 1000 - CLOCK_SKEW_MS) return refuse(true);
+  var revoked;
+  try {
+    revoked = await kvs.get('report-revoked-' + owner);
+  } catch (none) {
+    revoked = undefined;
+  }
+  if (revoked !== undefined && Number(issued) <= Number(revoked)) return refuse(false);
+  request.uri = '/reports/' + filename + '.' + match[7];
   // The capability is the whole permission; nothing else from the viewer goes to the bucket.
   request.querystring = {};
   return request;

@@ -16,6 +16,15 @@ export const EDGE_REGION = 'us-east-1';
 export const API_REQUESTS_PER_CALLER_PER_MINUTE = 120;
 /** Requests one IP address may make to the whole site in five minutes, tokens or not. */
 export const REQUESTS_PER_ADDRESS_PER_5_MINUTES = 1500;
+/**
+ * How the per-caller key is normalised before it is counted: runs of white space (spaces, tabs,
+ * line breaks) become one space, and letters become lower case, so `Bearer  <token>` and
+ * `bearer <token>` count as the caller `Bearer <token>` is. WAF applies them in priority order.
+ */
+export const CALLER_KEY_TRANSFORMATIONS = [
+  { priority: 0, type: 'COMPRESS_WHITE_SPACE' },
+  { priority: 1, type: 'LOWERCASE' },
+];
 /** The answer to a request over either limit, in the API's error shape. */
 export const RATE_LIMITED_BODY = {
   message: 'Too many requests from this address or sign-in. Wait a minute, then try again.',
@@ -45,7 +54,10 @@ export class CtpoEdgeStack extends Stack {
       rules: [
         {
           // Keyed on the bearer token itself: WAF cannot read a JWT, and a token is one signed-in
-          // session. Requests without a token are not counted here; the next rule counts them.
+          // session. Requests without a token are not counted here; the next rule counts them. The
+          // key is normalised (white space collapsed, case folded), so extra spaces or another case
+          // of "Bearer" do not make a new caller; the function accepts only "Bearer <token>" with
+          // single spaces, and counts the loads of /api/toc by the verified token's subject.
           name: 'api-per-caller',
           priority: 0,
           action: tooMany,
@@ -55,7 +67,7 @@ export class CtpoEdgeStack extends Stack {
               limit: API_REQUESTS_PER_CALLER_PER_MINUTE,
               evaluationWindowSec: 60,
               aggregateKeyType: 'CUSTOM_KEYS',
-              customKeys: [{ header: { name: 'authorization', textTransformations: [{ priority: 0, type: 'NONE' }] } }],
+              customKeys: [{ header: { name: 'authorization', textTransformations: CALLER_KEY_TRANSFORMATIONS } }],
               scopeDownStatement: {
                 byteMatchStatement: {
                   fieldToMatch: { uriPath: {} },

@@ -66,6 +66,9 @@ async function newBrowserPage(options: { locale?: string }): Promise<Page> {
   browser ??= await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
+    // Without the sandbox: this browser plays the user's and opens only CTPO's own app and reports
+    // (no course page runs in it: those run in the engine's sandboxed browser), and it saves the
+    // downloads the tests read into a folder of this root process, which Chromium's sandboxed user could not write.
     args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
   const context = await browser.newContext({ ignoreHTTPSErrors: true, viewport: { width: 1100, height: 900 }, ...options });

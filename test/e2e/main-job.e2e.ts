@@ -157,7 +157,7 @@ describe('the main job', () => {
     // Opened through the link job-status handed out: a capability for this report in the path.
     const reportUrl = new URL(reportPage.url());
     expect(reportUrl.origin).toBe(env.stack.origin);
-    expect(reportUrl.pathname).toMatch(new RegExp(`^/reports/[a-z0-9]{1,16}\\.[1-9][0-9]+\\.[0-9a-f]{64}/${stored.filename}\\.html$`));
+    expect(reportUrl.pathname).toMatch(new RegExp(`^/reports/[a-z0-9]{1,16}\\.[1-9][0-9]+\\.[1-9][0-9]+\\.[0-9a-f]{16}\\.[0-9a-f]{64}/${stored.filename}\\.html$`));
     const reportText = await reportPage.locator('body').innerText();
     expect(reportText).toContain('Demo College');
     expect(reportText).toContain('Environmental Science 101');

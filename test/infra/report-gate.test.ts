@@ -2,7 +2,7 @@
 // module the API uses: the edge must accept exactly what job-status hands out, and nothing else.
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { REPORT_KEY_STORE_PREFIX, signReportCapability } from '../../api/http/report-capability.ts';
+import { ownerTagOf, REPORT_KEY_STORE_PREFIX, REPORT_REVOCATION_STORE_PREFIX, signReportCapability } from '../../api/http/report-capability.ts';
 import { REPORT_GATE_FILE } from '../../infra/lib/site.ts';
 import { loadCloudFrontFunction } from './edge-runtime.ts';
 import type { CfRequest as Request, CfResponse as Response } from './edge-runtime.ts';
@@ -51,11 +51,16 @@ describe('the report gate at the edge', () => {
   it('refuses a forged, altered or foreign link, and a bare file name, the same way', async () => {
     const handler = gate(storeOf(K1));
     const good = capability(K1);
-    const [keyId, expires, signature] = good.split('.') as [string, string, string];
+    const [keyId, expires, issued, owner, signature] = good.split('.') as [string, string, string, string, string];
     const refused = [
       `/reports/${FILENAME}.html`,
       `/reports/${capability({ keyId: 'k1', key: 'q'.repeat(64) })}/${FILENAME}.html`,
-      `/reports/${keyId}.${Number(expires) + 3600}.${signature}/${FILENAME}.html`,
+      `/reports/${keyId}.${Number(expires) + 3600}.${issued}.${owner}.${signature}/${FILENAME}.html`,
+      `/reports/${keyId}.${expires}.${issued}.${'0'.repeat(16)}.${signature}/${FILENAME}.html`,
+      // Signed for more than an hour: no signer makes such a link.
+      `/reports/${signReportCapability({ filename: FILENAME, issuedAt: new Date('2026-05-12T10:00:00Z'), expiresAt: new Date('2026-05-12T12:00:00Z'), ...K1 })}/${FILENAME}.html`,
+      // The v1 format, without issue time and owner.
+      `/reports/${keyId}.${expires}.${signature}/${FILENAME}.html`,
       `/reports/${good}/${FILENAME.slice(0, -1)}q.html`,
       `/reports/${capability(K1, undefined, 'other-report-ou1-20260512t101500z-aaaaaaaaaaaaaaaa')}/${FILENAME}.html`,
       `/reports/${good}/${FILENAME}.js`,
@@ -68,6 +73,15 @@ describe('the report gate at the edge', () => {
       expect(result.statusCode, uri).toBe(403);
       expect(result.body!.data, uri).toContain('This report link is not valid');
     }
+  });
+
+  it('refuses the links of an owner who ended them, and only those issued up to then', async () => {
+    const at = (iso: string, owner: string) => signReportCapability({ filename: FILENAME, owner, issuedAt: new Date(iso), expiresAt: new Date('2026-05-12T11:00:00Z'), ...K1 });
+    const handler = gate({ ...storeOf(K1), [`${REPORT_REVOCATION_STORE_PREFIX}${ownerTagOf('user-a')}`]: String(Date.parse('2026-05-12T10:15:00Z') / 1000) });
+    const outcome = async (capabilityText: string) => ((await handler({ request: request(`/reports/${capabilityText}/${FILENAME}.html`) })) as Request & Response).uri ?? 'refused';
+    expect(await outcome(at('2026-05-12T10:15:00Z', 'user-a'))).toBe('refused');
+    expect(await outcome(at('2026-05-12T10:15:01Z', 'user-a'))).toBe(`/reports/${FILENAME}.html`);
+    expect(await outcome(at('2026-05-12T10:10:00Z', 'user-b'))).toBe(`/reports/${FILENAME}.html`);
   });
 
   it('accepts links of both live keys during a rotation, and drops a retired key', async () => {

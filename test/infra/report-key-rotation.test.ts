@@ -115,9 +115,10 @@ describe('report key rotation', () => {
 
   it('keeps links signed just before a rotation working, and retires the key before that', async () => {
     const filename = 'acme-college-ou6606-20260512t101500z-k3j9x2m4q8w7z5t1';
-    const sign = (key: { keyId: string; key: string }) => signReportCapability({ filename, expiresAt: new Date('2099-01-01T00:00:00Z'), ...key });
+    // Whether the link's key is still live, at a time the link itself has not expired (links last an hour).
+    const sign = (key: { keyId: string; key: string }) => signReportCapability({ filename, issuedAt: new Date('2026-01-01T00:00:00Z'), expiresAt: new Date('2026-01-01T01:00:00Z'), ...key });
     const opens = (capability: string) =>
-      verifyReportCapability({ capability, filename, now: new Date(clock), keyOf: (keyId) => services.store.get(`report-key-${keyId}`) }).ok;
+      verifyReportCapability({ capability, filename, now: new Date('2026-01-01T00:30:00Z'), keyOf: (keyId) => services.store.get(`report-key-${keyId}`) }).ok;
 
     await rotation('v1');
     const first = services.current();

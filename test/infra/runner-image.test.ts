@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { RUNNER_DOCKERFILE } from '../../infra/lib/qa-api/runner.ts';
+import { chromiumRefreshWeek, RUNNER_DOCKERFILE } from '../../infra/lib/qa-api/runner.ts';
 import { REPO_ROOT } from './support.ts';
 
 const dockerfile = readFileSync(join(REPO_ROOT, RUNNER_DOCKERFILE), 'utf8');
@@ -29,6 +29,17 @@ describe('the runner image', () => {
     for (const name of ['chromium', 'fonts-liberation', 'fonts-noto-core', 'fonts-noto-cjk', 'fonts-noto-color-emoji']) expect(packages).toContain(name);
     expect(install).toContain('--no-install-recommends');
     expect(install).toMatch(/apt-get update .*&& apt-get install .*&& rm -rf \/var\/lib\/apt\/lists\/\*/);
+  });
+
+  it('takes Chromium\'s current security release at each build: nothing pinned, and the week as a build arg that rebuilds the layer', () => {
+    const install = runtime.find((line) => line.startsWith('RUN ') && line.includes('apt-get install'))!;
+    expect(install).not.toMatch(/chromium[=:]/);
+    expect(install).toMatch(/\$\{CHROMIUM_REFRESH\}.*apt-get update .*&& apt-get upgrade /);
+    expect(runtime.indexOf('ARG CHROMIUM_REFRESH=unset')).toBeGreaterThan(-1);
+    expect(runtime.indexOf('ARG CHROMIUM_REFRESH=unset')).toBeLessThan(runtime.indexOf(install));
+    expect(chromiumRefreshWeek(new Date('2026-11-28T12:00:00Z'))).toBe('2026-W48');
+    expect(chromiumRefreshWeek(new Date('2027-01-03T12:00:00Z'))).toBe('2026-W53');
+    expect(chromiumRefreshWeek(new Date('2027-01-04T00:00:00Z'))).toBe('2027-W01');
   });
 
   it('points the engine at that Chromium and gives it a writable home on the /tmp volume', () => {

@@ -154,7 +154,7 @@ describe('the site construct', () => {
       expect(control.Properties.OriginAccessControlConfig).toMatchObject({ OriginAccessControlOriginType: 'lambda', SigningBehavior: 'always', SigningProtocol: 'sigv4' });
     }
     // One function per route; any other /api/ path goes where job-status goes, whose gate answers it.
-    expect(new Set(reached.values()).size).toBe(6);
+    expect(new Set(reached.values()).size).toBe(7);
     expect(reached.get('/api/protocols/runs/*')).toBe(reached.get('/api/protocols'));
     expect(reached.get('/api/*')).toBe(reached.get('/api/job-status/*'));
     // Only what the functions read goes to them: no cookies, no query, no viewer Authorization.
@@ -207,7 +207,7 @@ describe('the site construct', () => {
           Limit: 120,
           EvaluationWindowSec: 60,
           AggregateKeyType: 'CUSTOM_KEYS',
-          CustomKeys: [{ Header: { Name: 'authorization', TextTransformations: [{ Priority: 0, Type: 'NONE' }] } }],
+          CustomKeys: [{ Header: { Name: 'authorization', TextTransformations: [{ Priority: 0, Type: 'COMPRESS_WHITE_SPACE' }, { Priority: 1, Type: 'LOWERCASE' }] } }],
           ScopeDownStatement: { ByteMatchStatement: { SearchString: '/api/', PositionalConstraint: 'STARTS_WITH' } },
         },
       },

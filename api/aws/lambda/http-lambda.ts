@@ -159,6 +159,7 @@ export function apiDepsFromEnv(
     protocols?: ProtocolStore;
     reports?: ReportStore;
     nameOf?: ApiDeps['nameOf'];
+    tocLoads?: ApiDeps['tocLoads'];
   },
   readParameterValue: ParameterReader = readParameter,
 ): ApiDeps {
@@ -174,6 +175,7 @@ export function apiDepsFromEnv(
     ...(parts.nameOf === undefined ? {} : { nameOf: parts.nameOf }),
     ...(parts.protocols === undefined ? {} : { protocols: parts.protocols }),
     ...(parts.reports === undefined ? {} : { reports: parts.reports }),
+    ...(parts.tocLoads === undefined ? {} : { tocLoads: parts.tocLoads }),
     runner: parts.runner,
     loadTableOfContents: parts.loadTableOfContents,
     outputUrl: requireEnv(env, ENV.reportsUrl),

@@ -61,4 +61,8 @@ export const documents = {
     'CTPO\'s document reader stopped while reading this {type, select, pdf {PDF} word {Word file} other {PowerPoint file}}. Check it by hand; if it happens again, tell the CTPO team.',
   'reason.document.linked': 'The file {name}, linked from this page: {problem}',
   'error.site.not-own-file': 'CTPO reads course files only from the Brightspace site itself, not from {host}.',
+  'finding.doc.limit-reached':
+    "{limit, select, slides {This presentation lists {total, number} slides; CTPO read the first {max, number}} pages {This PDF has {total, number} pages; CTPO read the first {max, number}} other {This file’s XML is nested more than {max, number} levels deep, deeper than Word or PowerPoint ever write; CTPO read it down to that depth}}, so the rest was not checked.",
+  'finding.limit.findings':
+    "…and {count, number} more {cap, select, check {findings of “{check}”} other {findings}} here, not listed: a report lists at most {max, number} {cap, select, check {of one kind} other {findings}} for one page or file.",
 } as const satisfies Record<string, string>;

@@ -62,4 +62,8 @@ export const fixes = {
   'fix.a11y.ibm.table_structure_misuse': 'Take the header cells, caption and summary out of a table used only to lay content out, or lay the content out without a table (WCAG 1.3.1).',
   'fix.a11y.ibm.img_alt_redundant': 'Leave the image’s alt text empty when the text beside it (or the link’s text) already says the same, so it is not read out twice (WCAG 1.1.1).',
   'fix.a11y.ibm.input_label_visible': 'Give the field a label students can see, not only a placeholder or a hidden name (WCAG 2.5.3 and 3.3.2).',
+  'fix.doc.limit-reached':
+    "Check the rest of the file by hand, or split it into smaller files and upload them again.",
+  'fix.limit.findings':
+    "Fix the findings listed here first; the next run lists those that remain.",
 } as const;

@@ -33,4 +33,6 @@ export const history = {
   'report.history.state': '{state, select, new {New} open {Still open} fixed {Fixed} dismissed {Dismissed} other {}}',
   'csv.status': 'Since the last run',
   'csv.dismissal': 'Dismissal',
+  'error.history.too-many-courses':
+    "You already keep dismissed findings for {max, number} courses. Restore the dismissed findings of a course you no longer review before you dismiss findings in another.",
 } as const;

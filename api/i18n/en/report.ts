@@ -192,4 +192,8 @@ export const report = {
   'csv.address': 'Address',
   'csv.fix': 'How to fix',
   'csv.fingerprint': 'Fingerprint',
+  'check.doc.limit-reached':
+    "Document not fully read",
+  'check.limit.findings':
+    "More findings not listed",
 } as const;

@@ -11,6 +11,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as ssm from 'aws-cdk-lib/aws-ssm';
 import type { Construct } from 'constructs';
+import { LIMIT_KEY_PREFIX } from '../../../api/aws/dynamo-concurrency-limit.ts';
 import { ENV } from '../../../api/aws/settings.ts';
 import { Grouping } from '../logical-ids.ts';
 import { acknowledgeWildcardResource } from '../nag.ts';
@@ -131,6 +132,20 @@ export class QaApiFunctions extends Grouping {
       packageFiles: ['axe-core'],
     });
     this.functions = { toc, runTests, jobStatus, jobs, cancelJob, dismissals, protocols, taskState };
+    // One user's loads of tables of contents at once are counted in the jobs table, in items keyed
+    // `limit:toc:<sub>` only (api/aws/dynamo-concurrency-limit.ts): the function can touch no job.
+    toc.addToRolePolicy(new iam.PolicyStatement({
+      actions: ['dynamodb:UpdateItem'],
+      resources: [storage.jobsTable.tableArn],
+      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${LIMIT_KEY_PREFIX}toc:*`] } },
+    }));
+    // Each function keeps a share of the account's concurrency of its own, so a flood of one route
+    // (tables of contents hold an instance for up to 29 s) cannot starve the others, and no route can
+    // take more than its share. 140 of the account's 1,000 by default; an account whose limit is
+    // lower (new accounts may start at 10) must ask for more before deploying.
+    for (const [fn, reserved] of [[toc, 40], [runTests, 15], [jobStatus, 30], [jobs, 15], [cancelJob, 5], [dismissals, 15], [protocols, 10], [taskState, 10]] as const) {
+      (fn.node.defaultChild as lambda.CfnFunction).reservedConcurrentExecutions = reserved;
+    }
     for (const route of this.routes()) {
       route.addToRolePolicy(new iam.PolicyStatement({ actions: ['ssm:GetParameter'], resources: [clientIdParameterArn] }));
     }

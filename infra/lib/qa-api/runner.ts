@@ -22,6 +22,19 @@ export const RUNNER_CONTAINER = 'runner';
 export const RUNNER_DOCKERFILE = 'infra/runner/Dockerfile';
 /** The runner task's memory: the engine and a headless Chromium, with room to spare. */
 export const RUNNER_MEMORY_MIB = 3072;
+/**
+ * The week a build takes Chromium's security release as of (ISO 8601, `2026-W48`): a build arg of
+ * the runner image, so a deploy in a new week builds Chromium's layer again (infra/runner/Dockerfile)
+ * and a weekly scheduled deploy keeps the browser current (docs/design.md, AWS).
+ */
+export function chromiumRefreshWeek(now: Date): string {
+  const day = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+  // The Thursday of this week decides its year (ISO 8601).
+  day.setUTCDate(day.getUTCDate() + 3 - ((day.getUTCDay() + 6) % 7));
+  const week = 1 + Math.floor((day.getTime() - Date.UTC(day.getUTCFullYear(), 0, 1)) / (7 * 86_400_000));
+  return `${day.getUTCFullYear()}-W${String(week).padStart(2, '0')}`;
+}
+
 /** Binds a use of the credentials key to one job: the job id, and nothing else, is the encryption context. */
 export function boundToAJob(): Record<string, Record<string, unknown>> {
   return {
@@ -98,6 +111,7 @@ export class QaApiRunner extends Grouping {
       image: ecs.ContainerImage.fromAsset(REPO_ROOT, {
         file: RUNNER_DOCKERFILE,
         platform: ecrAssets.Platform.LINUX_AMD64,
+        buildArgs: { CHROMIUM_REFRESH: chromiumRefreshWeek(new Date()) },
         // Only what the image copies: the asset hash then ignores node_modules, the app and tests.
         exclude: ['*', '!package.json', '!package-lock.json', '!api', '!infra', 'infra/*', '!infra/runner', '**/*.tsbuildinfo'],
       }),
@@ -119,6 +133,12 @@ export class QaApiRunner extends Grouping {
       },
     });
     container.addMountPoints({ sourceVolume: 'tmp', containerPath: '/tmp', readOnly: false });
+    // Residual, written down: Chromium's sandbox needs unprivileged user namespaces, which Fargate
+    // does not offer (aws/containers-roadmap#2102). The engine never starts the browser without its
+    // sandbox (api/a11y/sandboxed-chromium.ts), so on Fargate runs check accessibility without a
+    // browser (jsdom: colour contrast and a few layout rules are not checked, and each report's
+    // header says so) until the runner moves to capacity that allows them (ECS on EC2 with a
+    // seccomp profile that permits clone(CLONE_NEWUSER)), where the same image runs sandboxed.
     Validations.of(this.taskDefinition).acknowledge({
       id: 'AwsSolutions-ECS2',
       reason: 'The environment holds only resource names; the per-run credentials arrive KMS-encrypted in the RunTask overrides.',
@@ -136,8 +156,10 @@ export class QaApiRunner extends Grouping {
     // The client's protocol and the course's answers, to score the run by.
     taskRole.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['dynamodb:GetItem', 'dynamodb:Query'], resources: [storage.protocolsTable.tableArn] }));
     taskRole.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['kms:Decrypt'], resources: [this.credentialsKey.keyArn], conditions: boundToAJob() }));
-    // The key policy's account statement lets IAM policies grant use of the key; this makes sure
-    // no policy can ever let anyone but the runner read the credentials.
+    // The key policy's account statement lets IAM policies grant use of the key; these make sure no
+    // policy can ever let anyone but the runner read the credentials: Decrypt only by the runner, and
+    // no one may re-encrypt a ciphertext under a key of their own or hand out a grant (the two other
+    // ways to the plaintext); CTPO uses neither.
     this.credentialsKey.addToResourcePolicy(
       new iam.PolicyStatement({
         sid: 'OnlyTheRunnerDecrypts',
@@ -148,6 +170,22 @@ export class QaApiRunner extends Grouping {
         conditions: { ArnNotEquals: { 'aws:PrincipalArn': taskRole.roleArn } },
       }),
     );
+    this.credentialsKey.addToResourcePolicy(
+      new iam.PolicyStatement({
+        sid: 'NoOtherWayToThePlaintext',
+        effect: iam.Effect.DENY,
+        principals: [new iam.AnyPrincipal()],
+        actions: ['kms:ReEncryptFrom', 'kms:ReEncryptTo', 'kms:CreateGrant'],
+        resources: ['*'],
+      }),
+    );
+    // Residual, written down: the key's administration (kms:PutKeyPolicy, kms:ScheduleKeyDeletion,
+    // and the like) stays with the account's principals that IAM allows it, because CloudFormation
+    // deploys and deletes this key with them and a deny would lock the stack out of its own key. A
+    // principal allowed to change the key policy could remove the deny above and then decrypt: such
+    // a change is an administrator's act, recorded in CloudTrail (PutKeyPolicy is a management event),
+    // and a ciphertext is bound to one job and kept only in that job's RunTask overrides, which ECS
+    // forgets an hour after the task stops.
     Validations.of(this.taskDefinition.obtainExecutionRole()).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',
       reason: 'ecr:GetAuthorizationToken, which ECS needs to pull the runner image, applies to no resource narrower than *.',

@@ -18,7 +18,7 @@ export interface QaApiStorageProps {
 export class QaApiStorage extends Grouping {
   readonly reportsBucket: s3.Bucket;
   readonly jobsTable: dynamodb.TableV2;
-  /** Findings users dismissed, per user and course: no expiry, a dismissal stays until restored. */
+  /** Findings users dismissed, per user and course: a dismissal stays until restored or a year has passed. */
   readonly dismissalsTable: dynamodb.TableV2;
   /**
    * Each user's protocols by client, their answers per course and their runs' sign-offs
@@ -77,6 +77,8 @@ export class QaApiStorage extends Grouping {
       sortKey: { name: 'fingerprint', type: dynamodb.AttributeType.STRING },
       billing: dynamodb.Billing.onDemand(),
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      // A dismissal expires DISMISSAL_KEEP_DAYS after it was made (api/aws/dynamo-dismissal-store.ts).
+      timeToLiveAttribute: 'expiresAt',
       // Tearing the stack down takes everything with it, as it does the jobs.
       removalPolicy: RemovalPolicy.DESTROY,
     });

@@ -4,7 +4,7 @@
 // that hangs its page, the browser's place behind the engine in the CPU's queue, and its processes
 // and their memory (one renderer per page, its garbage collected). Needs Chromium
 // (Debian's chromium, or CTPO_CHROMIUM), as CI installs it.
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createTcpServer, type AddressInfo } from 'node:net';
 import { getPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +15,7 @@ import type { AxeOutcome } from '../../../api/a11y/axe-rules.ts';
 import { chromium } from 'playwright-core';
 import { BrowserRunner } from '../../../api/a11y/browser-runner.ts';
 import { PageResources } from '../../../api/a11y/page-resources.ts';
+import { sandboxedLaunchOptions } from '../../../api/a11y/sandboxed-chromium.ts';
 import { GuardedHttpClient } from '../../../api/net/guarded-http.ts';
 import { chromiumChildren } from '../support/chromium.ts';
 
@@ -244,6 +245,8 @@ describe('the browser\'s share of the CPU', () => {
     // A stand-in that starts like a browser (in a session of its own, from Playwright) and never
     // answers: only a group lowered before the launch ends can be seen lowered here.
     const dir = mkdtempSync(join(tmpdir(), 'ctpo-slow-browser-'));
+    // Open to others: where this process is root, the browser runs as an unprivileged user.
+    chmodSync(dir, 0o755);
     const executablePath = join(dir, 'never-answers');
     writeFileSync(executablePath, '#!/bin/sh\nsleep 600\n', { mode: 0o755 });
     const starting = new BrowserRunner({ executablePath, resources, enhancedContrast: false, niceness: 10 });
@@ -311,7 +314,7 @@ function renderersOf(browserPid: number): number[] {
 describe('the browser\'s processes', () => {
   it('keeps every feature switch playwright-core passes, with its own added (Chromium keeps only the last of each)', async () => {
     const marker = `--ctpo-test-${process.pid}-${Date.now()}`;
-    const plain = await chromium.launch({ executablePath: CHROMIUM!, args: ['--no-sandbox', marker] });
+    const plain = await chromium.launch({ ...sandboxedLaunchOptions(CHROMIUM!), args: [marker] });
     try {
       const pid = processRunning(marker);
       expect(pid).toBeDefined();

@@ -146,7 +146,7 @@ describe('the API routes as Lambda functions', () => {
     expect(result.headers).toMatchObject({ 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
     const body = JSON.parse(result.body!) as { status: string; outputUrl: string };
     expect(body.status).toBe('SUCCEEDED');
-    expect(body.outputUrl).toMatch(/^https:\/\/d111111abcdef8\.cloudfront\.net\/reports\/k1abc\.[1-9][0-9]+\.[0-9a-f]{64}\/$/);
+    expect(body.outputUrl).toMatch(/^https:\/\/d111111abcdef8\.cloudfront\.net\/reports\/k1abc\.[1-9][0-9]+\.[1-9][0-9]+\.[0-9a-f]{16}\.[0-9a-f]{64}\/$/);
 
     const stranger = await handler(httpEvent('GET', '/api/job-status/3b0e5c1e-55a4-4c4a-9d4c-2f6f0b1f7a10', { token: accessToken('user-b') }));
     expect(stranger.statusCode).toBe(403);

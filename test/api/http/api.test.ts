@@ -120,7 +120,7 @@ describe('a run, as the app drives it', () => {
     const done = await waitForStatus(tokenA, id, ['SUCCEEDED', 'FAILED']);
     expect(done).toMatchObject({ status: 'SUCCEEDED', progress: { done: 2, total: 2 } });
     // The reports address with a link for this report only (api/http/report-capability.ts).
-    expect(done.outputUrl).toMatch(new RegExp(`^${stack.origin.replace(/[.]/g, '\\.')}/reports/[a-z0-9]{1,16}\\.[1-9][0-9]+\\.[0-9a-f]{64}/$`));
+    expect(done.outputUrl).toMatch(new RegExp(`^${stack.origin.replace(/[.]/g, '\\.')}/reports/[a-z0-9]{1,16}\\.[1-9][0-9]+\\.[1-9][0-9]+\\.[0-9a-f]{16}\\.[0-9a-f]{64}/$`));
     expect(done.startedAt).toEqual(expect.any(String));
     expect(done.updatedAt).toEqual(expect.any(String));
     expect(done.reason).toBeUndefined();

@@ -98,7 +98,7 @@ describe('GET /api/jobs', () => {
       startedAt: expect.any(String),
       finishedAt: expect.any(String),
       // A link signed for this run's report, as job-status hands it (api/http/report-links.ts).
-      outputUrl: expect.stringMatching(new RegExp(`^${stack.origin.replace(/[.]/g, '\\.')}/reports/[a-z0-9]{1,16}\\.[1-9][0-9]+\\.[0-9a-f]{64}/$`)),
+      outputUrl: expect.stringMatching(new RegExp(`^${stack.origin.replace(/[.]/g, '\\.')}/reports/[a-z0-9]{1,16}\\.[1-9][0-9]+\\.[1-9][0-9]+\\.[0-9a-f]{16}\\.[0-9a-f]{64}/$`)),
     });
     // The app reads the answer with the wire contract, and loses nothing of it.
     expect(jobsAnswer.parse(listed.body)).toEqual(listed.body);

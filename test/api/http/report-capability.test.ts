@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseReportPath, reportOutputUrl, signReportCapability, verifyReportCapability } from '../../../api/http/report-capability.ts';
+import { ownerTagOf, parseReportPath, reportOutputUrl, signReportCapability, verifyReportCapability } from '../../../api/http/report-capability.ts';
 
 const KEY = { keyId: 'k1', key: 'x'.repeat(20) + 'K3y-0f-exactly-enough-text' };
 const FILENAME = 'acme-college-ou6606-20260512t101500z-k3j9x2m4q8w7z5t1';
@@ -9,10 +9,11 @@ const IN_AN_HOUR = new Date('2026-05-12T11:20:00Z');
 const keyOf = (keys: Record<string, string>) => (keyId: string) => keys[keyId];
 
 describe('report capabilities', () => {
-  const capability = signReportCapability({ filename: FILENAME, expiresAt: IN_AN_HOUR, ...KEY });
+  const capability = signReportCapability({ filename: FILENAME, owner: 'user-a', issuedAt: NOW, expiresAt: IN_AN_HOUR, ...KEY });
 
-  it('has the documented shape: key id, expiry in seconds, hex HMAC', () => {
-    expect(capability).toMatch(/^k1\.1778584800\.[0-9a-f]{64}$/);
+  it('has the documented shape: key id, expiry and issue in seconds, owner tag, hex HMAC', () => {
+    expect(capability).toBe(`k1.1778584800.1778581200.${ownerTagOf('user-a')}.${capability.split('.')[4]}`);
+    expect(capability).toMatch(/^k1\.1778584800\.1778581200\.[0-9a-f]{16}\.[0-9a-f]{64}$/);
     expect(reportOutputUrl('https://ctpo.example.com/reports/', capability)).toBe(`https://ctpo.example.com/reports/${capability}/`);
     expect(reportOutputUrl('https://ctpo.example.com/reports', capability)).toBe(`https://ctpo.example.com/reports/${capability}/`);
   });
@@ -35,16 +36,30 @@ describe('report capabilities', () => {
   });
 
   it('refuses a changed expiry, key id or signature, and a key nobody holds', () => {
-    const [keyId, expires, signature] = capability.split('.') as [string, string, string];
+    const [keyId, expires, issued, owner, signature] = capability.split('.') as [string, string, string, string, string];
     const check = (candidate: string, keys: Record<string, string> = { k1: KEY.key, k2: 'y'.repeat(40) }) =>
       verifyReportCapability({ capability: candidate, filename: FILENAME, now: NOW, keyOf: keyOf(keys) });
-    expect(check(`${keyId}.${Number(expires) + 86_400}.${signature}`)).toEqual({ ok: false, reason: 'forged' });
-    expect(check(`k2.${expires}.${signature}`)).toEqual({ ok: false, reason: 'forged' });
-    expect(check(`${keyId}.${expires}.${signature.replace(/^./, (c) => (c === '0' ? '1' : '0'))}`)).toEqual({ ok: false, reason: 'forged' });
+    expect(check(`${keyId}.${Number(expires) + 86_400}.${issued}.${owner}.${signature}`)).toEqual({ ok: false, reason: 'forged' });
+    expect(check(`${keyId}.${expires}.${Number(issued) - 1}.${owner}.${signature}`)).toEqual({ ok: false, reason: 'forged' });
+    expect(check(`${keyId}.${expires}.${issued}.${ownerTagOf('user-b')}.${signature}`)).toEqual({ ok: false, reason: 'forged' });
+    expect(check(`k2.${expires}.${issued}.${owner}.${signature}`)).toEqual({ ok: false, reason: 'forged' });
+    expect(check(`${keyId}.${expires}.${issued}.${owner}.${signature.replace(/^./, (c) => (c === '0' ? '1' : '0'))}`)).toEqual({ ok: false, reason: 'forged' });
+    // Signed for longer than an hour (by a key that leaked, or a signer gone wrong): refused.
+    const long = signReportCapability({ filename: FILENAME, issuedAt: NOW, expiresAt: new Date(NOW.getTime() + 2 * 3_600_000), ...KEY });
+    expect(check(long)).toEqual({ ok: false, reason: 'forged' });
     expect(check(capability, { k2: 'y'.repeat(40) })).toEqual({ ok: false, reason: 'unknown-key' });
     // Signed with a key that is not CTPO's: forged, not merely expired, even when old.
     const outsider = signReportCapability({ filename: FILENAME, expiresAt: new Date('2020-01-01T00:00:00Z'), keyId: 'k1', key: 'z'.repeat(40) });
     expect(check(outsider)).toEqual({ ok: false, reason: 'forged' });
+  });
+
+  it('is refused once its owner has ended their links, and other owners\' links are not', () => {
+    const revokedUpTo = (tag: string) => (tag === ownerTagOf('user-a') ? Math.floor(NOW.getTime() / 1000) : undefined);
+    expect(verifyReportCapability({ capability, filename: FILENAME, now: NOW, keyOf: keyOf({ k1: KEY.key }), revokedUpTo })).toEqual({ ok: false, reason: 'revoked' });
+    const later = signReportCapability({ filename: FILENAME, owner: 'user-a', issuedAt: new Date(NOW.getTime() + 1000), expiresAt: IN_AN_HOUR, ...KEY });
+    expect(verifyReportCapability({ capability: later, filename: FILENAME, now: NOW, keyOf: keyOf({ k1: KEY.key }), revokedUpTo }).ok).toBe(true);
+    const theirs = signReportCapability({ filename: FILENAME, owner: 'user-b', issuedAt: NOW, expiresAt: IN_AN_HOUR, ...KEY });
+    expect(verifyReportCapability({ capability: theirs, filename: FILENAME, now: NOW, keyOf: keyOf({ k1: KEY.key }), revokedUpTo }).ok).toBe(true);
   });
 
   it('keeps working across a key rotation while the old key is still live', () => {

@@ -9,11 +9,11 @@ import { openSqliteJobStore } from '../../../api/jobs/sqlite-job-store.ts';
 import { aJob } from '../support/job-record.ts';
 import { describeHistoryStoreContract } from '../support/history-store-contract.ts';
 
-describeHistoryStoreContract('SQLite', () => {
+describeHistoryStoreContract('SQLite', (now) => {
   const dir = mkdtempSync(join(tmpdir(), 'ctpo-history-'));
   const path = join(dir, 'jobs.sqlite');
   const jobs = openSqliteJobStore({ path });
-  const dismissals = openSqliteDismissalStore({ path });
+  const dismissals = openSqliteDismissalStore({ path, now });
   return {
     jobs,
     dismissals,

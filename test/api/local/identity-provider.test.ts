@@ -318,7 +318,12 @@ describe('the JWKS', () => {
     const jwks = await (await client.fetch(`${origin}/${POOL}/.well-known/jwks.json`)).json();
     expect(jwks).toEqual(identity.jwks);
     const verifier = createIssuerTokenVerifier({ issuer: identity.issuer, jwksUri: identity.jwksUri, clientId: APP.clientId, ca });
-    await expect(verifier.verify(tokens.access_token)).resolves.toEqual({ sub: subjectFor(POOL, 'qa@example.com'), username: subjectFor(POOL, 'qa@example.com') });
+    await expect(verifier.verify(tokens.access_token)).resolves.toEqual({
+      sub: subjectFor(POOL, 'qa@example.com'),
+      username: subjectFor(POOL, 'qa@example.com'),
+      // When the token expires: report links it asks for expire no later.
+      expiresAt: new Date(JSON.parse(Buffer.from(tokens.access_token.split('.')[1]!, 'base64url').toString('utf8')).exp * 1000),
+    });
     await expect(verifier.verify(tokens.id_token)).rejects.toMatchObject({ code: 'unauthorized' });
   });
 

@@ -87,10 +87,13 @@ describe('report links on the local server', () => {
   it('open the report and its twins through the link job-status hands the owner, and nothing opens it without one', async () => {
     ahead = 0;
     const mine = await finishedRun(alice, 'sleep-10');
-    expect(mine.outputUrl).toMatch(new RegExp(`^${stack.origin}/reports/[a-z0-9]{1,16}\\.[1-9][0-9]+\\.[0-9a-f]{64}/$`));
-    const expires = Number(/\/reports\/[a-z0-9]+\.(\d+)\./.exec(mine.outputUrl)![1]) * 1000;
-    // Valid for the documented lifetime from now, give or take the second it is rounded to.
-    expect(Math.abs(expires - (Date.now() + REPORT_LINK_LIFETIME_MS))).toBeLessThan(60_000);
+    expect(mine.outputUrl).toMatch(new RegExp(`^${stack.origin}/reports/[a-z0-9]{1,16}\\.[1-9][0-9]+\\.[1-9][0-9]+\\.[0-9a-f]{16}\\.[0-9a-f]{64}/$`));
+    const [, expires, issued] = /\/reports\/[a-z0-9]+\.(\d+)\.(\d+)\./.exec(mine.outputUrl)!.map(Number) as [number, number, number];
+    // Valid no longer than the access token that asked (15 minutes), well within the hour links may last.
+    expect(Math.abs(issued * 1000 - Date.now())).toBeLessThan(60_000);
+    expect(expires - issued).toBeGreaterThan(0);
+    expect(expires - issued).toBeLessThanOrEqual(15 * 60);
+    expect(expires * 1000 - issued * 1000).toBeLessThan(REPORT_LINK_LIFETIME_MS);
 
     const html = await client.fetch(`${mine.outputUrl}${mine.filename}.html`);
     expect(html.status).toBe(200);
@@ -110,14 +113,14 @@ describe('report links on the local server', () => {
     const mine = await finishedRun(alice, 'sleep-10');
     const theirs = await finishedRun(bob, 'sleep-20');
     const capability = new URL(mine.outputUrl).pathname.split('/')[2]!;
-    const [keyId, expires, signature] = capability.split('.') as [string, string, string];
+    const [keyId, expires, issued, owner, signature] = capability.split('.') as [string, string, string, string, string];
     const flipped = signature.replace(/^./, (c) => (c === '0' ? '1' : '0'));
     const outsider = signReportCapability({ filename: mine.filename, expiresAt: new Date(Date.now() + HOUR), keyId, key: 'not-the-server-key-'.repeat(3) });
     for (const forged of [
-      `${keyId}.${expires}.${flipped}`,
+      `${keyId}.${expires}.${issued}.${owner}.${flipped}`,
       // A later expiry under the same signature.
-      `${keyId}.${Number(expires) + 86_400}.${signature}`,
-      `zz${keyId}.${expires}.${signature}`,
+      `${keyId}.${Number(expires) + 86_400}.${issued}.${owner}.${signature}`,
+      `zz${keyId}.${expires}.${issued}.${owner}.${signature}`,
       outsider,
     ]) {
       await expectRefused(`${stack.origin}/reports/${forged}/${mine.filename}.html`, 'This report link is not valid');
@@ -129,22 +132,41 @@ describe('report links on the local server', () => {
     expect((await client.fetch(`${theirs.outputUrl}${theirs.filename}.html`)).status).toBe(200);
   });
 
-  it('expire, and job-status renews them', async () => {
+  it('expire with the token that asked for them, are refused past an hour, and job-status renews them', async () => {
     ahead = 0;
     const mine = await finishedRun(alice, 'sleep-10');
     const first = `${mine.outputUrl}${mine.filename}.html`;
     expect((await client.fetch(first)).status).toBe(200);
 
-    ahead = REPORT_LINK_LIFETIME_MS + HOUR;
+    // Past the access token's 15 minutes, and past the hour no link outlives.
+    ahead = 16 * 60_000;
+    await expectRefused(first, 'This report link has expired');
+    ahead = REPORT_LINK_LIFETIME_MS + 1000;
     await expectRefused(first, 'This report link has expired');
 
     // The owner opens the job again: a fresh link, which works until its own expiry.
+    ahead = 0;
+    await new Promise((resolve) => setTimeout(resolve, 1100));
     const renewed = (await alice.jobStatus(mine.taskArn)).body.outputUrl!;
     expect(renewed).not.toBe(mine.outputUrl);
     const fresh = await client.fetch(`${renewed}${mine.filename}.html`);
     expect(fresh.status).toBe(200);
     expect(await fresh.text()).toBe('<!doctype html><h1>Report of sleep-10</h1>');
-    ahead = 2 * REPORT_LINK_LIFETIME_MS + 2 * HOUR;
+    ahead = REPORT_LINK_LIFETIME_MS + HOUR;
     await expectRefused(`${renewed}${mine.filename}.html`, 'This report link has expired');
+  });
+
+  it('are all ended by their owner at once, and no one else\'s are', async () => {
+    ahead = 0;
+    const mine = await finishedRun(alice, 'sleep-10');
+    const theirs = await finishedRun(bob, 'sleep-20');
+    const revoke = await client.fetch(`${stack.origin}/api/report-links`, { method: 'DELETE', headers: { authorization: alice.authorization } });
+    expect(revoke.status).toBe(200);
+    await expectRefused(`${mine.outputUrl}${mine.filename}.html`, 'This report link is not valid');
+    expect((await client.fetch(`${theirs.outputUrl}${theirs.filename}.html`)).status).toBe(200);
+    // A link signed after the revocation (the next second) opens the report again.
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const renewed = (await alice.jobStatus(mine.taskArn)).body.outputUrl!;
+    expect((await client.fetch(`${renewed}${mine.filename}.html`)).status).toBe(200);
   });
 });

@@ -18,6 +18,8 @@ export interface JobStatusBody {
 }
 
 export interface ApiCaller {
+  /** The caller's Authorization header. */
+  authorization: string;
   startRun(body: RunRequest): Promise<{ status: number; taskArn: string; filename: string; message: string }>;
   jobStatus(taskArn: string): Promise<{ status: number; body: JobStatusBody }>;
   /** Polls every `everyMs` until a terminal status; throws after `withinMs`. */
@@ -43,6 +45,7 @@ export function apiCaller(client: HttpsClient, origin: string, token: string): A
     throw new Error(`job ${taskArn} did not reach ${what} within ${withinMs} ms; last seen ${JSON.stringify(last)}`);
   };
   return {
+    authorization: headers.authorization,
     async startRun(body) {
       const answer = await client.fetch(`${origin}/api/run-tests`, { method: 'POST', headers, body: JSON.stringify(body) });
       const json = (await answer.json()) as { taskArn: string; filename: string; message: string };

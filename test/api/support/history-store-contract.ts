@@ -1,8 +1,9 @@
 // The promises of the history side of the stores (api/jobs/types.ts: JobHistory, DismissalStore),
 // run against each implementation: a user's runs newest first in pages, only their own; the run a
-// new report compares itself with; and dismissals per user and course that stay until restored.
+// new report compares itself with; and dismissals per user and course that stay until restored or
+// expired, within limits that a burst of requests cannot pass.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { CourseKey, DismissalStore, JobHistory, JobRecord, JobStore } from '../../../api/jobs/types.ts';
+import { DISMISSAL_KEEP_DAYS, type CourseKey, type DismissalStore, type JobHistory, type JobRecord, type JobStore } from '../../../api/jobs/types.ts';
 import { aJob } from './job-record.ts';
 
 export interface OpenedHistory {
@@ -24,14 +25,18 @@ async function allPages(history: JobHistory, owner: string, limit: number): Prom
   return pages;
 }
 
-export function describeHistoryStoreContract(name: string, open: () => OpenedHistory | Promise<OpenedHistory>): void {
+/** The stores' "now": a month after the contract's dismissals were made. */
+const clock = { now: new Date(Date.UTC(2026, 5, 1)) };
+
+export function describeHistoryStoreContract(name: string, open: (now: () => Date) => OpenedHistory | Promise<OpenedHistory>): void {
   describe(`${name}: the history contract`, () => {
     let opened: OpenedHistory;
     let jobs: JobStore & JobHistory;
     let dismissals: DismissalStore;
 
     beforeEach(async () => {
-      opened = await open();
+      clock.now = new Date(Date.UTC(2026, 5, 1));
+      opened = await open(() => clock.now);
       jobs = opened.jobs;
       dismissals = opened.dismissals;
     });
@@ -159,6 +164,54 @@ export function describeHistoryStoreContract(name: string, open: () => OpenedHis
         expect(await dismissals.remove('user-a', biology, 'f1')).toBe(true);
         expect(await dismissals.remove('user-a', biology, 'f1')).toBe(false);
         expect(await dismissals.list('user-a', biology)).toEqual([]);
+      });
+
+      const fingerprint = (n: number) => n.toString(16).padStart(20, '0');
+
+      it('keeps at most the limit of a course under a burst, and takes a new reason for one kept', async () => {
+        const limits = { perCourse: 5, courses: 10 };
+        const outcomes = await Promise.all(Array.from({ length: 30 }, (_, n) => dismissals.put('user-a', biology, dismissal(fingerprint(n), n % 60), limits)));
+        expect(outcomes.filter((outcome) => outcome === 'kept')).toHaveLength(5);
+        expect(outcomes.filter((outcome) => outcome === 'course-full')).toHaveLength(25);
+        const kept = await dismissals.list('user-a', biology);
+        expect(kept).toHaveLength(5);
+        expect(await dismissals.put('user-a', biology, dismissal(kept[0]!.fingerprint, 59, 'a new reason'), limits)).toBe('kept');
+        expect(await dismissals.put('user-a', biology, dismissal(fingerprint(99), 59), limits)).toBe('course-full');
+        // Restoring one frees its place; another user's course is its own.
+        expect(await dismissals.remove('user-a', biology, kept[1]!.fingerprint)).toBe(true);
+        expect(await dismissals.put('user-a', biology, dismissal(fingerprint(99), 59), limits)).toBe('kept');
+        expect(await dismissals.put('user-b', biology, dismissal(fingerprint(1), 1), limits)).toBe('kept');
+        expect(await dismissals.list('user-a', biology)).toHaveLength(5);
+      });
+
+      it('keeps dismissals in at most the limit of courses under a burst, and frees a course once its last one is restored', async () => {
+        const limits = { perCourse: 5, courses: 2 };
+        const courses = Array.from({ length: 8 }, (_, n): CourseKey => ({ siteUrl: 'https://acme.brightspace.com', orgUnitId: 100 + n }));
+        const outcomes = await Promise.all(courses.flatMap((course, n) => [1, 2].map((k) => dismissals.put('user-a', course, dismissal(fingerprint(n * 10 + k), n), limits))));
+        expect(outcomes.filter((outcome) => outcome === 'too-many-courses').length).toBeGreaterThan(0);
+        const withAny: CourseKey[] = [];
+        for (const course of courses) if ((await dismissals.list('user-a', course)).length > 0) withAny.push(course);
+        expect(withAny.length).toBeLessThanOrEqual(2);
+        expect(withAny.length).toBeGreaterThan(0);
+        const other = courses.find((course) => !withAny.includes(course))!;
+        while (withAny.length < 2) {
+          const next = courses.find((course) => !withAny.includes(course) && course !== other)!;
+          expect(await dismissals.put('user-a', next, dismissal(fingerprint(500 + withAny.length), 5), limits)).toBe('kept');
+          withAny.push(next);
+        }
+        expect(await dismissals.put('user-a', other, dismissal(fingerprint(900), 9), limits)).toBe('too-many-courses');
+        for (const { fingerprint: kept } of await dismissals.list('user-a', withAny[0]!)) expect(await dismissals.remove('user-a', withAny[0]!, kept)).toBe(true);
+        expect(await dismissals.put('user-a', other, dismissal(fingerprint(900), 9), limits)).toBe('kept');
+      });
+
+      it('forgets a dismissal once it has expired, and counts it no more', async () => {
+        const limits = { perCourse: 2, courses: 10 };
+        await dismissals.put('user-a', biology, dismissal(fingerprint(1), 1), limits);
+        await dismissals.put('user-a', biology, dismissal(fingerprint(2), 2), limits);
+        clock.now = new Date(Date.UTC(2026, 4, 1, 10, 1) + DISMISSAL_KEEP_DAYS * 86_400_000 + 30_000);
+        expect(await dismissals.list('user-a', biology)).toEqual([dismissal(fingerprint(2), 2)]);
+        expect(await dismissals.put('user-a', biology, dismissal(fingerprint(3), 3), limits)).toBe('kept');
+        expect((await dismissals.list('user-a', biology)).map((kept) => kept.fingerprint)).toEqual([fingerprint(2), fingerprint(3)]);
       });
     });
   });

@@ -58,6 +58,9 @@ export async function startE2eEnvironment(suite: string, stackOptions: Partial<L
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
+    // Without the sandbox: this browser plays the user's and opens only CTPO's own app and reports
+    // (no course page runs in it: those run in the engine's sandboxed browser), and it saves the
+    // downloads the tests read into a folder of this root process, which Chromium's sandboxed user could not write.
     args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     ignoreHTTPSErrors: true,
     acceptDownloads: true,

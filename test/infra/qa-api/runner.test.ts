@@ -1,7 +1,9 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { protocolsTable, credentialsKey, dismissalsTable, environmentOf, jobsTable, reportsBucket, roleOf, routeFunction, runnerTask, statementsOf, taskStateFunction } from '../resources.ts';
 import type { Statement } from '../resources.ts';
-import { referenceOf, render, synthesize } from '../support.ts';
+import { REPO_ROOT, referenceOf, render, synthesize } from '../support.ts';
 import type { Synthesized } from '../support.ts';
 
 const actionsOf = (statement: Statement): string[] => (Array.isArray(statement.Action) ? statement.Action : [statement.Action]);
@@ -60,6 +62,16 @@ describe('the QA API runner', () => {
         Condition: { ArnNotEquals: { 'aws:PrincipalArn': { 'Fn::GetAtt': [taskRole, 'Arn'] } } },
       }),
     );
+    // Nor can anyone re-encrypt a ciphertext under a key of their own, or grant the key's use.
+    expect(keyPolicy.Statement).toContainEqual({
+      Sid: 'NoOtherWayToThePlaintext',
+      Effect: 'Deny',
+      Principal: { AWS: '*' },
+      Action: ['kms:CreateGrant', 'kms:ReEncryptFrom', 'kms:ReEncryptTo'],
+      Resource: '*',
+    });
+    // What stays open (the key's administration) is written beside the key, with its reason.
+    expect(readFileSync(join(REPO_ROOT, 'infra/lib/qa-api/runner.ts'), 'utf8')).toMatch(/Residual, written down: the key's administration \(kms:PutKeyPolicy/);
   });
 
   it('lets the runner write its job and its reports and read the course history, nothing else', () => {

@@ -37,7 +37,7 @@ describe('the QA API storage', () => {
     });
   });
 
-  it('keeps dismissals in a table of their own, per user and course, with no expiry', () => {
+  it('keeps dismissals in a table of their own, per user and course, deleted by DynamoDB once expired', () => {
     const table = dismissalsTable(synth.template);
     expect(table.properties).toMatchObject({
       KeySchema: [
@@ -46,7 +46,7 @@ describe('the QA API storage', () => {
       ],
       BillingMode: 'PAY_PER_REQUEST',
     });
-    expect(table.properties.TimeToLiveSpecification).toBeUndefined();
+    expect(table.properties.TimeToLiveSpecification).toEqual({ AttributeName: 'expiresAt', Enabled: true });
     expect(environmentOf(routeFunction(synth.template, '/api/dismissals')).CTPO_DISMISSALS_TABLE).toEqual({ Ref: table.id });
     const task = runnerTask(synth.template).properties as { ContainerDefinitions: { Environment: { Name: string }[] }[] };
     expect(task.ContainerDefinitions[0]!.Environment.map((variable) => variable.Name)).toContain('CTPO_DISMISSALS_TABLE');
