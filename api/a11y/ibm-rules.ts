@@ -195,6 +195,9 @@ export async function runIbmInPage({ policy, disabled, off, nodesPerRule }: { po
     const byRule = new Map<string, IbmRuleResult>();
     for (const issue of report.results) {
       if (issue.value[0] !== 'VIOLATION' || issue.value[1] !== 'FAIL' || off.includes(issue.ruleId)) continue;
+      // IBM walks into same-origin frames; the page is judged, not the documents it embeds (axe runs
+      // with frames off, and a frame's own content is checked as a page of its own, or listed).
+      if ((issue.node.ownerDocument ?? issue.node) !== document) continue;
       const rule = filed.get(issue.ruleId);
       if (rule === undefined) continue;
       let result = byRule.get(issue.ruleId);

@@ -6,7 +6,7 @@
 // nothing a page loads can hold a topic up. Answers the same for every topic (a template's
 // stylesheet, a logo) are kept for the run.
 //
-// Embedded documents (frames, objects) and media answer with the site's real status, so that a
+// Embedded documents (frames, objects) and media of the course site answer with its real status, so that a
 // missing file is missing as the browser sees it; their content is not loaded (the page is checked,
 // not what it embeds): a found document is an empty page, a found video is not downloaded. Where the
 // real status cannot be had (the guard refuses the address, the site does not answer in time), an
@@ -131,7 +131,10 @@ export class PageResources {
     const web = url.protocol === 'http:' || url.protocol === 'https:';
     let status: Promise<number | null> | undefined = this.#statuses.get(url.href);
     if (status === undefined) {
-      status = web && (method === 'GET' || method === 'HEAD') ? this.#status(url) : Promise.resolve(null);
+      // Only the course site's own files are asked: another site's frame, object or video is listed
+      // for a person to check (sources/frames.ts) and is never loaded for the page, not even its status.
+      const own = url.origin === this.#options.siteOrigin.origin;
+      status = web && own && (method === 'GET' || method === 'HEAD') ? this.#status(url) : Promise.resolve(null);
       this.#statuses.set(url.href, status);
     }
     const found = await status;

@@ -201,7 +201,10 @@ describe('the default protocol', () => {
   it('is valid, and covers every check of the catalogue and every axe rule', () => {
     expect(validateProtocol(DEFAULT_PROTOCOL)).toEqual(DEFAULT_PROTOCOL);
     const patterns = DEFAULT_PROTOCOL.items.flatMap((item) => item.checks ?? []);
-    for (const check of [...Object.keys(CHECKS), ...KNOWN_CHECKS]) expect(patterns.some((pattern) => matchesCheck(pattern, check)), check).toBe(true);
+    // limit.findings is no defect of its own: it counts the findings of a check past the cap, which
+    // the check's own item already fails on.
+    const defects = [...Object.keys(CHECKS), ...KNOWN_CHECKS].filter((check) => !check.startsWith('limit.'));
+    for (const check of defects) expect(patterns.some((pattern) => matchesCheck(pattern, check)), check).toBe(true);
     expect(DEFAULT_PROTOCOL.items.some((item) => item.manual === true)).toBe(true);
   });
 });
