@@ -11,32 +11,10 @@ import type { BrightspaceSite, SiteModel } from '../../api/local/demo-course/bri
 import { DEMO_ORG_UNIT, DEMO_PASSWORD, DEMO_USER } from '../../api/local/demo-course/demo-course.ts';
 import { axeViolations, fillCourseForm, signIn, startE2eEnvironment, USER } from './support/e2e-environment.ts';
 import type { E2eEnvironment } from './support/e2e-environment.ts';
+import { smallCourse } from './support/small-course.ts';
 
 let env: E2eEnvironment;
 const sites: BrightspaceSite[] = [];
-
-/** A one-module course on its own site, named `name`; its one link answers after `linkDelayMs`. */
-function smallCourse(name: string, linkDelayMs: number): SiteModel {
-  const web = env.demo.web.origin;
-  return {
-    login: 'form',
-    users: [{ username: DEMO_USER, password: DEMO_PASSWORD }],
-    courses: [
-      {
-        orgUnitId: DEMO_ORG_UNIT,
-        name,
-        code: 'SMALL',
-        modules: [
-          {
-            id: 1,
-            title: 'Week 1',
-            topics: [{ id: 11, title: 'Reading', kind: 'html', fileName: 'reading.html', html: `<h2>Reading</h2><p>Read <a href="${web}/slow/${linkDelayMs}/chapter-1">chapter 1</a>.</p>` }],
-          },
-        ],
-      },
-    ],
-  };
-}
 
 async function startSite(model: SiteModel): Promise<BrightspaceSite> {
   const site = await startBrightspaceSite(model);
@@ -77,7 +55,7 @@ afterAll(async () => {
 describe('one outcome, told once', () => {
   it('a run whose Brightspace password stopped working gives exactly one error message, with the reason', async () => {
     const { page, shot } = env;
-    const model = smallCourse('Password changed', 0);
+    const model = smallCourse(env.demo.web.origin, 'Password changed', 0);
     const site = await startSite(model);
     await loadModules(site.origin, 'Password College');
     // The password changes on the site after the modules were loaded with it.
@@ -102,7 +80,7 @@ describe('one outcome, told once', () => {
 describe('Cancel', () => {
   it('stops a running job from the monitor, confirmed by keyboard: FAILED "Cancelled" within 15 s, and no report', async () => {
     const { page, shot } = env;
-    const site = await startSite(smallCourse('Slow Biology', 90_000));
+    const site = await startSite(smallCourse(env.demo.web.origin, 'Slow Biology', 90_000));
     await loadModules(site.origin, 'Cancel College');
     await page.getByRole('button', { name: 'Run CTPO' }).click();
     const monitor = page.getByRole('region', { name: 'Monitoring job' });
@@ -159,7 +137,7 @@ describe('Cancel', () => {
 
   it('keeps the monitor of the run being followed when a fourth start is refused', async () => {
     const { page, shot } = env;
-    const site = await startSite(smallCourse('Slow Chemistry', 90_000));
+    const site = await startSite(smallCourse(env.demo.web.origin, 'Slow Chemistry', 90_000));
     await loadModules(site.origin, 'Busy College');
     const started: string[] = [];
     for (let run = 0; run < 3; run += 1) {

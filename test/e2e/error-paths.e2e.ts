@@ -7,32 +7,10 @@ import type { BrightspaceSite, SiteModel } from '../../api/local/demo-course/bri
 import { DEMO_ORG_UNIT, DEMO_PASSWORD, DEMO_USER } from '../../api/local/demo-course/demo-course.ts';
 import { axeViolations, fillCourseForm, startE2eEnvironment, USER } from './support/e2e-environment.ts';
 import type { E2eEnvironment } from './support/e2e-environment.ts';
+import { smallCourse } from './support/small-course.ts';
 
 let env: E2eEnvironment;
 const sites: BrightspaceSite[] = [];
-
-/** A one-module course on its own site; `linkDelayMs` makes its one link answer that slowly. */
-function smallCourse(name: string, linkDelayMs: number): SiteModel {
-  const web = env.demo.web.origin;
-  return {
-    login: 'form',
-    users: [{ username: DEMO_USER, password: DEMO_PASSWORD }],
-    courses: [
-      {
-        orgUnitId: DEMO_ORG_UNIT,
-        name,
-        code: 'SMALL',
-        modules: [
-          {
-            id: 1,
-            title: 'Week 1',
-            topics: [{ id: 11, title: 'Reading', kind: 'html', fileName: 'reading.html', html: `<h2>Reading</h2><p>Read <a href="${web}/slow/${linkDelayMs}/chapter-1">chapter 1</a>.</p>` }],
-          },
-        ],
-      },
-    ],
-  };
-}
 
 async function startSite(model: SiteModel): Promise<BrightspaceSite> {
   const site = await startBrightspaceSite(model);
@@ -98,7 +76,7 @@ describe('when something goes wrong', () => {
 
   it('a run whose site goes down after the modules were loaded fails with "Job failed. Check logs for details." and the reason', async () => {
     const { page, shot } = env;
-    const site = await startSite(smallCourse('Going down', 0));
+    const site = await startSite(smallCourse(env.demo.web.origin, 'Going down', 0));
     await chooseModules(site.origin);
     await page.getByRole('group', { name: 'Modules' }).getByRole('checkbox', { name: 'Week 1' }).waitFor();
     await site.close();
@@ -118,7 +96,7 @@ describe('when something goes wrong', () => {
 
   it('a reload during a run resumes the monitor on the same job, which reaches the end', async () => {
     const { page, shot } = env;
-    const site = await startSite(smallCourse('Slow links', 6000));
+    const site = await startSite(smallCourse(env.demo.web.origin, 'Slow links', 6000));
     await chooseModules(site.origin);
     await page.getByRole('group', { name: 'Modules' }).getByRole('checkbox', { name: 'Week 1' }).waitFor();
     await page.getByRole('button', { name: 'Run CTPO' }).click();
