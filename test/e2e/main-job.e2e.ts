@@ -148,9 +148,13 @@ describe('the main job', () => {
     const [csvDownload] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: '⬇ Findings (CSV)' }).click()]);
     expect(csvDownload.suggestedFilename()).toBe(`${stored.filename}.csv`);
     const rows = parse(readFileSync(await csvDownload.path(), 'utf8'), { bom: true, columns: true }) as Record<string, string>[];
-    const findingRows = rows.filter((row) => row['Severity'] !== 'Not scanned');
+    // The protocol's items come first, a row each; then the findings, then what was not scanned.
+    const itemCount = report.protocol?.items.length ?? 0;
+    expect(itemCount).toBeGreaterThan(0);
+    const itemRows = rows.slice(itemCount);
+    const findingRows = itemRows.filter((row) => row['Severity'] !== 'Not scanned');
     expect(findingRows.map((row) => row['Fingerprint'])).toEqual(report.findings.map((finding) => finding.fingerprint));
-    expect(rows.length - findingRows.length).toBe(report.totals.notScanned);
+    expect(itemRows.length - findingRows.length).toBe(report.totals.notScanned);
     expect(findingRows.find((row) => row['Check ID'] === 'link.broken')).toMatchObject({ Module: '1.1 Readings', Topic: 'Reading list', Check: 'Broken link', Severity: 'Error' });
 
     const reportPage = await openReport(page, /View HTML Output/, DESKTOP);
