@@ -101,7 +101,7 @@ describe('npm run ctpo', () => {
     const scopes = await ctpo(['--site', site.origin, '--org-unit', '6606', '--modules', 'all', '--client', 'A', '--out', out, '--scopes', 'quizzes,homework']);
     expect(scopes.code).toBe(2);
     expect(scopes.stderr).toContain('--scopes must be "all" or some of assignments, quizzes, discussions, announcements, overview, gradebook, separated by commas.');
-  }, 60_000);
+  });
 
   it('holds --org-unit and --modules to the run’s input rules, as the API does', async () => {
     const orgUnit = await ctpo(['--site', site.origin, '--org-unit', '0', '--modules', '10', '--client', 'A', '--out', out]);
@@ -114,7 +114,7 @@ describe('npm run ctpo', () => {
     const tooMany = await ctpo(['--site', site.origin, '--org-unit', '6606', '--modules', many, '--client', 'A', '--out', out]);
     expect(tooMany.code).toBe(2);
     expect(tooMany.stderr).toContain('--modules lists too many modules: at most 2,000.');
-  }, 60_000);
+  });
 
   it('reads the course-wide items --scopes names', async () => {
     const whole = await startBrightspaceSite(wholeCourseSite(web.origin));
@@ -138,7 +138,7 @@ describe('npm run ctpo', () => {
       await whole.close();
       await rm(folder, { recursive: true, force: true });
     }
-  }, 60_000);
+  });
 
   it('exits non-zero with the reason when the run fails', async () => {
     const result = await ctpo(['--site', site.origin, '--org-unit', '6606', '--modules', 'all', '--client', 'A', '--out', out, '--allow-private-targets'], {
@@ -177,7 +177,7 @@ describe('npm run ctpo', () => {
     // A sub-module is indented under its module.
     expect(lines.some((line) => /^\s*\d+ {4}\S/.test(line))).toBe(true);
     expect(result.stdout).not.toContain('Found');
-  }, 60_000);
+  });
 
   it('takes modules by title, exact and in any case, and refuses a title it cannot find, naming the candidates', async () => {
     const folder = await mkdtemp(join(tmpdir(), 'ctpo-command-titles-'));
