@@ -28,7 +28,8 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { crc32, deflateRawSync, deflateSync } from 'node:zlib';
+import { crc32, deflateSync } from 'node:zlib';
+import { zip } from './zip-parts.ts';
 import yauzl from 'yauzl';
 import { PDFArray, PDFDict, PDFDocument, PDFHexString, PDFName, PDFOperator, PDFOperatorNames, PDFString, StandardFonts, setTextRenderingMode, TextRenderingMode, type PDFPage, type PDFRef } from 'pdf-lib';
 
@@ -63,49 +64,6 @@ function png(width: number, height: number): Buffer {
   header.writeUInt32BE(height, 4);
   header.set([8, 0, 0, 0, 0], 8); // 8-bit greyscale
   return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', deflateSync(Buffer.concat(rows))), chunk('IEND', Buffer.alloc(0))]);
-}
-
-/** A zip of the given parts (deflated), as Office writes them; `declared` overrides a part's stated size. */
-function zip(parts: { name: string; data: Buffer; declared?: number }[]): Buffer {
-  const local: Buffer[] = [];
-  const central: Buffer[] = [];
-  let offset = 0;
-  for (const part of parts) {
-    const name = Buffer.from(part.name, 'utf8');
-    const packed = deflateRawSync(part.data);
-    const crc = crc32(part.data);
-    const head = Buffer.alloc(30);
-    head.writeUInt32LE(0x04034b50, 0);
-    head.writeUInt16LE(20, 4);
-    head.writeUInt16LE(0x0800, 6);
-    head.writeUInt16LE(8, 8);
-    head.writeUInt32LE(crc, 14);
-    head.writeUInt32LE(packed.length, 18);
-    head.writeUInt32LE(part.declared ?? part.data.length, 22);
-    head.writeUInt16LE(name.length, 26);
-    local.push(head, name, packed);
-    const entry = Buffer.alloc(46);
-    entry.writeUInt32LE(0x02014b50, 0);
-    entry.writeUInt16LE(20, 4);
-    entry.writeUInt16LE(20, 6);
-    entry.writeUInt16LE(0x0800, 8);
-    entry.writeUInt16LE(8, 10);
-    entry.writeUInt32LE(crc, 16);
-    entry.writeUInt32LE(packed.length, 20);
-    entry.writeUInt32LE(part.declared ?? part.data.length, 24);
-    entry.writeUInt16LE(name.length, 28);
-    entry.writeUInt32LE(offset, 42);
-    central.push(entry, name);
-    offset += head.length + name.length + packed.length;
-  }
-  const centralSize = central.reduce((sum, buffer) => sum + buffer.length, 0);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(parts.length, 8);
-  end.writeUInt16LE(parts.length, 10);
-  end.writeUInt32LE(centralSize, 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...local, ...central, end]);
 }
 
 /** Every part of a zip, in order. */

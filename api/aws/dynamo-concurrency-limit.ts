@@ -7,13 +7,10 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ConcurrencyLimit } from '../http/concurrency-limit.ts';
+import { isConditionFailure } from './dynamo-conditions.ts';
 
 /** The key prefix of limit items in the jobs table (a job id is a UUID or an ECS task ARN). */
 export const LIMIT_KEY_PREFIX = 'limit:';
-
-function isConditionFailure(error: unknown): boolean {
-  return error instanceof Error && error.name === 'ConditionalCheckFailedException';
-}
 
 export function createDynamoConcurrencyLimit(options: {
   client: DynamoDBDocumentClient;

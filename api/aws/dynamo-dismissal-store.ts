@@ -11,6 +11,7 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { DISMISSAL_KEEP_DAYS, DISMISSAL_LIMITS, type CourseKey, type DismissalStore } from '../jobs/types.ts';
 import type { Dismissal } from '../report/model.ts';
+import { isConditionFailure } from './dynamo-conditions.ts';
 
 /** Sort keys of the counters: a fingerprint is 20 hex digits, so these never meet one. */
 const COURSE_COUNT = '#count';
@@ -27,10 +28,6 @@ export function dismissalPartition(owner: string, course: CourseKey): string {
 /** The partition of the owner's own counter of courses. */
 function ownerPartition(owner: string): string {
   return JSON.stringify([owner]);
-}
-
-function isConditionFailure(error: unknown): boolean {
-  return error instanceof Error && error.name === 'ConditionalCheckFailedException';
 }
 
 export function createDynamoDismissalStore(options: { client: DynamoDBDocumentClient; tableName: string; now?: () => Date }): DismissalStore {

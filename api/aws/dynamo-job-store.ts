@@ -17,6 +17,7 @@ import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand, S
 import { JOB_STATUSES, TERMINAL_STATUSES, isTerminal } from '../jobs/job-status.ts';
 import type { JobStatus } from '../jobs/job-status.ts';
 import type { AdmitOutcome, JobPatch, JobRecord, JobStore, RunLimits } from '../jobs/types.ts';
+import { isConditionFailure } from './dynamo-conditions.ts';
 
 /** Global secondary index: partition `owner`, sort `statusRank`; the active runs of one user. */
 export const OWNER_INDEX = 'by-owner';
@@ -85,10 +86,6 @@ export interface DynamoJobStoreOptions {
 type JobItem = JobRecord & { statusRank: number; [EXPIRES_AT]: number };
 
 const PATCH_FIELDS = ['status', 'startedAt', 'finishedAt', 'progress', 'reason', 'runnerRef', 'courseName', 'summary'] as const;
-
-function isConditionFailure(error: unknown): boolean {
-  return error instanceof Error && error.name === 'ConditionalCheckFailedException';
-}
 
 function assertStatus(status: unknown): asserts status is JobStatus {
   if (!JOB_STATUSES.includes(status as JobStatus)) throw new Error(`"${String(status)}" is not a job status.`);

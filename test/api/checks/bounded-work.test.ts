@@ -3,7 +3,6 @@
 // file of 300,000 nested elements is read down to the depth limit instead of taking the reader's
 // whole time limit (the parser went quadratic in depth). Both are read by the real document worker:
 // before the limits, the deep file came back as a timeout, not as facts.
-import { crc32, deflateRawSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ItemPlace } from '../../../api/brightspace/places.ts';
 import { checkDocument } from '../../../api/checks/documents.ts';
@@ -12,50 +11,15 @@ import type { Finding } from '../../../api/checks/finding.ts';
 import { DEFAULT_DOCUMENT_LIMITS, type DocumentFacts } from '../../../api/extract/document-facts.ts';
 import { DocumentRunner } from '../../../api/extract/document-runner.ts';
 import { formatMessage, msg } from '../../../api/i18n/messages.ts';
+import { zip as zipParts } from '../../../scripts/zip-parts.ts';
 
 const place: ItemPlace = { moduleId: 1, moduleTitle: 'Week 1', topicId: 11, topicTitle: 'Slides', itemType: 'topic', itemId: 11, itemTitle: 'Slides' };
 const runner = new DocumentRunner();
 afterAll(() => runner.close());
 
-/** A stored-and-deflated zip of the parts, enough for the Office reader. */
+/** An Office package of the given parts. */
 function zip(parts: Record<string, string>): Buffer {
-  const local: Buffer[] = [];
-  const central: Buffer[] = [];
-  let offset = 0;
-  for (const [fileName, text] of Object.entries(parts)) {
-    const name = Buffer.from(fileName);
-    const data = Buffer.from(text);
-    const packed = deflateRawSync(data, { level: 9 });
-    const head = Buffer.alloc(30);
-    head.writeUInt32LE(0x04034b50, 0);
-    head.writeUInt16LE(20, 4);
-    head.writeUInt16LE(8, 8);
-    head.writeUInt32LE(crc32(data), 14);
-    head.writeUInt32LE(packed.length, 18);
-    head.writeUInt32LE(data.length, 22);
-    head.writeUInt16LE(name.length, 26);
-    local.push(head, name, packed);
-    const entry = Buffer.alloc(46);
-    entry.writeUInt32LE(0x02014b50, 0);
-    entry.writeUInt16LE(20, 4);
-    entry.writeUInt16LE(20, 6);
-    entry.writeUInt16LE(8, 10);
-    entry.writeUInt32LE(crc32(data), 16);
-    entry.writeUInt32LE(packed.length, 20);
-    entry.writeUInt32LE(data.length, 24);
-    entry.writeUInt16LE(name.length, 28);
-    entry.writeUInt32LE(offset, 42);
-    central.push(entry, name);
-    offset += head.length + name.length + packed.length;
-  }
-  const centralSize = central.reduce((sum, part) => sum + part.length, 0);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(central.length / 2, 8);
-  end.writeUInt16LE(central.length / 2, 10);
-  end.writeUInt32LE(centralSize, 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...local, ...central, end]);
+  return zipParts(Object.entries(parts).map(([name, text]) => ({ name, data: Buffer.from(text) })));
 }
 
 const SLIDES = 20_000;

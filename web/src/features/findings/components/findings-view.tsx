@@ -110,9 +110,9 @@ export function FindingsView({ run, onClose }: FindingsViewProps) {
   }, [all, texts, intl.locale]);
 
   return (
-    <section className="findings-view" aria-labelledby={titleId}>
-      <div className="findings-view__header">
-        <h2 id={titleId} ref={headingRef} tabIndex={-1} className="findings-view__title">
+    <section className="panel" aria-labelledby={titleId}>
+      <div className="panel__header">
+        <h2 id={titleId} ref={headingRef} tabIndex={-1} className="panel__title">
           {intl.formatMessage({ id: 'findings.title' }, { client: run.client, course: courseTitle })}
         </h2>
         <button type="button" className="button button--secondary button--small" onClick={onClose}>

@@ -190,7 +190,7 @@ export function JobMonitor({ job, pollIntervalMs, focusOnStart = false, onFinish
   const active = !report || !isTerminalJobStatus(report.status);
 
   return (
-    <section className="job-monitor" aria-labelledby={titleId}>
+    <section className="panel" aria-labelledby={titleId}>
       <h2 id={titleId} className="job-monitor__title" ref={heading} tabIndex={-1}>
         {intl.formatMessage({ id: 'job.monitoring' })}
       </h2>

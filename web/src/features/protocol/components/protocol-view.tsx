@@ -64,7 +64,7 @@ export function ProtocolView({ loadChecks, onClose }: ProtocolViewProps) {
   }, [checks, intl.locale]);
   const titleOf = (id: string) => options.find((option) => option.id === id)?.title ?? id;
 
-  if (failed) return <section className="protocol-view" role="alert">{t('protocol.loadFailed')}</section>;
+  if (failed) return <section className="panel" role="alert">{t('protocol.loadFailed')}</section>;
   if (answer === null || draft === null) return <Spinner label={t('protocol.loading')} />;
 
   const pick = (chosen: string) => {
@@ -121,9 +121,9 @@ export function ProtocolView({ loadChecks, onClose }: ProtocolViewProps) {
   const exportUrl = `data:application/json;charset=utf-8,${encodeURIComponent(`${JSON.stringify(draft, null, 2)}\n`)}`;
 
   return (
-    <section className="protocol-view" aria-labelledby={titleId}>
-      <header className="protocol-view__header">
-        <h2 id={titleId} ref={headingRef} tabIndex={-1} className="protocol-view__title">
+    <section className="panel" aria-labelledby={titleId}>
+      <header className="panel__header">
+        <h2 id={titleId} ref={headingRef} tabIndex={-1} className="panel__title">
           {t('protocol.title')}
         </h2>
         <button type="button" className="button button--secondary button--small" onClick={onClose}>

@@ -52,8 +52,8 @@ export function SignOffView({ run, onClose, onSignedOff }: { run: SignOffRun; on
   };
 
   const heading = (
-    <header className="protocol-view__header">
-      <h2 id={titleId} ref={headingRef} tabIndex={-1} className="protocol-view__title">
+    <header className="panel__header">
+      <h2 id={titleId} ref={headingRef} tabIndex={-1} className="panel__title">
         {t('signoff.title', { client: run.client })}
       </h2>
       <button type="button" className="button button--secondary button--small" onClick={onClose}>
@@ -67,11 +67,11 @@ export function SignOffView({ run, onClose, onSignedOff }: { run: SignOffRun; on
     </p>
   );
   if (state === 'loading') return <Spinner label={t('protocol.loading')} />;
-  if (state === 'failed') return <section className="protocol-view" aria-labelledby={titleId}>{heading}{status}</section>;
+  if (state === 'failed') return <section className="panel" aria-labelledby={titleId}>{heading}{status}</section>;
   const { protocol } = state;
 
   return (
-    <section className="protocol-view" aria-labelledby={titleId}>
+    <section className="panel" aria-labelledby={titleId}>
       {heading}
       <p className="protocol-view__note">
         {t('protocol.nameVersion', { name: protocol.name, version: protocol.version })}{' '}
