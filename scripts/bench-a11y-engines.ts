@@ -13,13 +13,16 @@
 // falsely, its time per page and the size of what it injects.
 import { readFileSync, statSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { join, resolve as resolvePath } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type Page } from 'playwright-core';
+import { chromium, type CDPSession, type Page } from 'playwright-core';
 import { findChromium } from '../api/a11y/a11y-runner.ts';
 import { AXE_SOURCE, axeRulesFor, axeRunOptions } from '../api/a11y/axe-rules.ts';
 import { CHROMIUM_ARGS, fragmentPage } from '../api/a11y/browser-runner.ts';
 import { IBM_OFF_RULES, IBM_POLICY } from '../api/a11y/ibm-rules.ts';
+import { collectPageFacts } from '../api/a11y/page-checks/collect-page-facts.ts';
+import type { ItemPlace } from '../api/brightspace/places.ts';
+import { pageCheckFindings } from '../api/checks/page-checks.ts';
 import { ENGINE_CASES } from '../test/fixtures/a11y-engines/cases.ts';
 import { ACT_CORPUS } from './act-corpus.ts';
 
@@ -47,6 +50,8 @@ function folderSize(path: string): number {
   return total;
 }
 
+const sessions = new WeakMap<Page, CDPSession>();
+
 async function candidates(dir: string | undefined): Promise<Candidate[]> {
   const wcagRules = axeRulesFor({ mode: 'browser', whole: true, enhancedContrast: false });
   const list: Candidate[] = [
@@ -62,8 +67,21 @@ async function candidates(dir: string | undefined): Promise<Candidate[]> {
       },
     },
   ];
-  if (dir === undefined) return list;
-  const require = createRequire(join(dir, 'package.json'));
+  // CTPO's own page checks (api/a11y/page-checks/, api/checks/page-checks.ts), which run after
+  // the engines on every topic: what a student would meet, judged from the rendered page.
+  list.push({
+    name: `CTPO's page checks`,
+    size: 0,
+    run: async (page) => {
+      let devtools = sessions.get(page);
+      if (devtools === undefined) sessions.set(page, (devtools = await page.context().newCDPSession(page)));
+      const facts = await collectPageFacts(page, devtools);
+      const place = { itemType: 'topic', itemId: 0, topicId: 0, title: 'Topic' } as unknown as ItemPlace;
+      return pageCheckFindings(facts, true, place, null).filter((finding) => finding.severity !== 'info').map((finding) => finding.check);
+    },
+  });
+  // The second engine is a dependency of CTPO: measured from the project unless a folder is named.
+  const require = createRequire(join(resolvePath(dir ?? '.'), 'package.json'));
   const resolve = (name: string) => {
     try {
       return require.resolve(name);
@@ -226,6 +244,12 @@ async function main(): Promise<void> {
     const other = verdicts.get(engine.name)!;
     const union = axe.map((v, i) => ({ found: v.found.map((f, j) => f || other[i]!.found[j]!), flagged: v.flagged.map((f, j) => f || other[i]!.flagged[j]!) }));
     summarize(`axe-core and ${engine.name} together`, '', union, []);
+  }
+  // What a CTPO run reports: both engines and the page checks on every page.
+  const ctpo = [...verdicts.entries()].filter(([name]) => name.startsWith('axe-core') || name.startsWith('IBM') || name.startsWith(`CTPO's`)).map(([, per]) => per);
+  if (ctpo.length === 3) {
+    const union = axe.map((v, i) => ({ found: v.found.map((_, j) => ctpo.some((per) => per[i]!.found[j]!)), flagged: v.flagged.map((_, j) => ctpo.some((per) => per[i]!.flagged[j]!)) }));
+    summarize('What a CTPO run reports (axe-core, IBM Equal Access and the page checks)', '', union, []);
   }
   await browser.close();
 }

@@ -58,6 +58,8 @@ export const IBM_OFF_RULES: Readonly<Record<string, string>> = {
   element_tabbable_unobscured: 'nothing is fixed over a topic inside Brightspace\'s frame; the engine\'s test of the viewport is about the whole page',
   meta_refresh_delay: 'axe\'s meta-refresh judges the same and is run on whole documents only',
   text_contrast_sufficient: 'flags text whose shadow makes it legible (a passing example of ACT rule afw4f7); axe\'s color-contrast judges the same criterion on the rendered page',
+  label_name_visible:
+    "asks a control's name to hold its whole visible text, so a hint shown after the label (\"Search by date (YYYY-MM-DD)\", a passing example of ACT rule 2ee8b8) is flagged; axe's label-content-name-mismatch judges the same criterion, 2.5.3, and found every failing case this rule found",
   input_autocomplete_valid: 'flags valid tokens such as "section-primary shipping street-address" on a text field (a passing example of ACT rule 73f2c2); axe\'s autocomplete-valid judges the same criterion',
 };
 
