@@ -159,6 +159,11 @@ export class QaApiFunctions extends Grouping {
       }),
     );
     runTests.addToRolePolicy(new iam.PolicyStatement({ actions: ['kms:Encrypt'], resources: [runner.credentialsKey.keyArn], conditions: boundToAJob() }));
+    // ... look up the owner's previous run of the course (the one report the run may read), and take
+    // the run's session of the job role, tagged with its job (runner.jobRoleFor).
+    runTests.addToRolePolicy(new iam.PolicyStatement({ actions: ['dynamodb:Query'], resources: [storage.jobHistoryIndexArn] }));
+    if (runTests.role === undefined) throw new Error('run-tests has a role of its own.');
+    runTests.addEnvironment(ENV.jobRole, runner.jobRoleFor(runTests.role).roleArn);
     runTests.addToRolePolicy(
       new iam.PolicyStatement({
         actions: ['ecs:RunTask'],

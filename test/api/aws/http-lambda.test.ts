@@ -21,6 +21,8 @@ import { REPORT_GATE_FILE } from '../../../infra/lib/site.ts';
 import { isResponse, loadCloudFrontFunction } from '../../infra/edge-runtime.ts';
 import { fakeKms } from './fake-kms.ts';
 import type { FakeKms } from './fake-kms.ts';
+import { fakeSts } from './fake-sts.ts';
+import type { FakeSts } from './fake-sts.ts';
 
 // A real DynamoDB-compatible server on a machine shared with other test runs.
 vi.setConfig({ testTimeout: 30_000, hookTimeout: 30_000 });
@@ -219,16 +221,19 @@ describe('the API routes as Lambda functions', () => {
 
   describe('run-tests', () => {
     let kms: FakeKms;
+    let sts: FakeSts;
     let ecs: ECSClient;
     let ecsMock: ReturnType<typeof mockClient>;
 
     beforeEach(() => {
       kms = fakeKms();
+      sts = fakeSts();
       ecs = new ECSClient({ region: 'ca-central-1' });
       ecsMock = mockClient(ecs);
     });
     afterEach(() => {
       kms.restore();
+      sts.restore();
       ecsMock.restore();
     });
 
@@ -243,6 +248,9 @@ describe('the API routes as Lambda functions', () => {
         subnets: ['subnet-a'],
         securityGroups: ['sg-1'],
         credentialsKeyId: 'arn:aws:kms:ca-central-1:111122223333:key/1234abcd-12ab-34cd-56ef-1234567890ab',
+        sts: sts.client,
+        jobRoleArn: 'arn:aws:iam::111122223333:role/ctpo-job',
+        history: { previousSucceeded: async () => undefined },
       });
     const body = JSON.stringify({
       USER_NAME: 'qa.bot',

@@ -117,12 +117,20 @@ describe('the QA API functions', () => {
       ['ssm:GetParameter'],
       ['dynamodb:BatchGetItem', 'dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
       ['kms:Encrypt'],
+      ['dynamodb:Query'],
+      ['sts:AssumeRole', 'sts:TagSession'],
       ['ecs:RunTask'],
       ['iam:PassRole'],
     ]);
+    // The owner's previous run of the course, whose report the run's session may read; and that
+    // session itself, of the job role only (test/infra/qa-api/runner.test.ts).
+    expect(render(runTests[3]!.Resource)).toBe(`{${jobsTable(synth.template).id}.Arn}/index/by-owner-created`);
+    const jobRole = only(synth.template, 'AWS::IAM::Role', { Description: Match.stringLikeRegexp('what one run may touch') });
+    expect(runTests[4]!.Resource).toEqual({ 'Fn::GetAtt': [jobRole.id, 'Arn'] });
+    expect(environmentOf(route('/api/run-tests')).CTPO_JOB_ROLE_ARN).toEqual({ 'Fn::GetAtt': [jobRole.id, 'Arn'] });
     const cluster = { 'Fn::GetAtt': [only(synth.template, 'AWS::ECS::Cluster').id, 'Arn'] };
-    expect(runTests[3]).toMatchObject({ Resource: { Ref: runnerTask(synth.template).id }, Condition: { ArnEquals: { 'ecs:cluster': cluster } } });
-    expect(runTests[4]).toMatchObject({ Condition: { StringEquals: { 'iam:PassedToService': 'ecs-tasks.amazonaws.com' } } });
+    expect(runTests[5]).toMatchObject({ Resource: { Ref: runnerTask(synth.template).id }, Condition: { ArnEquals: { 'ecs:cluster': cluster } } });
+    expect(runTests[6]).toMatchObject({ Condition: { StringEquals: { 'iam:PassedToService': 'ecs-tasks.amazonaws.com' } } });
     // The history: the owner index for the list of runs; the dismissals table, and the user pool for
     // the name a dismissal is recorded under.
     const ownerIndex = `{${jobsTable(synth.template).id}.Arn}/index/by-owner-created`;
