@@ -115,8 +115,14 @@ export interface TaskDeps {
 
 export function taskDepsFromEnv(env: Environment, session: JobSession): TaskDeps {
   const credentials = { accessKeyId: session.accessKeyId, secretAccessKey: session.secretAccessKey, sessionToken: session.sessionToken, expiration: new Date(session.expiration) };
-  const client = DynamoDBDocumentClient.from(new DynamoDBClient({ credentials }));
-  const reports = createS3ReportStore({ client: new S3Client({ credentials }), bucket: requireEnv(env, ENV.reportsBucket), prefix: requireEnv(env, ENV.reportsPrefix) });
+  return taskDepsOf(env, { dynamo: DynamoDBDocumentClient.from(new DynamoDBClient({ credentials })), s3: new S3Client({ credentials }) });
+}
+
+/** The task's stores on the given clients (the session's; a test's that check each call against the job role). */
+export function taskDepsOf(env: Environment, clients: { dynamo: DynamoDBDocumentClient; s3: S3Client }): TaskDeps {
+  const client = clients.dynamo;
+  const reports = createS3ReportStore({ client: clients.s3, bucket: requireEnv(env, ENV.reportsBucket), prefix: requireEnv(env, ENV.reportsPrefix) });
+  // The previous run is the one the starter looked up: the session may read that report and no other.
   const baseline = env[ENV.baselineReport]?.trim();
   const previous = { previousSucceeded: async () => (baseline === undefined || baseline === '' ? undefined : { filename: baseline }) };
   return {
