@@ -45,6 +45,8 @@ export const ENV = {
    * `{ "keyId": "...", "key": "..." }` (api/http/report-capability.ts); rotated every 30 days.
    */
   reportKeySecret: 'CTPO_REPORT_KEY_SECRET_ARN',
+  /** The CloudFront KeyValueStore the edge checks report links against; revocations are written there. */
+  reportKeyStore: 'CTPO_REPORT_KEY_STORE_ARN',
   /** The role a run's task acts as, through a session tagged with its job (api/aws/job-session.ts). */
   jobRole: 'CTPO_JOB_ROLE_ARN',
   /** Per run, in the task's container overrides: the job, and its encrypted credentials. */
