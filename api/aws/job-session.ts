@@ -47,7 +47,7 @@ export interface JobSession {
 const TAG_VALUE = /^[\p{L}\p{Z}\p{N}_.:/=+\-@]{1,256}$/u;
 
 function tag(key: string, value: string): { Key: string; Value: string } {
-  if (!TAG_VALUE.test(value) || value.includes('*') || value.includes('?')) throw new Error(`The job's ${key} cannot be a session tag.`);
+  if (!TAG_VALUE.test(value)) throw new Error(`The job's ${key} cannot be a session tag.`);
   return { Key: key, Value: value };
 }
 
