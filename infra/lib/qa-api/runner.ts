@@ -153,8 +153,8 @@ export class QaApiRunner extends Grouping {
     });
 
     // The task's own role may only decrypt what its run was handed: the credentials and the session
-    // of the job role that is all it may act with (jobRoleFor). A browser broken out of by a course
-    // holds these credentials, so they reach nothing beyond the run's own job.
+    // of the job role that is all it may act with (jobRoleFor). A course that breaks out of the
+    // browser holds this role and its own job's session; neither reaches another job or report.
     const taskRole = this.taskDefinition.taskRole;
     taskRole.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['kms:Decrypt'], resources: [this.credentialsKey.keyArn], conditions: boundToAJob() }));
     // The key policy's account statement lets IAM policies grant use of the key; these make sure no
