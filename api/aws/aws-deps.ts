@@ -4,6 +4,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { ECSClient } from '@aws-sdk/client-ecs';
 import { KMSClient } from '@aws-sdk/client-kms';
 import { S3Client } from '@aws-sdk/client-s3';
+import { STSClient } from '@aws-sdk/client-sts';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createBaselineSource } from '../jobs/baseline.ts';
 import type { BaselineSource, DismissalStore, JobHistory, JobRunner, JobStore, ProtocolStore, ReportStore } from '../jobs/types.ts';
@@ -14,6 +15,7 @@ import type { ConcurrencyLimit } from '../http/concurrency-limit.ts';
 import { createDynamoJobHistory } from './dynamo-job-history.ts';
 import { createDynamoJobStore } from './dynamo-job-store.ts';
 import { createEcsJobRunner, stopJobTask } from './ecs-job-runner.ts';
+import type { JobSession } from './job-session.ts';
 import { createS3ReportStore } from './s3-report-store.ts';
 import { ENV, requireEnv, requireList, requirePositiveInteger } from './settings.ts';
 import type { Environment } from './settings.ts';
@@ -31,6 +33,8 @@ const dynamoClient = () => (dynamo ??= DynamoDBDocumentClient.from(new DynamoDBC
 const ecsClient = () => (ecs ??= new ECSClient({}));
 export const kmsClient = (): KMSClient => (kms ??= new KMSClient({}));
 const s3Client = () => (s3 ??= new S3Client({}));
+let sts: STSClient | undefined;
+const stsClient = () => (sts ??= new STSClient({}));
 
 export function jobStoreFromEnv(env: Environment): JobStore {
   return createDynamoJobStore({
@@ -61,6 +65,9 @@ export function jobRunnerFromEnv(env: Environment, store: JobStore): JobRunner {
     subnets: requireList(env, ENV.subnets),
     securityGroups: requireList(env, ENV.securityGroups),
     credentialsKeyId: requireEnv(env, ENV.credentialsKey),
+    sts: stsClient(),
+    jobRoleArn: requireEnv(env, ENV.jobRole),
+    history: jobHistoryFromEnv(env),
   });
 }
 
@@ -95,12 +102,39 @@ export function protocolStoreFromEnv(env: Environment): ProtocolStore {
   return createDynamoProtocolStore({ client: dynamoClient(), tableName: requireEnv(env, ENV.protocolsTable) });
 }
 
-/**
- * What the Fargate task compares its report with and scores it by: the jobs table, the dismissals,
- * the reports bucket, and the client's protocol with the course's answers.
- */
-export function baselinesFromEnv(env: Environment): BaselineSource {
-  return createBaselineSource({ history: jobHistoryFromEnv(env), dismissals: dismissalStoreFromEnv(env), reports: reportStoreFromEnv(env), protocols: protocolStoreFromEnv(env) });
+/** What the Fargate task works with, all through its job's session (job-session.ts). */
+export interface TaskDeps {
+  jobs: JobStore;
+  reports: ReportStore;
+  /**
+   * What it compares its report with and scores it by: the report it was handed the name of, its
+   * owner's dismissals of the course, and the client's protocol with the course's answers.
+   */
+  baselines: BaselineSource;
+}
+
+export function taskDepsFromEnv(env: Environment, session: JobSession): TaskDeps {
+  const credentials = { accessKeyId: session.accessKeyId, secretAccessKey: session.secretAccessKey, sessionToken: session.sessionToken, expiration: new Date(session.expiration) };
+  return taskDepsOf(env, { dynamo: DynamoDBDocumentClient.from(new DynamoDBClient({ credentials })), s3: new S3Client({ credentials }) });
+}
+
+/** The task's stores on the given clients (the session's; a test's that check each call against the job role). */
+export function taskDepsOf(env: Environment, clients: { dynamo: DynamoDBDocumentClient; s3: S3Client }): TaskDeps {
+  const client = clients.dynamo;
+  const reports = createS3ReportStore({ client: clients.s3, bucket: requireEnv(env, ENV.reportsBucket), prefix: requireEnv(env, ENV.reportsPrefix) });
+  // The previous run is the one the starter looked up: the session may read that report and no other.
+  const baseline = env[ENV.baselineReport]?.trim();
+  const previous = { previousSucceeded: async () => (baseline === undefined || baseline === '' ? undefined : { filename: baseline }) };
+  return {
+    jobs: createDynamoJobStore({ client, tableName: requireEnv(env, ENV.jobsTable), retentionDays: requirePositiveInteger(env, ENV.reportExpiryDays) }),
+    reports,
+    baselines: createBaselineSource({
+      history: previous,
+      dismissals: createDynamoDismissalStore({ client, tableName: requireEnv(env, ENV.dismissalsTable) }),
+      reports,
+      protocols: createDynamoProtocolStore({ client, tableName: requireEnv(env, ENV.protocolsTable) }),
+    }),
+  };
 }
 
 /** The number of tables of contents one user may load at once, as on the local server. */

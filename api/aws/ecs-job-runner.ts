@@ -1,13 +1,16 @@
 // Starts each run as its own ECS Fargate task, so no single machine limits how many courses are
-// tested at once, and stops it when its owner cancels it. The task gets the job id and the
-// credentials encrypted for that job; everything else it reads from the job store.
+// tested at once, and stops it when its owner cancels it. The task gets the job id, the
+// credentials and an AWS session of the job role encrypted for that job (job-session.ts), and the
+// name of the report to compare with; everything else it reads from the job store, as the session lets it.
 import type { ECSClient, RunTaskCommandOutput } from '@aws-sdk/client-ecs';
 import { RunTaskCommand, StopTaskCommand } from '@aws-sdk/client-ecs';
 import type { KMSClient } from '@aws-sdk/client-kms';
+import type { STSClient } from '@aws-sdk/client-sts';
 import { AppError } from '../errors.ts';
 import { formatMessage, msg, type Message } from '../i18n/messages.ts';
-import type { JobRecord, JobRunner, JobStore } from '../jobs/types.ts';
-import { encryptCredentials } from './credentials-cipher.ts';
+import type { JobHistory, JobRecord, JobRunner, JobStore } from '../jobs/types.ts';
+import { encryptCredentials, encryptJobSession } from './credentials-cipher.ts';
+import { assumeJobRole } from './job-session.ts';
 import { outcomeOfFailure, outcomeOfTask } from './ecs-task-status.ts';
 import { ENV } from './settings.ts';
 
@@ -23,13 +26,18 @@ export interface EcsJobRunnerOptions {
   securityGroups: readonly string[];
   /** The KMS key the credentials are encrypted with. */
   credentialsKeyId: string;
+  sts: STSClient;
+  /** The role each task acts as, through a session tagged with its job. */
+  jobRoleArn: string;
+  /** Where the owner's previous run of the course is found: the report the task may read to compare with. */
+  history: Pick<JobHistory, 'previousSucceeded'>;
 }
 
 // RunTask's `startedBy`: up to 128 letters, digits, hyphens, slashes and underscores.
 const STARTED_BY = /^[A-Za-z0-9/_-]{1,128}$/;
 
 /** Errors AWS gives when it is busy rather than broken: worth a "try again shortly". */
-const BUSY_ERRORS = new Set(['ThrottlingException', 'ServerException', 'LimitExceededException', 'KMSInternalException']);
+const BUSY_ERRORS = new Set(['ThrottlingException', 'ServerException', 'LimitExceededException', 'KMSInternalException', 'Throttling']);
 
 /** What stopping a run's task needs: the cluster it runs in. */
 export interface EcsTaskStopperOptions {
@@ -60,11 +68,22 @@ export function createEcsJobRunner(options: EcsJobRunnerOptions): JobRunner {
 
   return {
     async submit(job, credentials) {
+      // Looked up here, not by the task: its session may then read that one report and no other.
+      const baseline = await options.history.previousSucceeded(job).then(
+        (previous) => previous?.filename,
+        (error: unknown) => {
+          console.error(`job ${job.id}: the previous run could not be looked up; the run goes without a comparison`, errorName(error));
+          return undefined;
+        },
+      );
       let ciphertext: string;
+      let sessionCiphertext: string;
       try {
+        const session = await assumeJobRole(options.sts, options.jobRoleArn, job, baseline);
         ciphertext = await encryptCredentials(options.kms, options.credentialsKeyId, job.id, credentials);
+        sessionCiphertext = await encryptJobSession(options.kms, options.credentialsKeyId, job.id, session);
       } catch (error) {
-        console.error(`job ${job.id}: encrypting the credentials failed`, errorName(error));
+        console.error(`job ${job.id}: preparing the task's credentials failed`, errorName(error));
         return giveUp(job, msg('reason.aws.not-prepared'), busyOrInternal(error));
       }
 
@@ -93,6 +112,8 @@ export function createEcsJobRunner(options: EcsJobRunnerOptions): JobRunner {
                   environment: [
                     { name: ENV.jobId, value: job.id },
                     { name: ENV.encryptedCredentials, value: ciphertext },
+                    { name: ENV.encryptedSession, value: sessionCiphertext },
+                    ...(baseline === undefined ? [] : [{ name: ENV.baselineReport, value: baseline }]),
                   ],
                 },
               ],

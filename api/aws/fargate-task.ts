@@ -7,13 +7,34 @@ import { formatMessage, msg } from '../i18n/messages.ts';
 import { isTerminal } from '../jobs/job-status.ts';
 import { executeJob, runTimeoutReason } from '../jobs/execute-job.ts';
 import type { BaselineSource, BrightspaceCredentials, JobStore, ReportStore } from '../jobs/types.ts';
-import { decryptCredentials } from './credentials-cipher.ts';
+import { decryptCredentials, decryptJobSession } from './credentials-cipher.ts';
+import type { JobSession } from './job-session.ts';
 import { EXIT_RUN_FAILED } from './ecs-task-status.ts';
 import { ENV, requireEnv } from './settings.ts';
 import type { Environment } from './settings.ts';
 
 /** As on the local stack: a run that takes longer is stopped. */
 export const RUN_TIMEOUT_MS = 30 * 60_000;
+
+/** Time kept at the end of a job's session to record how the run ended and clear up after it. */
+export const SESSION_END_MARGIN_MS = 2 * 60_000;
+
+/**
+ * The job's AWS session, decrypted: everything the task reads and writes goes through it. Without it
+ * the task cannot even record a failure; ECS's record of the stopped task then ends the job.
+ */
+export function openJobSession(env: Environment, kms: KMSClient): Promise<JobSession> {
+  return decryptJobSession(kms, requireEnv(env, ENV.credentialsKey), requireEnv(env, ENV.jobId), requireEnv(env, ENV.encryptedSession));
+}
+
+/**
+ * How long the run may take: RUN_TIMEOUT_MS, or less when the task started late (a slow image pull)
+ * and its session would otherwise end first and leave the run unable to record its end.
+ */
+export function runTimeoutWithin(session: Pick<JobSession, 'expiration'>, now: Date, limitMs: number = RUN_TIMEOUT_MS): number {
+  const left = Date.parse(session.expiration) - now.getTime() - SESSION_END_MARGIN_MS;
+  return Math.max(60_000, Math.min(limitMs, left));
+}
 
 export const CREDENTIALS_UNREADABLE_REASON = msg('reason.run.credentials-unreadable');
 export const STOPPED_REASON = msg('reason.run.stopped-on-aws');

@@ -45,9 +45,17 @@ export const ENV = {
    * `{ "keyId": "...", "key": "..." }` (api/http/report-capability.ts); rotated every 30 days.
    */
   reportKeySecret: 'CTPO_REPORT_KEY_SECRET_ARN',
+  /** The CloudFront KeyValueStore the edge checks report links against; revocations are written there. */
+  reportKeyStore: 'CTPO_REPORT_KEY_STORE_ARN',
+  /** The role a run's task acts as, through a session tagged with its job (api/aws/job-session.ts). */
+  jobRole: 'CTPO_JOB_ROLE_ARN',
   /** Per run, in the task's container overrides: the job, and its encrypted credentials. */
   jobId: 'CTPO_JOB_ID',
   encryptedCredentials: 'CTPO_ENCRYPTED_CREDENTIALS',
+  /** ... its AWS session, encrypted as the credentials are. */
+  encryptedSession: 'CTPO_ENCRYPTED_SESSION',
+  /** ... and the report it compares itself with (its session may read that one), when there is one. */
+  baselineReport: 'CTPO_BASELINE_REPORT',
 } as const;
 
 /**

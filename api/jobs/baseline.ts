@@ -7,7 +7,10 @@
 import { DEFAULT_PROTOCOL } from '../protocol/default-protocol.ts';
 import type { BaselineSource, DismissalStore, JobHistory, JobRecord, ProtocolBaseline, ProtocolStore, ReportStore } from './types.ts';
 
-export function createBaselineSource(parts: { history: JobHistory; dismissals: DismissalStore; reports: ReportStore; protocols?: ProtocolStore }): BaselineSource {
+/** Where the previous run is found: the history, or (on AWS) the report name the run was handed. */
+export type PreviousRun = { previousSucceeded(job: JobRecord): Promise<Pick<JobRecord, 'filename'> | undefined> };
+
+export function createBaselineSource(parts: { history: JobHistory | PreviousRun; dismissals: DismissalStore; reports: ReportStore; protocols?: ProtocolStore }): BaselineSource {
   return {
     async baselineFor(job) {
       const course = { siteUrl: job.siteUrl, orgUnitId: job.orgUnitId };

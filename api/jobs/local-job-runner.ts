@@ -5,7 +5,8 @@
 // sends its updates here, so stopping or killing a run can never leave the database locked. The
 // credentials reach a run over the IPC channel only (job-worker-protocol.ts). A cancelled run is
 // taken out of the queue, or its process is stopped (killed if it does not end in time) and the
-// report files it may have begun are deleted.
+// report files it may have begun are deleted. A run's process is course-facing code: the pool
+// applies only what a run may set on its own job (runPatchOf), and refuses and logs anything else.
 import { fork } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { getPriority, setPriority, tmpdir } from 'node:os';
@@ -19,6 +20,7 @@ import { CANCELLED_REASON } from './cancel-job.ts';
 import { createFileReportStore } from './file-report-store.ts';
 import { failureDetail } from '../log.ts';
 import type { Log } from '../log.ts';
+import { JOB_STATUSES } from './job-status.ts';
 import type { BaselineSource, JobPatch, BrightspaceCredentials, JobRecord, JobRunner, JobStore } from './types.ts';
 import type { JobWorkerData, MainToWorker, WorkerToMain } from './job-worker-protocol.ts';
 
@@ -65,6 +67,30 @@ export interface LocalJobRunner extends JobRunner {
 interface Queued {
   job: JobRecord;
   credentials: BrightspaceCredentials;
+}
+
+/**
+ * What a run may set on its own job. The pool sets the runner reference itself, and nothing a run
+ * sends may change the owner, the course or the report's name: job-status signs report links for
+ * the owner it reads, so a run that could rewrite it could hand its report link to someone else.
+ */
+export const RUN_PATCH_FIELDS: readonly (keyof JobPatch)[] = ['status', 'startedAt', 'finishedAt', 'progress', 'reason', 'courseName', 'summary'];
+const UPDATE_MESSAGE_FIELDS = new Set(['type', 'requestId', 'patch']);
+
+/**
+ * The patch of an update message from a run's process, when the message is one a run may send: no
+ * field but those of the protocol (so no other job's id), and a patch of RUN_PATCH_FIELDS only.
+ * Otherwise the names of what was refused, for the log (names only: the values are the run's).
+ */
+export function runPatchOf(message: Record<string, unknown>): { patch: JobPatch } | { refused: string[] } {
+  const refused = Object.keys(message).filter((field) => !UPDATE_MESSAGE_FIELDS.has(field));
+  const { patch } = message;
+  if (!Number.isSafeInteger(message.requestId)) refused.push('requestId');
+  if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) return { refused: [...refused, 'patch'] };
+  const fields = patch as Record<string, unknown>;
+  refused.push(...Object.keys(fields).filter((field) => !(RUN_PATCH_FIELDS as readonly string[]).includes(field)).map((field) => `patch.${field}`));
+  if (fields.status !== undefined && !(JOB_STATUSES as readonly unknown[]).includes(fields.status)) refused.push('patch.status');
+  return refused.length === 0 ? { patch: fields as JobPatch } : { refused };
 }
 
 /** Sends to a run's process if it is still there to hear it. */
@@ -142,7 +168,14 @@ export function createLocalJobRunner(options: LocalJobRunnerOptions): LocalJobRu
 
     child.on('message', (message: WorkerToMain) => {
       if (message.type === 'update') {
-        void safeUpdate(job.id, message.patch).then((record) => tell(child, { type: 'updated', requestId: message.requestId, record }));
+        // Whatever the message says, only this run's own job is ever written.
+        const checked = runPatchOf(message as unknown as Record<string, unknown>);
+        if ('refused' in checked) {
+          log(`job ${job.id}: its process sent an update a run may not make (${checked.refused.join(', ')}); refused, nothing changed`);
+          if (Number.isSafeInteger(message.requestId)) tell(child, { type: 'updated', requestId: message.requestId, record: undefined });
+          return;
+        }
+        void safeUpdate(job.id, checked.patch).then((record) => tell(child, { type: 'updated', requestId: message.requestId, record }));
       } else if (message.type === 'baseline' && options.baselines !== undefined) {
         void options.baselines.baselineFor(job).then(
           (baseline) => tell(child, { type: 'baseline', requestId: message.requestId, baseline }),

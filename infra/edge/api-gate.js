@@ -22,6 +22,7 @@ function routeOf(uri) {
   if (uri.indexOf(JOB_PREFIX) === 0 && uri.length > JOB_PREFIX.length && uri.indexOf('/', JOB_PREFIX.length) === -1) return { name: '/api/jobs/{id}', methods: ['DELETE'] };
   if (uri === '/api/dismissals') return { name: uri, methods: ['GET', 'PUT', 'DELETE'] };
   if (uri === '/api/protocols') return { name: uri, methods: ['GET', 'PUT', 'DELETE'] };
+  if (uri === '/api/report-links') return { name: uri, methods: ['DELETE'] };
   if (uri.indexOf(PROTOCOL_RUN_PREFIX) === 0 && uri.length > PROTOCOL_RUN_PREFIX.length && uri.indexOf('/', PROTOCOL_RUN_PREFIX.length) === -1) return { name: PROTOCOL_RUN_PREFIX, methods: ['GET', 'PUT', 'POST'] };
   return null;
 }

@@ -268,6 +268,7 @@ export class Site extends Construct {
       const protocolsOrigin = originOf('protocols');
       additionalBehaviors['/api/protocols'] = apiBehavior(protocolsOrigin, true, historyRequests);
       additionalBehaviors['/api/protocols/runs/*'] = apiBehavior(protocolsOrigin, true);
+      additionalBehaviors['/api/report-links'] = apiBehavior(originOf('reportLinks'), false);
       // Any other /api/ path: the gate answers 404 (or 405) before the origin is ever asked.
       additionalBehaviors['/api/*'] = apiBehavior(jobStatusOrigin, false);
 

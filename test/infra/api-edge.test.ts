@@ -38,6 +38,7 @@ describe('the API gate at the edge', () => {
       ['GET', '/api/protocols/runs/job-1'],
       ['PUT', '/api/protocols/runs/job-1'],
       ['POST', '/api/protocols/runs/job-1'],
+      ['DELETE', '/api/report-links'],
     ] as const) {
       const result = await gate({ request: request(method, uri, { authorization: 'Bearer a.b.c', [EDGE_TOKEN_HEADER]: 'Bearer forged', [SITE_HOST_HEADER]: 'evil.example' }) });
       expect(isResponse(result), uri).toBe(false);

@@ -55,6 +55,7 @@ const STACK: [string, Find, string][] = [
   ["the cancel function's logs", routeLogs('/api/jobs/*'), 'QaApiCancelJobLogsE04C40F1'],
   ["the dismissals function's logs", routeLogs('/api/dismissals'), 'QaApiDismissalRoutesLogs58BC10E6'],
   ["the protocols function's logs", routeLogs('/api/protocols'), 'QaApiProtocolRoutesLogs6DF08F92'],
+  ["the report-links function's logs", routeLogs('/api/report-links'), 'QaApiReportLinkRoutesLogs6BED6883'],
   ["the task-state function's logs", (t) => logGroupOf(taskStateFunction(t)), 'QaApiTaskStateLogs25894457'],
   ["the key rotation's logs", (t) => logGroupOf(rotationFunction(t)), 'QaApiReportKeysRotationLogs11306202'],
   [

@@ -50,7 +50,7 @@ export function behaviorOf(template: Template, pathPattern: string): { behavior:
 }
 
 /** The QA API's routes, as the distribution's path patterns. */
-export const API_ROUTES = ['/api/toc', '/api/run-tests', '/api/job-status/*', '/api/jobs', '/api/jobs/*', '/api/dismissals', '/api/protocols'] as const;
+export const API_ROUTES = ['/api/toc', '/api/run-tests', '/api/job-status/*', '/api/jobs', '/api/jobs/*', '/api/dismissals', '/api/protocols', '/api/report-links'] as const;
 export type ApiRoutePattern = (typeof API_ROUTES)[number];
 
 /** The function URL CloudFront sends a route to: behavior, origin, URL. */

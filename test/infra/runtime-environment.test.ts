@@ -1,7 +1,8 @@
 // The stack and the code it runs agree on settings: each function and the runner task is built from
 // the environment the stack gives it, exactly as at cold start, and nothing is missing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jobRunnerFromEnv, jobStoreFromEnv, refreshingJobStoreFromEnv, reportStoreFromEnv } from '../../api/aws/aws-deps.ts';
+import { jobRunnerFromEnv, jobStoreFromEnv, refreshingJobStoreFromEnv, taskDepsFromEnv } from '../../api/aws/aws-deps.ts';
+import { createKvsReportLinkRevocations } from '../../api/aws/kvs-report-link-revocations.ts';
 import { NO_JOB_RUNNER, NO_JOB_STORE, NO_TABLE_OF_CONTENTS, apiDepsFromEnv } from '../../api/aws/lambda/http-lambda.ts';
 import { reportSigningKeyFromEnv } from '../../api/aws/report-signing-key.ts';
 import { ENV, requireEnv } from '../../api/aws/settings.ts';
@@ -55,15 +56,25 @@ describe('the environment the stack sets', () => {
     expect(requireEnv(env, ENV.containerName)).toBe('runner');
   });
 
-  it('is enough for the runner task, with the job id and ciphertext that RunTask adds', () => {
+  it('is enough for the report-links function, which writes into the edge key store', () => {
+    const env = settingsOf(routeFunction(synth.template, '/api/report-links'));
+    expect(() => apiDepsFromEnv(env, { jobs: NO_JOB_STORE, runner: NO_JOB_RUNNER, loadTableOfContents: NO_TABLE_OF_CONTENTS })).not.toThrow();
+    expect(requireEnv(env, ENV.reportKeyStore)).toBe(`{${only(synth.template, 'AWS::CloudFront::KeyValueStore').id}.Arn}`);
+    expect(() => createKvsReportLinkRevocations({ client: {} as never, storeArn: requireEnv(env, ENV.reportKeyStore) })).not.toThrow();
+  });
+
+  it('is enough for the runner task, with the job id, ciphertexts and previous report that RunTask adds', () => {
     const task = runnerTask(synth.template).properties as {
       ContainerDefinitions: { Environment: { Name: string; Value: unknown }[] }[];
     };
     const env: Record<string, string> = Object.fromEntries(task.ContainerDefinitions[0]!.Environment.map(({ Name, Value }) => [Name, render(Value)]));
     env[ENV.jobId] = 'job-1';
     env[ENV.encryptedCredentials] = 'AQID';
-    expect(() => jobStoreFromEnv(env)).not.toThrow();
-    expect(() => reportStoreFromEnv(env)).not.toThrow();
+    env[ENV.encryptedSession] = 'AQID';
+    env[ENV.baselineReport] = 'acme-ou6606-earlier';
+    // Its stores, on the session of its job it decrypted.
+    const session = { accessKeyId: 'ASIA1', secretAccessKey: 'secret', sessionToken: 'token', expiration: '2026-11-28T07:00:00.000Z' };
+    expect(() => taskDepsFromEnv(env, session)).not.toThrow();
     expect(requireEnv(env, ENV.credentialsKey)).toBe(`{${credentialsKey(synth.template).id}.Arn}`);
   });
 

@@ -60,7 +60,7 @@ describe('cdk synth without AWS credentials', () => {
     const values = { [pool]: 'ca-central-1_AbC123xyz', [client]: '4example5client6id7' };
     // Every function of ours: the routes, the task-state handler and the report-key rotation.
     const handlers = [...API_ROUTES.map((pattern) => routeFunction(template, pattern)), taskStateFunction(template), rotationFunction(template)];
-    expect(new Set(handlers.map((handler) => handler.id)).size).toBe(9);
+    expect(new Set(handlers.map((handler) => handler.id)).size).toBe(10);
     for (const { id, properties } of handlers) {
       const key = (properties.Code as { S3Key: string }).S3Key.replace(/\.zip$/, '');
       const bundle = join(outdir, `asset.${key}`, 'index.mjs');

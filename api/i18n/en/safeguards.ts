@@ -10,5 +10,6 @@ export const safeguards = {
     'The Client label contains an invisible or direction-changing character ({codePoint}). Type it again without copying it from elsewhere.',
   'page.report-link.expired': 'This report link has expired',
   'page.report-link.invalid': 'This report link is not valid',
+  'error.report-links.busy': 'Your report links could not be ended just now. Try again in a moment.',
   'page.report-link.how': 'Report links work for a limited time. Open the report again from CTPO: sign in, find the run in the job monitor and choose View HTML Output.',
 } as const;

@@ -31,11 +31,12 @@ export const LAMBDA_ENTRIES = {
   cancelJob: 'api/aws/lambda/cancel-job.ts',
   dismissals: 'api/aws/lambda/dismissals.ts',
   protocols: 'api/aws/lambda/protocols.ts',
+  reportLinks: 'api/aws/lambda/report-links.ts',
   taskState: 'api/aws/lambda/task-state.ts',
 } as const;
 
 /** The routes CloudFront sends to each function. */
-export type ApiRoute = 'toc' | 'runTests' | 'jobStatus' | 'jobs' | 'cancelJob' | 'dismissals' | 'protocols';
+export type ApiRoute = 'toc' | 'runTests' | 'jobStatus' | 'jobs' | 'cancelJob' | 'dismissals' | 'protocols' | 'reportLinks';
 
 export interface QaApiFunctionsProps {
   userPool: cognito.IUserPool;
@@ -131,7 +132,14 @@ export class QaApiFunctions extends Grouping {
       // Signing off writes the run's report again, whose writers read axe-core's rule texts.
       packageFiles: ['axe-core'],
     });
-    this.functions = { toc, runTests, jobStatus, jobs, cancelJob, dismissals, protocols, taskState };
+    // DELETE /api/report-links: the caller's revocation time, into the store the edge checks links against.
+    const reportLinks = apiFunction(this, 'ReportLinkRoutes', {
+      entry: LAMBDA_ENTRIES.reportLinks,
+      environment: { ...common, [ENV.reportKeyStore]: reportKeys.store.keyValueStoreArn },
+      timeout: Duration.seconds(10),
+      memorySize: 256,
+    });
+    this.functions = { toc, runTests, jobStatus, jobs, cancelJob, dismissals, protocols, reportLinks, taskState };
     // One user's loads of tables of contents at once are counted in the jobs table, in items keyed
     // `limit:toc:<sub>` only (api/aws/dynamo-concurrency-limit.ts): the function can touch no job.
     toc.addToRolePolicy(new iam.PolicyStatement({
@@ -141,9 +149,9 @@ export class QaApiFunctions extends Grouping {
     }));
     // Each function keeps a share of the account's concurrency of its own, so a flood of one route
     // (tables of contents hold an instance for up to 29 s) cannot starve the others, and no route can
-    // take more than its share. 140 of the account's 1,000 by default; an account whose limit is
+    // take more than its share. 145 of the account's 1,000 by default; an account whose limit is
     // lower (new accounts may start at 10) must ask for more before deploying.
-    for (const [fn, reserved] of [[toc, 40], [runTests, 15], [jobStatus, 30], [jobs, 15], [cancelJob, 5], [dismissals, 15], [protocols, 10], [taskState, 10]] as const) {
+    for (const [fn, reserved] of [[toc, 40], [runTests, 15], [jobStatus, 30], [jobs, 15], [cancelJob, 5], [dismissals, 15], [protocols, 10], [reportLinks, 5], [taskState, 10]] as const) {
       (fn.node.defaultChild as lambda.CfnFunction).reservedConcurrentExecutions = reserved;
     }
     for (const route of this.routes()) {
@@ -159,6 +167,11 @@ export class QaApiFunctions extends Grouping {
       }),
     );
     runTests.addToRolePolicy(new iam.PolicyStatement({ actions: ['kms:Encrypt'], resources: [runner.credentialsKey.keyArn], conditions: boundToAJob() }));
+    // ... look up the owner's previous run of the course (the one report the run may read), and take
+    // the run's session of the job role, tagged with its job (runner.jobRoleFor).
+    runTests.addToRolePolicy(new iam.PolicyStatement({ actions: ['dynamodb:Query'], resources: [storage.jobHistoryIndexArn] }));
+    if (runTests.role === undefined) throw new Error('run-tests has a role of its own.');
+    runTests.addEnvironment(ENV.jobRole, runner.jobRoleFor(runTests.role).roleArn);
     runTests.addToRolePolicy(
       new iam.PolicyStatement({
         actions: ['ecs:RunTask'],
@@ -224,6 +237,13 @@ export class QaApiFunctions extends Grouping {
       acknowledgeWildcardResource(protocols.role, reportObjects, 'A signed-off run writes its own report again; report names are made per run, under the reports/ prefix only.');
     }
     protocols.addToRolePolicy(new iam.PolicyStatement({ actions: ['cognito-idp:AdminGetUser'], resources: [props.userPool.userPoolArn] }));
+    // report-links: write one key of the edge's store, with its ETag; nothing else there, and no table.
+    reportLinks.addToRolePolicy(
+      new iam.PolicyStatement({
+        actions: ['cloudfront-keyvaluestore:DescribeKeyValueStore', 'cloudfront-keyvaluestore:UpdateKeys'],
+        resources: [reportKeys.store.keyValueStoreArn],
+      }),
+    );
     // task-state: move the job along with its task.
     taskState.addToRolePolicy(new iam.PolicyStatement({ actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'], resources: [storage.jobsTable.tableArn] }));
 
@@ -238,6 +258,7 @@ export class QaApiFunctions extends Grouping {
       cancelJob: cancelJob.addFunctionUrl({ authType: lambda.FunctionUrlAuthType.AWS_IAM }),
       dismissals: dismissals.addFunctionUrl({ authType: lambda.FunctionUrlAuthType.AWS_IAM }),
       protocols: protocols.addFunctionUrl({ authType: lambda.FunctionUrlAuthType.AWS_IAM }),
+      reportLinks: reportLinks.addFunctionUrl({ authType: lambda.FunctionUrlAuthType.AWS_IAM }),
     };
 
     // Task state back into the jobs.
@@ -260,7 +281,7 @@ export class QaApiFunctions extends Grouping {
 
   /** The functions behind CloudFront: all but the task-state handler. */
   private routes(): nodejs.NodejsFunction[] {
-    const { toc, runTests, jobStatus, jobs, cancelJob, dismissals, protocols } = this.functions;
-    return [toc, runTests, jobStatus, jobs, cancelJob, dismissals, protocols];
+    const { toc, runTests, jobStatus, jobs, cancelJob, dismissals, protocols, reportLinks } = this.functions;
+    return [toc, runTests, jobStatus, jobs, cancelJob, dismissals, protocols, reportLinks];
   }
 }

@@ -1,6 +1,7 @@
 // The runs themselves: one ECS Fargate task per run, from the runner image, in a VPC of its own that
 // admits nothing inbound; the key that hands a task its Brightspace credentials, which only the task
-// may decrypt; and what the task may read and write.
+// may decrypt; and what the task may read and write: only its own job, through a session of the job
+// role tagged with that job by the function that starts it (api/aws/job-session.ts).
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Duration, Fn, RemovalPolicy, Validations } from 'aws-cdk-lib';
@@ -11,6 +12,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
+import { JOB_SESSION_SECONDS, JOB_SESSION_TAGS, JOB_UPDATE_ATTRIBUTES } from '../../../api/aws/job-session.ts';
 import { CREDENTIALS_CONTEXT_KEY, ENV } from '../../../api/aws/settings.ts';
 import { Grouping } from '../logical-ids.ts';
 import { acknowledgeWildcardResource } from '../nag.ts';
@@ -43,6 +45,9 @@ export function boundToAJob(): Record<string, Record<string, unknown>> {
   };
 }
 
+/** `${aws:PrincipalTag/<tag>}`: the value of one of the job session's tags, in a policy. */
+const sessionTag = (tag: string): string => `\${aws:PrincipalTag/${tag}}`;
+
 export interface QaApiRunnerProps {
   /** The jobs a task keeps current, the reports it writes, the history it compares with. */
   storage: QaApiStorage;
@@ -57,10 +62,13 @@ export class QaApiRunner extends Grouping {
   readonly credentialsKey: kms.Key;
   /** What a function that starts runs needs to know: where and how to start a task. */
   readonly runSettings: Record<string, string>;
+  private readonly storage: QaApiStorage;
+  private jobRole: iam.Role | undefined;
 
   constructor(scope: Construct, id: string, props: QaApiRunnerProps) {
     super(scope, id);
     const { storage } = props;
+    this.storage = storage;
 
     // Public subnets and no NAT gateway: a NAT gateway costs about 32 USD a month at rest, and a task
     // only makes outbound calls (Brightspace, the links it checks, AWS APIs). Its security group
@@ -144,17 +152,10 @@ export class QaApiRunner extends Grouping {
       reason: 'The environment holds only resource names; the per-run credentials arrive KMS-encrypted in the RunTask overrides.',
     });
 
+    // The task's own role may only decrypt what its run was handed: the credentials and the session
+    // of the job role that is all it may act with (jobRoleFor). A course that breaks out of the
+    // browser holds this role and its own job's session; neither reaches another job or report.
     const taskRole = this.taskDefinition.taskRole;
-    const reportObjects = storage.reportsBucket.arnForObjects(`${REPORTS_PREFIX}*`);
-    taskRole.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'], resources: [storage.jobsTable.tableArn] }));
-    // The previous report of the course is read back to compare with (report/compare.ts); a run
-    // cancelled while it wrote its report deletes what it wrote (jobs/execute-job.ts).
-    taskRole.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['s3:GetObject', 's3:PutObject', 's3:DeleteObject'], resources: [reportObjects] }));
-    acknowledgeWildcardResource(taskRole, reportObjects, 'Report names are made per run; the runner may read and write only under the reports/ prefix of the reports bucket.');
-    // The previous successful run of the course, and what its owner dismissed for it.
-    taskRole.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['dynamodb:Query'], resources: [storage.jobHistoryIndexArn, storage.dismissalsTable.tableArn] }));
-    // The client's protocol and the course's answers, to score the run by.
-    taskRole.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['dynamodb:GetItem', 'dynamodb:Query'], resources: [storage.protocolsTable.tableArn] }));
     taskRole.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['kms:Decrypt'], resources: [this.credentialsKey.keyArn], conditions: boundToAJob() }));
     // The key policy's account statement lets IAM policies grant use of the key; these make sure no
     // policy can ever let anyone but the runner read the credentials: Decrypt only by the runner, and
@@ -199,5 +200,72 @@ export class QaApiRunner extends Grouping {
       [ENV.securityGroups]: securityGroup.securityGroupId,
       [ENV.credentialsKey]: this.credentialsKey.keyArn,
     };
+  }
+
+  /**
+   * The role each run's task acts as, which only `starter` may assume, and only with the session
+   * tags of the job it starts (api/aws/job-session.ts). Its policy names those tags, so a session
+   * reaches only its own job's item (and may not change who owns it: job-status signs report links
+   * for that owner), its own report's three objects, the one previous report it was handed to
+   * compare with, and its owner's dismissals and protocols. Tags set by the starter, never by the
+   * task: the task's role cannot assume this one.
+   */
+  jobRoleFor(starter: iam.IRole): iam.Role {
+    if (this.jobRole !== undefined) throw new Error('Runs are started by one function only.');
+    const { storage } = this;
+    const tagKeys = Object.values(JOB_SESSION_TAGS);
+    const role = new iam.Role(this, 'JobRole', {
+      description: 'CTPO: what one run may touch, through a session tagged with its job',
+      assumedBy: new iam.SessionTagsPrincipal(
+        new iam.PrincipalWithConditions(new iam.ArnPrincipal(starter.roleArn), {
+          // Every session names its job, its owner and its report, and no other tag.
+          'ForAllValues:StringEquals': { 'aws:TagKeys': tagKeys },
+          StringLike: Object.fromEntries([JOB_SESSION_TAGS.job, JOB_SESSION_TAGS.owner, JOB_SESSION_TAGS.report].map((tag) => [`aws:RequestTag/${tag}`, '?*'])),
+        }),
+      ),
+      // Assumed with the starter's own role credentials: such a session lasts an hour at most.
+      maxSessionDuration: Duration.seconds(JOB_SESSION_SECONDS),
+    });
+    const job = sessionTag(JOB_SESSION_TAGS.job);
+    const owner = sessionTag(JOB_SESSION_TAGS.owner);
+    role.addToPolicy(new iam.PolicyStatement({
+      sid: 'ItsOwnJob',
+      actions: ['dynamodb:GetItem'],
+      resources: [storage.jobsTable.tableArn],
+      conditions: { 'ForAllValues:StringEquals': { 'dynamodb:LeadingKeys': [job] } },
+    }));
+    role.addToPolicy(new iam.PolicyStatement({
+      sid: 'ItsOwnJobsProgressNotItsOwner',
+      actions: ['dynamodb:UpdateItem'],
+      resources: [storage.jobsTable.tableArn],
+      conditions: { 'ForAllValues:StringEquals': { 'dynamodb:LeadingKeys': [job], 'dynamodb:Attributes': [...JOB_UPDATE_ATTRIBUTES] } },
+    }));
+    // The owner's dismissals of the course (partition `["<owner>",<site>,<org unit>]`,
+    // api/aws/dynamo-dismissal-store.ts), and the client's protocol and the course's answers
+    // (`["protocols","<owner>"]`, `["answers","<owner>",...]`, api/aws/dynamo-protocol-store.ts):
+    // read only, and only the owner's. An owner is a Cognito sub, which holds no wildcard.
+    role.addToPolicy(new iam.PolicyStatement({
+      sid: 'ItsOwnersDismissals',
+      actions: ['dynamodb:Query'],
+      resources: [storage.dismissalsTable.tableArn],
+      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`["${owner}",*`] } },
+    }));
+    role.addToPolicy(new iam.PolicyStatement({
+      sid: 'ItsOwnersProtocols',
+      actions: ['dynamodb:GetItem', 'dynamodb:Query'],
+      resources: [storage.protocolsTable.tableArn],
+      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`["protocols","${owner}"]`, `["answers","${owner}",*`] } },
+    }));
+    // Its report's HTML and its JSON and CSV twins (`<name>.html` and so on; a name holds no dot),
+    // written, or deleted when the run is cancelled while it writes them (jobs/execute-job.ts).
+    const ownReport = storage.reportsBucket.arnForObjects(`${REPORTS_PREFIX}${sessionTag(JOB_SESSION_TAGS.report)}.*`);
+    role.addToPolicy(new iam.PolicyStatement({ sid: 'ItsOwnReport', actions: ['s3:PutObject', 's3:DeleteObject'], resources: [ownReport] }));
+    acknowledgeWildcardResource(role, ownReport, "The session's report tag names one run's report; the wildcard is its three extensions.");
+    // The JSON twin of the owner's previous run of the course, which the starter looked up.
+    const baseline = storage.reportsBucket.arnForObjects(`${REPORTS_PREFIX}${sessionTag(JOB_SESSION_TAGS.baseline)}.json`);
+    role.addToPolicy(new iam.PolicyStatement({ sid: 'ThePreviousReport', actions: ['s3:GetObject'], resources: [baseline] }));
+    starter.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['sts:AssumeRole', 'sts:TagSession'], resources: [role.roleArn] }));
+    this.jobRole = role;
+    return role;
   }
 }

@@ -2,7 +2,8 @@ import { ECSClient, RunTaskCommand, StopTaskCommand } from '@aws-sdk/client-ecs'
 import { EncryptCommand } from '@aws-sdk/client-kms';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { decryptCredentials } from '../../../api/aws/credentials-cipher.ts';
+import { decryptCredentials, decryptJobSession } from '../../../api/aws/credentials-cipher.ts';
+import { createDynamoJobHistory } from '../../../api/aws/dynamo-job-history.ts';
 import { createDynamoJobStore } from '../../../api/aws/dynamo-job-store.ts';
 import { CANCELLED_TASK_REASON, createEcsJobRunner } from '../../../api/aws/ecs-job-runner.ts';
 import { cancelJob } from '../../../api/jobs/cancel-job.ts';
@@ -12,6 +13,8 @@ import { startDynalite } from '../support/dynalite.ts';
 import type { Dynalite } from '../support/dynalite.ts';
 import { fakeKms } from './fake-kms.ts';
 import type { FakeKms } from './fake-kms.ts';
+import { SESSION_EXPIRATION, fakeSts } from './fake-sts.ts';
+import type { FakeSts } from './fake-sts.ts';
 import { aJob } from '../support/job-record.ts';
 
 /** The runner logs why AWS refused, for the operator: expected in these tests, so asserted, not printed. */
@@ -25,6 +28,7 @@ const CLUSTER = 'arn:aws:ecs:ca-central-1:111122223333:cluster/ctpo';
 const TASK_DEF = 'arn:aws:ecs:ca-central-1:111122223333:task-definition/ctpo-runner:3';
 const TASK_ARN = 'arn:aws:ecs:ca-central-1:111122223333:task/ctpo/0123456789abcdef0123456789abcdef';
 const credentials = { username: 'qa.bot', password: 'S3cret!pass' };
+const JOB_ROLE = 'arn:aws:iam::111122223333:role/ctpo-job';
 
 let dynamo: Dynalite;
 beforeAll(async () => {
@@ -35,6 +39,7 @@ afterAll(() => dynamo.close());
 describe('the ECS job runner', () => {
   let tableName: string;
   let kms: FakeKms;
+  let sts: FakeSts;
   let ecs: ECSClient;
   let ecsMock: ReturnType<typeof mockClient>;
   let store: JobStore;
@@ -43,6 +48,7 @@ describe('the ECS job runner', () => {
   beforeEach(async () => {
     tableName = await dynamo.createJobsTable();
     kms = fakeKms();
+    sts = fakeSts();
     ecs = new ECSClient({ region: 'ca-central-1' });
     ecsMock = mockClient(ecs);
     store = createDynamoJobStore({ client: dynamo.client, tableName, retentionDays: 30 });
@@ -56,10 +62,14 @@ describe('the ECS job runner', () => {
       subnets: ['subnet-a', 'subnet-b'],
       securityGroups: ['sg-1'],
       credentialsKeyId: KEY,
+      sts: sts.client,
+      jobRoleArn: JOB_ROLE,
+      history: createDynamoJobHistory({ client: dynamo.client, tableName }),
     });
   });
   afterEach(() => {
     kms.restore();
+    sts.restore();
     ecsMock.restore();
   });
 
@@ -103,8 +113,8 @@ describe('the ECS job runner', () => {
     });
     const environment = input.overrides?.containerOverrides?.[0]?.environment ?? [];
     expect(input.overrides?.containerOverrides?.[0]?.name).toBe('runner');
-    expect(environment.map((variable) => variable.name)).toEqual(['CTPO_JOB_ID', 'CTPO_ENCRYPTED_CREDENTIALS']);
-    expect(JSON.stringify(input)).not.toMatch(/S3cret|qa\.bot/);
+    expect(environment.map((variable) => variable.name)).toEqual(['CTPO_JOB_ID', 'CTPO_ENCRYPTED_CREDENTIALS', 'CTPO_ENCRYPTED_SESSION']);
+    expect(JSON.stringify(input)).not.toMatch(/S3cret|qa\.bot|session-secret|session-token/);
 
     // What the task receives decrypts, for this job only, to the credentials.
     const ciphertext = environment.find((variable) => variable.name === 'CTPO_ENCRYPTED_CREDENTIALS')!.value!;
@@ -112,6 +122,51 @@ describe('the ECS job runner', () => {
 
     expect(await store.get('job-1')).toMatchObject({ status: 'PROVISIONING', runnerRef: TASK_ARN });
     expect(JSON.stringify(await dynamo.items(tableName))).not.toMatch(/S3cret|qa\.bot/);
+  });
+
+  it("hands the task a session of the job role tagged with its job, owner and report, and the owner's previous report of the course to compare with", async () => {
+    ecsMock.on(RunTaskCommand).resolves({ tasks: [{ taskArn: TASK_ARN, lastStatus: 'PROVISIONING' }], failures: [] });
+    const earlier = { ...aJob('job-0'), status: 'SUCCEEDED' as const, filename: 'acme-ou6606-earlier', createdAt: '2026-11-27T10:00:00.000Z' };
+    const job = { ...aJob('job-2'), createdAt: '2026-11-28T10:00:00.000Z' };
+    await store.create(earlier);
+    await store.create(job);
+    await runner.submit(job, credentials);
+
+    expect(sts.calls()).toEqual([
+      {
+        RoleArn: JOB_ROLE,
+        RoleSessionName: 'ctpo-run-job-2',
+        DurationSeconds: 3600,
+        Tags: [
+          { Key: 'ctpo-job', Value: 'job-2' },
+          { Key: 'ctpo-owner', Value: job.owner },
+          { Key: 'ctpo-report', Value: job.filename },
+          { Key: 'ctpo-baseline', Value: 'acme-ou6606-earlier' },
+        ],
+      },
+    ]);
+    const environment = ecsMock.commandCalls(RunTaskCommand)[0]!.args[0].input.overrides?.containerOverrides?.[0]?.environment ?? [];
+    expect(environment.map((variable) => variable.name)).toEqual(['CTPO_JOB_ID', 'CTPO_ENCRYPTED_CREDENTIALS', 'CTPO_ENCRYPTED_SESSION', 'CTPO_BASELINE_REPORT']);
+    expect(environment[3]!.value).toBe('acme-ou6606-earlier');
+    const sealed = environment[2]!.value!;
+    expect(await decryptJobSession(kms.client, KEY, 'job-2', sealed)).toEqual({
+      accessKeyId: 'ASIA1',
+      secretAccessKey: 'session-secret-1',
+      sessionToken: 'session-token-1',
+      expiration: SESSION_EXPIRATION.toISOString(),
+    });
+    // Bound to its job like the credentials: another job's task cannot open it.
+    await expect(decryptJobSession(kms.client, KEY, 'job-0', sealed)).rejects.toThrow();
+  });
+
+  it('starts no task when the session cannot be taken, and fails the job saying so', async () => {
+    const log = operatorLog();
+    sts.mock.rejects(Object.assign(new Error('not authorized to perform: sts:TagSession'), { name: 'AccessDenied' }));
+    await store.create(aJob('job-3'));
+    await expect(runner.submit(aJob('job-3'), credentials)).rejects.toBeInstanceOf(AppError);
+    expect(ecsMock.commandCalls(RunTaskCommand)).toHaveLength(0);
+    expect(await store.get('job-3')).toMatchObject({ status: 'FAILED' });
+    expect(log).toHaveBeenCalledWith("job job-3: preparing the task's credentials failed", 'AccessDenied: not authorized to perform: sts:TagSession');
   });
 
   it('leaves startedBy out for a job id RunTask would refuse there, and still names the job', async () => {
@@ -167,6 +222,6 @@ describe('the ECS job runner', () => {
     await expect(runner.submit(aJob('job-1'), credentials)).rejects.toMatchObject({ code: 'internal' });
     expect(ecsMock.commandCalls(RunTaskCommand)).toHaveLength(0);
     expect((await store.get('job-1'))?.status).toBe('FAILED');
-    expect(log.mock.calls[0]?.[0]).toBe('job job-1: encrypting the credentials failed');
+    expect(log.mock.calls[0]?.[0]).toBe("job job-1: preparing the task's credentials failed");
   });
 });

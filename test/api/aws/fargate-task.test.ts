@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { formatMessage } from '../../../api/i18n/messages.ts';
 import { encryptCredentials } from '../../../api/aws/credentials-cipher.ts';
 import { createDynamoJobStore } from '../../../api/aws/dynamo-job-store.ts';
-import { CREDENTIALS_UNREADABLE_REASON, runFargateTask } from '../../../api/aws/fargate-task.ts';
+import { CREDENTIALS_UNREADABLE_REASON, RUN_TIMEOUT_MS, SESSION_END_MARGIN_MS, runFargateTask, runTimeoutWithin } from '../../../api/aws/fargate-task.ts';
 import { createS3ReportStore } from '../../../api/aws/s3-report-store.ts';
 import type { JobRecord, JobStore } from '../../../api/jobs/types.ts';
 import { startBrightspaceSite } from '../../fixtures/brightspace-site.ts';
@@ -145,5 +145,16 @@ describe('the Fargate task', () => {
     });
     expect(code).toBe(1);
     expect(await jobs.get('job-slow')).toMatchObject({ status: 'FAILED', reason: expect.stringMatching(/took longer than 1 second and was stopped/) });
+  });
+
+  it('ends a run that started late before its session does, so it can still record its end', () => {
+    const now = new Date('2026-11-28T06:00:00Z');
+    const endsIn = (minutes: number) => ({ expiration: new Date(now.getTime() + minutes * 60_000).toISOString() });
+    // A task that starts at once has its whole half hour.
+    expect(runTimeoutWithin(endsIn(59), now)).toBe(RUN_TIMEOUT_MS);
+    // One that waited 40 minutes for its image stops with time left to write its end.
+    expect(runTimeoutWithin(endsIn(20), now)).toBe(20 * 60_000 - SESSION_END_MARGIN_MS);
+    // Never less than a minute: a run with no time left fails at once, saying it was stopped.
+    expect(runTimeoutWithin(endsIn(1), now)).toBe(60_000);
   });
 });

@@ -2,15 +2,20 @@ import { generateKeyPairSync, sign } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { ECSClient, RunTaskCommand } from '@aws-sdk/client-ecs';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { CloudFrontKeyValueStoreClient, ConflictException, DescribeKeyValueStoreCommand, UpdateKeysCommand } from '@aws-sdk/client-cloudfront-keyvaluestore';
+import type { CloudFrontKeyValueStoreClientResolvedConfig, ServiceInputTypes, ServiceOutputTypes } from '@aws-sdk/client-cloudfront-keyvaluestore';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
+import type { AwsStub } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { RUN_SLOT_PREFIX, createDynamoJobStore } from '../../../api/aws/dynamo-job-store.ts';
 import { createEcsJobRunner } from '../../../api/aws/ecs-job-runner.ts';
-import { NO_DISMISSALS, NO_JOB_HISTORY, NO_JOB_RUNNER, NO_TABLE_OF_CONTENTS, apiRequestOf, lambdaHandlerOf } from '../../../api/aws/lambda/http-lambda.ts';
+import { NO_DISMISSALS, NO_JOB_HISTORY, NO_JOB_RUNNER, NO_JOB_STORE, NO_TABLE_OF_CONTENTS, apiRequestOf, lambdaHandlerOf } from '../../../api/aws/lambda/http-lambda.ts';
+import { REVOCATION_ATTEMPTS, createKvsReportLinkRevocations } from '../../../api/aws/kvs-report-link-revocations.ts';
 import { reportSigningKeyFromSecret } from '../../../api/aws/report-signing-key.ts';
+import { handleRevokeReportLinks } from '../../../api/http/report-link-routes.ts';
 import { EDGE_TOKEN_HEADER } from '../../../api/aws/settings.ts';
-import { REPORT_KEY_STORE_PREFIX } from '../../../api/http/report-capability.ts';
+import { REPORT_KEY_STORE_PREFIX, ownerTagOf } from '../../../api/http/report-capability.ts';
 import { createIssuerTokenVerifier } from '../../../api/http/access-token.ts';
 import { handleJobStatus, handleRunTests } from '../../../api/http/routes.ts';
 import type { ApiDeps } from '../../../api/http/routes.ts';
@@ -21,6 +26,8 @@ import { REPORT_GATE_FILE } from '../../../infra/lib/site.ts';
 import { isResponse, loadCloudFrontFunction } from '../../infra/edge-runtime.ts';
 import { fakeKms } from './fake-kms.ts';
 import type { FakeKms } from './fake-kms.ts';
+import { fakeSts } from './fake-sts.ts';
+import type { FakeSts } from './fake-sts.ts';
 
 // A real DynamoDB-compatible server on a machine shared with other test runs.
 vi.setConfig({ testTimeout: 30_000, hookTimeout: 30_000 });
@@ -192,6 +199,101 @@ describe('the API routes as Lambda functions', () => {
     }
   });
 
+  describe('report-links', () => {
+    const STORE = 'arn:aws:cloudfront::111122223333:key-value-store/0123abcd-4567-89ef-0123-456789abcdef';
+    // The stub's own type: mockClient's default type does not take this client's.
+    let kvs: AwsStub<ServiceInputTypes, ServiceOutputTypes, CloudFrontKeyValueStoreClientResolvedConfig>;
+    let store: Map<string, string>;
+    let etag: number;
+
+    beforeEach(() => {
+      kvs = mockClient(CloudFrontKeyValueStoreClient);
+      store = new Map();
+      etag = 1;
+      kvs.on(DescribeKeyValueStoreCommand).callsFake(() => ({ ETag: `etag-${etag}`, KvsARN: STORE }));
+      kvs.on(UpdateKeysCommand).callsFake((input: { IfMatch: string; Puts?: { Key: string; Value: string }[] }) => {
+        if (input.IfMatch !== `etag-${etag}`) throw new ConflictException({ message: 'The ETag does not match', $metadata: { httpStatusCode: 409 } });
+        for (const put of input.Puts ?? []) store.set(put.Key, put.Value);
+        etag++;
+        return { ETag: `etag-${etag}` };
+      });
+    });
+    afterEach(() => kvs.restore());
+
+    const revoke = (pause?: () => Promise<void>) =>
+      lambdaHandlerOf(handleRevokeReportLinks, {
+        ...deps,
+        jobs: NO_JOB_STORE,
+        runner: NO_JOB_RUNNER,
+        reportLinkRevocations: createKvsReportLinkRevocations({ client: new CloudFrontKeyValueStoreClient({ region: 'us-east-1' }), storeArn: STORE, ...(pause === undefined ? {} : { pause }) }),
+      });
+
+    it("writes the caller's revocation time where the edge looks, so the report gate refuses every link the caller had", async () => {
+      const secrets = mockClient(SecretsManagerClient);
+      try {
+        secrets.on(GetSecretValueCommand).resolves({ SecretString: JSON.stringify(REPORT_KEY) });
+        const job = aJob('0d9f5c2b-7e41-4a3c-9b6d-5e8f7a6b5c4d');
+        await jobs.create(job);
+        const status = lambdaHandlerOf(handleJobStatus, {
+          ...deps,
+          jobs,
+          runner: NO_JOB_RUNNER,
+          reportSigningKey: reportSigningKeyFromSecret({ secretId: 's', client: new SecretsManagerClient({ region: 'ca-central-1' }) }),
+        });
+        const { outputUrl } = JSON.parse((await status(httpEvent('GET', `/api/job-status/${job.id}`, { token: accessToken('user-a') }))).body!) as { outputUrl: string };
+        const uri = new URL(`${outputUrl}${job.filename}.html`).pathname;
+        const gateWith = () => loadCloudFrontFunction(readFileSync(REPORT_GATE_FILE, 'utf8'), { [`${REPORT_KEY_STORE_PREFIX}${REPORT_KEY.keyId}`]: REPORT_KEY.key, ...Object.fromEntries(store) });
+        expect(isResponse(await gateWith()({ request: { method: 'GET', uri, querystring: {}, headers: {} } }))).toBe(false);
+
+        const answer = await revoke()(httpEvent('DELETE', '/api/report-links', { token: accessToken('user-a') }));
+        expect(answer.statusCode).toBe(200);
+        const { at } = JSON.parse(answer.body!) as { revoked: boolean; at: string };
+        // One key, the caller's, with the Unix second of the revocation; written with the store's ETag.
+        expect([...store]).toEqual([[`report-revoked-${ownerTagOf('user-a')}`, String(Math.floor(Date.parse(at) / 1000))]]);
+        expect(kvs.commandCalls(UpdateKeysCommand).map((call) => call.args[0].input)).toEqual([{ KvsARN: STORE, IfMatch: 'etag-1', Puts: [{ Key: `report-revoked-${ownerTagOf('user-a')}`, Value: store.values().next().value }] }]);
+        const refused = await gateWith()({ request: { method: 'GET', uri, querystring: {}, headers: {} } });
+        expect(isResponse(refused) && refused.statusCode).toBe(403);
+      } finally {
+        secrets.restore();
+      }
+    });
+
+    it('needs a verified token, and writes nothing without one', async () => {
+      const handler = revoke();
+      expect((await handler(httpEvent('DELETE', '/api/report-links'))).statusCode).toBe(401);
+      expect((await handler(httpEvent('DELETE', '/api/report-links', { token: `${accessToken('user-a').slice(0, -4)}AAAA` }))).statusCode).toBe(401);
+      expect(kvs.commandCalls(DescribeKeyValueStoreCommand)).toHaveLength(0);
+      expect(kvs.commandCalls(UpdateKeysCommand)).toHaveLength(0);
+      expect(store.size).toBe(0);
+    });
+
+    it("reads the store's ETag again and retries when another write got there first, and answers 503 when it never gets through", async () => {
+      // Another write (a key rotation) lands between this one's read of the ETag and its update.
+      let raced = false;
+      kvs.on(DescribeKeyValueStoreCommand).callsFake(() => {
+        const seen = `etag-${etag}`;
+        if (!raced) {
+          raced = true;
+          etag++;
+        }
+        return { ETag: seen, KvsARN: STORE };
+      });
+      const pauses: number[] = [];
+      const answer = await revoke(async () => void pauses.push(1))(httpEvent('DELETE', '/api/report-links', { token: accessToken('user-b') }));
+      expect(answer.statusCode).toBe(200);
+      expect(kvs.commandCalls(UpdateKeysCommand).map((call) => call.args[0].input.IfMatch)).toEqual(['etag-1', 'etag-2']);
+      expect(store.has(`report-revoked-${ownerTagOf('user-b')}`)).toBe(true);
+      expect(pauses).toHaveLength(1);
+
+      // A store that changes before every write: a few tries, then the caller hears it is busy.
+      kvs.on(DescribeKeyValueStoreCommand).callsFake(() => ({ ETag: `etag-${etag++}`, KvsARN: STORE }));
+      const busy = await revoke(async () => undefined)(httpEvent('DELETE', '/api/report-links', { token: accessToken('user-c') }));
+      expect(busy.statusCode).toBe(503);
+      expect(JSON.parse(busy.body!)).toMatchObject({ code: 'overloaded', message: 'Your report links could not be ended just now. Try again in a moment.' });
+      expect(kvs.commandCalls(UpdateKeysCommand)).toHaveLength(2 + REVOCATION_ATTEMPTS);
+    });
+  });
+
   it('reads the signing key again once it has been kept a while, and after a failed read', async () => {
     const secrets = mockClient(SecretsManagerClient);
     try {
@@ -219,16 +321,19 @@ describe('the API routes as Lambda functions', () => {
 
   describe('run-tests', () => {
     let kms: FakeKms;
+    let sts: FakeSts;
     let ecs: ECSClient;
     let ecsMock: ReturnType<typeof mockClient>;
 
     beforeEach(() => {
       kms = fakeKms();
+      sts = fakeSts();
       ecs = new ECSClient({ region: 'ca-central-1' });
       ecsMock = mockClient(ecs);
     });
     afterEach(() => {
       kms.restore();
+      sts.restore();
       ecsMock.restore();
     });
 
@@ -243,6 +348,9 @@ describe('the API routes as Lambda functions', () => {
         subnets: ['subnet-a'],
         securityGroups: ['sg-1'],
         credentialsKeyId: 'arn:aws:kms:ca-central-1:111122223333:key/1234abcd-12ab-34cd-56ef-1234567890ab',
+        sts: sts.client,
+        jobRoleArn: 'arn:aws:iam::111122223333:role/ctpo-job',
+        history: { previousSucceeded: async () => undefined },
       });
     const body = JSON.stringify({
       USER_NAME: 'qa.bot',

@@ -121,6 +121,26 @@ describe('the local worker pool', () => {
     expect(logged.join('\n')).not.toContain('secret-pw-123');
   });
 
+  it('applies only what a run may set on its own job: another job, an owner, a runner reference or an unknown status is refused, logged and changes nothing', async () => {
+    const pool = makeRunner({ concurrency: 2 });
+    await submit(pool, aJob(1, 'trespass'));
+    await submit(pool, aJob(2, 'sleep-20'));
+    await pool.idle();
+    const own = await store.get('job-001');
+    expect(own).toMatchObject({ status: 'SUCCEEDED', owner: 'user-a', courseName: 'Own course' });
+    // Its runner reference is the pool's own, never the one the run sent.
+    expect(own?.runnerRef).toMatch(/^local-\d+-pid-\d+$/);
+    expect(own?.reason).toBeUndefined();
+    expect(await store.get('job-002')).toMatchObject({ status: 'SUCCEEDED', owner: 'user-a' });
+    const refusals = logged.filter((line) => line.includes('a run may not make'));
+    expect(refusals).toEqual([
+      'job job-001: its process sent an update a run may not make (id, jobId); refused, nothing changed',
+      'job job-001: its process sent an update a run may not make (patch.owner); refused, nothing changed',
+      'job job-001: its process sent an update a run may not make (patch.runnerRef); refused, nothing changed',
+      'job job-001: its process sent an update a run may not make (patch.status); refused, nothing changed',
+    ]);
+  });
+
   it('stops a run that takes too long, and terminates one that does not stop', async () => {
     const pool = makeRunner({ concurrency: 2, runTimeoutMs: 300, stopGraceMs: 200 });
     await submit(pool, aJob(1, 'hang'));

@@ -23,7 +23,7 @@ describe('the QA API functions', () => {
   it('has no endpoint beside CloudFront: no API Gateway, function URLs that take only signed requests from the distribution', () => {
     expect(Object.keys(synth.template.toJSON().Resources as Record<string, { Type: string }>).filter((id) => /ApiGateway/.test(synth.template.toJSON().Resources[id].Type))).toEqual([]);
     const urls = Object.values(synth.template.findResources('AWS::Lambda::Url')).map((url) => url.Properties as { AuthType: string; TargetFunctionArn: unknown });
-    expect(urls).toHaveLength(7);
+    expect(urls).toHaveLength(8);
     const distribution = distributionOf(synth.template).id;
     for (const pattern of API_ROUTES) {
       const url = routeUrl(synth.template, pattern).id;
@@ -117,12 +117,20 @@ describe('the QA API functions', () => {
       ['ssm:GetParameter'],
       ['dynamodb:BatchGetItem', 'dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
       ['kms:Encrypt'],
+      ['dynamodb:Query'],
+      ['sts:AssumeRole', 'sts:TagSession'],
       ['ecs:RunTask'],
       ['iam:PassRole'],
     ]);
+    // The owner's previous run of the course, whose report the run's session may read; and that
+    // session itself, of the job role only (test/infra/qa-api/runner.test.ts).
+    expect(render(runTests[3]!.Resource)).toBe(`{${jobsTable(synth.template).id}.Arn}/index/by-owner-created`);
+    const jobRole = only(synth.template, 'AWS::IAM::Role', { Description: Match.stringLikeRegexp('what one run may touch') });
+    expect(runTests[4]!.Resource).toEqual({ 'Fn::GetAtt': [jobRole.id, 'Arn'] });
+    expect(environmentOf(route('/api/run-tests')).CTPO_JOB_ROLE_ARN).toEqual({ 'Fn::GetAtt': [jobRole.id, 'Arn'] });
     const cluster = { 'Fn::GetAtt': [only(synth.template, 'AWS::ECS::Cluster').id, 'Arn'] };
-    expect(runTests[3]).toMatchObject({ Resource: { Ref: runnerTask(synth.template).id }, Condition: { ArnEquals: { 'ecs:cluster': cluster } } });
-    expect(runTests[4]).toMatchObject({ Condition: { StringEquals: { 'iam:PassedToService': 'ecs-tasks.amazonaws.com' } } });
+    expect(runTests[5]).toMatchObject({ Resource: { Ref: runnerTask(synth.template).id }, Condition: { ArnEquals: { 'ecs:cluster': cluster } } });
+    expect(runTests[6]).toMatchObject({ Condition: { StringEquals: { 'iam:PassedToService': 'ecs-tasks.amazonaws.com' } } });
     // The history: the owner index for the list of runs; the dismissals table, and the user pool for
     // the name a dismissal is recorded under.
     const ownerIndex = `{${jobsTable(synth.template).id}.Arn}/index/by-owner-created`;
@@ -162,6 +170,19 @@ describe('the QA API functions', () => {
     expect(protocols[2]!.Resource).toEqual(table);
     expect(render(protocols[3]!.Resource)).toBe(`{${reportsBucket(synth.template).id}.Arn}/reports/*`);
     expect(protocols[4]!.Resource).toEqual(pool);
+    // Revoking report links: the revocation time written into the edge's key store, with its ETag;
+    // no table, no other store, no other KeyValueStore action (not even reading the keys).
+    const store = only(synth.template, 'AWS::CloudFront::KeyValueStore');
+    const reportLinks = nonLog(routeRole('/api/report-links'));
+    expect(reportLinks.slice(1)).toEqual([
+      { Effect: 'Allow', Action: ['cloudfront-keyvaluestore:DescribeKeyValueStore', 'cloudfront-keyvaluestore:UpdateKeys'], Resource: { 'Fn::GetAtt': [store.id, 'Arn'] } },
+    ]);
+    expect(actionsOf(reportLinks[0]!)).toEqual(['ssm:GetParameter']);
+    expect(environmentOf(route('/api/report-links')).CTPO_REPORT_KEY_STORE_ARN).toEqual({ 'Fn::GetAtt': [store.id, 'Arn'] });
+    expect(route('/api/report-links').properties.ReservedConcurrentExecutions).toBe(5);
+    for (const pattern of API_ROUTES.filter((pattern) => pattern !== '/api/report-links')) {
+      expect(JSON.stringify(statementsOf(synth.template, routeRole(pattern))), 'only report-links writes revocations').not.toContain('keyvaluestore:UpdateKeys');
+    }
     // Each function writes only to its own log group.
     for (const fn of [...API_ROUTES.map(route), taskStateFunction(synth.template)]) {
       const logs = statementsOf(synth.template, roleOf(fn)).filter((statement) => actionsOf(statement).every((action) => action.startsWith('logs:')));

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { protocolsTable, credentialsKey, dismissalsTable, environmentOf, jobsTable, reportsBucket, roleOf, routeFunction, runnerTask, statementsOf, taskStateFunction } from '../resources.ts';
 import type { Statement } from '../resources.ts';
-import { REPO_ROOT, referenceOf, render, synthesize } from '../support.ts';
+import { Match } from 'aws-cdk-lib/assertions';
+import { REPO_ROOT, only, referenceOf, render, synthesize } from '../support.ts';
 import type { Synthesized } from '../support.ts';
 
 const actionsOf = (statement: Statement): string[] => (Array.isArray(statement.Action) ? statement.Action : [statement.Action]);
@@ -74,19 +75,70 @@ describe('the QA API runner', () => {
     expect(readFileSync(join(REPO_ROOT, 'infra/lib/qa-api/runner.ts'), 'utf8')).toMatch(/Residual, written down: the key's administration \(kms:PutKeyPolicy/);
   });
 
-  it('lets the runner write its job and its reports and read the course history, nothing else', () => {
-    // The runner writes its job and reports under reports/, and reads the course's history: the
-    // previous report, the owner index, the dismissals, the protocols. Nothing else.
-    const runner = statementsOf(synth.template, taskRole);
-    expect(runner.map(actionsOf)).toEqual([['dynamodb:GetItem', 'dynamodb:UpdateItem'], ['s3:DeleteObject', 's3:GetObject', 's3:PutObject'], ['dynamodb:Query'], ['dynamodb:GetItem', 'dynamodb:Query'], ['kms:Decrypt']]);
-    // ... and the client's protocol with the course's answers, to score the run by.
-    expect(runner[3]!.Resource).toEqual({ 'Fn::GetAtt': [protocolsTable(synth.template).id, 'Arn'] });
-    expect(render(runner[1]!.Resource)).toBe(`{${reportsBucket(synth.template).id}.Arn}/reports/*`);
-    const history = runner[2]!.Resource as unknown[];
-    expect(history).toHaveLength(2);
-    expect(history).toContainEqual({ 'Fn::GetAtt': [dismissalsTable(synth.template).id, 'Arn'] });
-    const ownerIndex = `{${jobsTable(synth.template).id}.Arn}/index/by-owner-created`;
-    expect(history.map((resource) => render(resource)).filter((text) => text === ownerIndex)).toHaveLength(1);
+  it("gives the task's own role nothing but the decryption of what its run was handed", () => {
+    // A course that breaks out of the browser holds the task's credentials: they must reach no job
+    // and no report. Everything else goes through the session of the job role the run was handed.
+    expect(statementsOf(synth.template, taskRole).map(actionsOf)).toEqual([['kms:Decrypt']]);
+  });
+
+  it('lets a run touch only its own job, its own report, the report it compares with and its owner’s history, through a session tagged by run-tests', () => {
+    const jobRole = only(synth.template, 'AWS::IAM::Role', { Description: Match.stringLikeRegexp('what one run may touch') });
+    const starter = roleOf(routeFunction(synth.template, '/api/run-tests'));
+    // Only run-tests may take a session, only with the job's tags, and for an hour at most.
+    expect(jobRole.properties.MaxSessionDuration).toBe(3600);
+    expect((jobRole.properties.AssumeRolePolicyDocument as { Statement: Statement[] }).Statement).toEqual([
+      {
+        Effect: 'Allow',
+        Principal: { AWS: { 'Fn::GetAtt': [starter, 'Arn'] } },
+        Action: ['sts:AssumeRole', 'sts:TagSession'],
+        Condition: {
+          'ForAllValues:StringEquals': { 'aws:TagKeys': ['ctpo-job', 'ctpo-owner', 'ctpo-report', 'ctpo-baseline'] },
+          StringLike: { 'aws:RequestTag/ctpo-job': '?*', 'aws:RequestTag/ctpo-owner': '?*', 'aws:RequestTag/ctpo-report': '?*' },
+        },
+      },
+    ]);
+    const arnOf = (found: { id: string }) => ({ 'Fn::GetAtt': [found.id, 'Arn'] });
+    const bucket = `{${reportsBucket(synth.template).id}.Arn}`;
+    const statements = statementsOf(synth.template, jobRole.id).map((statement) => ({ ...statement, Resource: render(statement.Resource) }));
+    expect(statements).toEqual([
+      {
+        Sid: 'ItsOwnJob',
+        Effect: 'Allow',
+        Action: 'dynamodb:GetItem',
+        Resource: render(arnOf(jobsTable(synth.template))),
+        Condition: { 'ForAllValues:StringEquals': { 'dynamodb:LeadingKeys': ['${aws:PrincipalTag/ctpo-job}'] } },
+      },
+      {
+        Sid: 'ItsOwnJobsProgressNotItsOwner',
+        Effect: 'Allow',
+        Action: 'dynamodb:UpdateItem',
+        Resource: render(arnOf(jobsTable(synth.template))),
+        Condition: {
+          'ForAllValues:StringEquals': {
+            'dynamodb:LeadingKeys': ['${aws:PrincipalTag/ctpo-job}'],
+            'dynamodb:Attributes': ['id', 'status', 'statusRank', 'updatedAt', 'startedAt', 'finishedAt', 'progress', 'reason', 'courseName', 'summary'],
+          },
+        },
+      },
+      {
+        Sid: 'ItsOwnersDismissals',
+        Effect: 'Allow',
+        Action: 'dynamodb:Query',
+        Resource: render(arnOf(dismissalsTable(synth.template))),
+        Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['["${aws:PrincipalTag/ctpo-owner}",*'] } },
+      },
+      {
+        Sid: 'ItsOwnersProtocols',
+        Effect: 'Allow',
+        Action: ['dynamodb:GetItem', 'dynamodb:Query'],
+        Resource: render(arnOf(protocolsTable(synth.template))),
+        Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['["protocols","${aws:PrincipalTag/ctpo-owner}"]', '["answers","${aws:PrincipalTag/ctpo-owner}",*'] } },
+      },
+      { Sid: 'ItsOwnReport', Effect: 'Allow', Action: ['s3:DeleteObject', 's3:PutObject'], Resource: `${bucket}/reports/\${aws:PrincipalTag/ctpo-report}.*` },
+      { Sid: 'ThePreviousReport', Effect: 'Allow', Action: 's3:GetObject', Resource: `${bucket}/reports/\${aws:PrincipalTag/ctpo-baseline}.json` },
+    ]);
+    // The owner attribute is never among what an update may name.
+    expect(JSON.stringify(statements[1]!.Condition)).not.toMatch(/"owner"|"filename"|"runnerRef"/);
   });
 
   it('starts runs in public subnets without a NAT gateway, behind a security group that admits nothing', () => {
