@@ -131,7 +131,10 @@ export interface LocalStackOptions {
   pollIntervalMs?: number;
   /** Days a finished run and its report are kept (null: for ever). Default 30, as on AWS. */
   reportExpiryDays?: number | null;
-  /** The address guard's local switch; on by default here, the demo course lives on loopback. */
+  /**
+   * The address guard's local switch; on by default here, the demo course lives on loopback. It holds
+   * for the runs of a site on a loopback or private address only (localSwitchFor).
+   */
   allowPrivateTargets?: boolean;
   runTimeoutMs?: number;
   stopGraceMs?: number;
