@@ -13,6 +13,8 @@ import { bearerTokenOf, createIssuerTokenVerifier } from '../http/access-token.t
 import { MAX_BODY_BYTES } from '../http/contract.ts';
 import { createApi } from '../http/create-api.ts';
 import { createConcurrencyLimit } from '../http/concurrency-limit.ts';
+import { AppError } from '../errors.ts';
+import { msg } from '../i18n/messages.ts';
 import { failureDetail } from '../log.ts';
 import { errorResponse } from '../http/respond.ts';
 import { languageOfRequest } from '../http/routes.ts';
@@ -101,6 +103,13 @@ function endIfNotRead(res: ServerResponse, drainTimeoutMs: number): void {
   };
   socket.once('drain', stop);
   socket.once('close', stop);
+}
+
+const BODYLESS_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+function bodyNotAllowed(request: ApiRequest): LocalResponse {
+  const error = new AppError('invalid_input', msg('error.request.body-not-allowed', { method: request.method }));
+  return errorResponse(request, [], error, { language: languageOfRequest(request) });
 }
 
 // The identity stand-in's routes that read a body: the sign-in form, the token endpoint, and the
@@ -223,7 +232,10 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
           try {
             const request = apiRequestHead(req, res);
             const bodySent = hasBody(req);
-            let response = await beforeBody(request);
+            // A GET, HEAD or OPTIONS takes no body here, and nothing checks a token before one would
+            // be read: one that says it has a body is answered at once and its connection closed,
+            // unread, so no one can make the server wait on (or buffer) a body no route reads.
+            let response = bodySent && BODYLESS_METHODS.has(request.method) ? bodyNotAllowed(request) : await beforeBody(request);
             if (response === undefined && bodySent) request.body = await readApiBody(req, MAX_BODY_BYTES);
             response ??= await dispatch(request);
             // A body left unread, or one over the limit, is not read on: the connection closes instead.
