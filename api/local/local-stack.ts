@@ -33,7 +33,8 @@ import type { SqliteJobStore } from '../jobs/sqlite-job-store.ts';
 import { createIdentityProvider } from './identity/identity-provider.ts';
 import type { IdentityProvider, IdentityUser } from './identity/identity-provider.ts';
 import { loadOrCreateSigningKey } from './identity/signing-key.ts';
-import { DEV_SERVER_ORIGIN, LOCAL_CLIENT_ID, LOCAL_POOL_ID, localRuntimeConfig } from './local-config.ts';
+import { DEV_KEY_FILE, createDevOriginRoute, writeDevKey } from './dev-origins.ts';
+import { LOCAL_CLIENT_ID, LOCAL_POOL_ID, localRuntimeConfig } from './local-config.ts';
 import { apiRequestHead, hasBody, isClientGone, listen, readApiBody, writeApiResponse } from './node-http.ts';
 import type { LocalResponse } from './node-http.ts';
 import { loadOrCreateReportKey } from './report-link-key.ts';
@@ -128,7 +129,10 @@ export interface LocalStackOptions {
   /** The built app (web/dist); null serves the API, sign-in and reports only. */
   webDist?: string | null;
   users?: IdentityUser[];
-  /** Other app origins allowed to sign in and call the API (the Vite dev server). */
+  /**
+   * Other app origins allowed to sign in and call the API from the start. Default none: `npm run dev`
+   * asks for its own while it runs (dev-origins.ts).
+   */
   devOrigins?: string[];
   /** Runs at once. Default 2. */
   poolSize?: number;
@@ -191,6 +195,11 @@ export interface LocalStack {
 }
 
 const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]'];
+
+function removeFrom(list: string[], value: string): void {
+  const at = list.indexOf(value);
+  if (at !== -1) list.splice(at, 1);
+}
 
 export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
   const log = options.log ?? ((line: string) => console.log(line));
@@ -323,12 +332,27 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   const origin = `https://${publicHost.includes(':') ? `[${publicHost}]` : publicHost}:${port}`;
   // The same stack answers at every loopback name; each is its own browser origin.
   const ownOrigins = [...new Set([origin, ...LOOPBACK_NAMES.map((name) => `https://${name}:${port}`)])];
-  const appOrigins = [...ownOrigins, ...(options.devOrigins ?? [DEV_SERVER_ORIGIN])];
+  // Read at each request: the dev server's origin joins these lists while `npm run dev` asks for it.
+  const appOrigins = [...ownOrigins, ...(options.devOrigins ?? [])];
+  const returnAddresses = appOrigins.map((app) => `${app}/`);
+  const devOrigins = createDevOriginRoute({
+    key: writeDevKey(join(dataDir, DEV_KEY_FILE)),
+    trust: (dev) => {
+      if (appOrigins.includes(dev)) return;
+      appOrigins.push(dev);
+      returnAddresses.push(`${dev}/`);
+    },
+    forget: (dev) => {
+      if (ownOrigins.includes(dev) || (options.devOrigins ?? []).includes(dev)) return;
+      removeFrom(appOrigins, dev);
+      removeFrom(returnAddresses, `${dev}/`);
+    },
+  });
 
   const identity = createIdentityProvider({
     origin,
     poolId: LOCAL_POOL_ID,
-    clients: [{ clientId: LOCAL_CLIENT_ID, redirectUris: appOrigins.map((app) => `${app}/`), logoutUris: appOrigins.map((app) => `${app}/`) }],
+    clients: [{ clientId: LOCAL_CLIENT_ID, redirectUris: returnAddresses, logoutUris: returnAddresses }],
     users: options.users ?? [DEFAULT_USER],
     signingKey,
     corsOrigins: appOrigins,
@@ -403,6 +427,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   dispatch = async (request) => {
     if (request.path === '/api' || request.path.startsWith('/api/')) return api(request);
     if (request.path === '/reports' || request.path.startsWith(REPORTS_PREFIX)) return reports(request);
+    const dev = devOrigins(request);
+    if (dev !== undefined) return dev;
     const signIn = await identity.handle(request);
     if (signIn !== undefined) return signIn;
     if (request.path === '/config.json') {
