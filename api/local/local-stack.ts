@@ -5,7 +5,7 @@
 import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:https';
 import type { Server } from 'node:https';
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { join } from 'node:path';
 import { loadTableOfContentsJson } from '../engine/load-table-of-contents.ts';
@@ -60,7 +60,10 @@ export interface ConnectionLimits {
   keepAliveTimeoutMs: number;
   /** A connection with no traffic at all for this long is closed (above the longest answer, POST /api/toc). */
   idleTimeoutMs: number;
-  /** Connections one client address may hold at once: one client cannot take every slot. */
+  /**
+   * Connections one client address may hold at once: one client cannot take every slot. At the cap
+   * its oldest connection with no request in progress is closed for the new one.
+   */
   maxConnectionsPerClient: number;
   /** An answer the client does not read for this long (its writes stay buffered) ends the connection. */
   drainTimeoutMs: number;
@@ -274,21 +277,40 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     server.keepAliveTimeout = limits.keepAliveTimeoutMs;
     server.timeout = limits.idleTimeoutMs;
     server.maxConnections = limits.maxConnections;
-    // Per client address, counted from the TCP connection on (before its handshake can stall).
-    const perClient = new Map<string, number>();
+    // Per client address, counted from the TCP connection on (before its handshake can stall), oldest
+    // first, each with the requests it has in progress. On a loopback-only listener every client is
+    // 127.0.0.1 or ::1, so a cap that refused new connections would let one local process holding
+    // them all lock everyone else out: at the cap, the address's oldest connection with no request in
+    // progress (idle, or its handshake or headers not done) is closed for the new one instead, and a
+    // new one is refused only while every connection of the address is busy answering.
+    const perClient = new Map<string, Map<number, { socket: Socket; inProgress: number }>>();
     server.on('connection', (socket: Socket) => {
       const address = socket.remoteAddress ?? '';
-      const held = perClient.get(address) ?? 0;
-      if (held >= limits.maxConnectionsPerClient) {
-        socket.destroy();
-        return;
+      const held = perClient.get(address) ?? new Map<number, { socket: Socket; inProgress: number }>();
+      if (held.size >= limits.maxConnectionsPerClient) {
+        const idle = [...held.values()].find((connection) => connection.inProgress === 0);
+        if (idle === undefined) {
+          socket.destroy();
+          return;
+        }
+        idle.socket.destroy();
+        held.delete(idle.socket.remotePort ?? -1);
       }
-      perClient.set(address, held + 1);
+      const port = socket.remotePort ?? -1;
+      held.set(port, { socket, inProgress: 0 });
+      perClient.set(address, held);
       socket.once('close', () => {
-        const left = (perClient.get(address) ?? 1) - 1;
-        if (left <= 0) perClient.delete(address);
-        else perClient.set(address, left);
+        if (held.get(port)?.socket === socket) held.delete(port);
+        if (held.size === 0 && perClient.get(address) === held) perClient.delete(address);
       });
+    });
+    // A request is in progress from its headers until its answer is handed to the system or fails.
+    // The TLS socket a request comes on is another object than the TCP one: the client's port joins them.
+    server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+      const connection = perClient.get(req.socket.remoteAddress ?? '')?.get(req.socket.remotePort ?? -1);
+      if (connection === undefined) return;
+      connection.inProgress++;
+      res.once('close', () => connection.inProgress--);
     });
     server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
       // An HTTP-level fault gets its status; anything below HTTP (a TLS handshake that failed or
