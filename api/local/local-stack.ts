@@ -199,6 +199,13 @@ export interface LocalStack {
 
 const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]'];
 
+/** A client's TCP connection, by its port, with the requests it has in progress. */
+interface ClientConnection {
+  socket: Socket;
+  port: number;
+  inProgress: number;
+}
+
 function removeFrom(list: string[], value: string): void {
   const at = list.indexOf(value);
   if (at !== -1) list.splice(at, 1);
@@ -283,21 +290,21 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     // them all lock everyone else out: at the cap, the address's oldest connection with no request in
     // progress (idle, or its handshake or headers not done) is closed for the new one instead, and a
     // new one is refused only while every connection of the address is busy answering.
-    const perClient = new Map<string, Map<number, { socket: Socket; inProgress: number }>>();
+    const perClient = new Map<string, Map<number, ClientConnection>>();
     server.on('connection', (socket: Socket) => {
       const address = socket.remoteAddress ?? '';
-      const held = perClient.get(address) ?? new Map<number, { socket: Socket; inProgress: number }>();
+      const held = perClient.get(address) ?? new Map<number, ClientConnection>();
       if (held.size >= limits.maxConnectionsPerClient) {
         const idle = [...held.values()].find((connection) => connection.inProgress === 0);
         if (idle === undefined) {
           socket.destroy();
           return;
         }
+        held.delete(idle.port);
         idle.socket.destroy();
-        held.delete(idle.socket.remotePort ?? -1);
       }
       const port = socket.remotePort ?? -1;
-      held.set(port, { socket, inProgress: 0 });
+      held.set(port, { socket, port, inProgress: 0 });
       perClient.set(address, held);
       socket.once('close', () => {
         if (held.get(port)?.socket === socket) held.delete(port);
