@@ -15,7 +15,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { AppError, isAppError } from '../api/errors.ts';
 import { loadTableOfContents } from '../api/engine/load-table-of-contents.ts';
-import { sitePolicy, siteOriginOf } from '../api/brightspace/session.ts';
+import { localSwitchFor, sitePolicy, siteOriginOf } from '../api/brightspace/session.ts';
 import { assertAllowedDestination } from '../api/net/address-guard.ts';
 import { executeJob } from '../api/jobs/execute-job.ts';
 import { createBaselineSource } from '../api/jobs/baseline.ts';
@@ -74,9 +74,11 @@ const USAGE = `Usage: npm run ctpo -- --site URL --org-unit N --modules 1,2|all|
                              (without it, the modules only, with the activities they link to)
   --language TAG             the language of the report and of the messages: ${LANGUAGES.join(', ')}
                              (default en, US English)
-  --allow-private-targets    let loopback and private addresses through, and an http:// site (a
-                             course on this machine or network, such as the demo course); also
-                             CTPO_ALLOW_PRIVATE_TARGETS=1
+  --allow-private-targets    for a site on this machine or its network only (every address of
+                             its host loopback or private, such as the demo course): accept it
+                             over http://, and let its pages and links reach loopback and private
+                             addresses (the services of this machine and its network); for any
+                             other site it changes nothing; also CTPO_ALLOW_PRIVATE_TARGETS=1
   --enhanced-contrast        also check AAA enhanced contrast (7:1); also CTPO_ENHANCED_CONTRAST=1
 
 Accessibility is checked in headless Chromium (/usr/bin/chromium, or CTPO_CHROMIUM; off for none);
@@ -253,17 +255,23 @@ function hintFor(error: AppError, options: Options): 'private' | 'site' | 'orgun
   return null;
 }
 
-/** The site's origin, refused at once when the address guard would refuse it (before any prompt). */
-async function siteOf(options: Options): Promise<URL> {
-  const origin = siteOriginOf(options.site, options.allowPrivateTargets);
+/**
+ * The site's origin, refused at once when the address guard would refuse it (before any prompt), and
+ * whether the local switch holds for it: only for a site on this machine or its network
+ * (localSwitchFor), so the flag cannot open the user's loopback and LAN services to a public site's
+ * course pages, nor send a public site's password over plain http. The engine decides the same again.
+ */
+async function siteOf(options: Options): Promise<{ origin: URL; allowPrivateTargets: boolean }> {
+  const allowPrivateTargets = await localSwitchFor(options.site, options.allowPrivateTargets);
+  const origin = siteOriginOf(options.site, allowPrivateTargets);
   try {
-    await assertAllowedDestination(origin, sitePolicy(options.allowPrivateTargets));
+    await assertAllowedDestination(origin, sitePolicy(allowPrivateTargets));
   } catch (error) {
     if (isAppError(error)) throw error;
     // DNS had no answer: the address is mistyped, or the site is gone.
     throw new AppError('site_unreachable', msg('error.site.not-found', { host: origin.hostname }), { cause: error });
   }
-  return origin;
+  return { origin, allowPrivateTargets };
 }
 
 interface Credentials {
@@ -379,11 +387,15 @@ async function main(): Promise<number> {
     }
   }
   try {
-    const site = await siteOf(options);
+    const { origin: site, allowPrivateTargets } = await siteOf(options);
     const username = process.env.BRIGHTSPACE_USERNAME || (await ask('Brightspace Username: ', false));
     const password = process.env.BRIGHTSPACE_PASSWORD || (await ask('Brightspace Password: ', true));
+    // Out of the environment at once: every process started from here on (the browser, whose
+    // renderers run course pages' scripts; the document reader) would otherwise inherit them.
+    delete process.env.BRIGHTSPACE_USERNAME;
+    delete process.env.BRIGHTSPACE_PASSWORD;
     const credentials = { username, password };
-    if (options.allowPrivateTargets) {
+    if (allowPrivateTargets) {
       process.stderr.write(`${t('cli.private-targets')}\n`);
     }
     if (options.listModules) {

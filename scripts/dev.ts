@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { createServer } from 'vite';
 import type { Plugin } from 'vite';
-import { DEV_SERVER_ORIGIN } from '../api/local/local-config.ts';
+import { DEV_KEY_FILE, DEV_KEY_HEADER, DEV_ORIGIN_PREFIX } from '../api/local/dev-origins.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -18,7 +18,10 @@ Serves the app from web/src with hot reload on http://localhost:5173.
   (default)           sign-in and API from the local stack: start it first with npm start
   --config-url <url>  use a deployed environment's config, e.g. https://<site>/config.json
                       (its user pool client and API must allow http://localhost:5173)
-  --port <port>       another port for the dev server (the local stack allows 5173 only)
+  --port <port>       another port for the dev server (default 5173)
+
+The local stack trusts the dev server's origin for sign-in and API calls only while it runs: the
+dev server asks for it at start (with the key in the stack's data folder) and gives it up at exit.
 
 Environment: CTPO_PORT and CTPO_DATA_DIR, as for npm start, to find the local stack.
 `;
@@ -78,6 +81,22 @@ async function localStackConfig(settings: DevSettings): Promise<Record<string, u
   }
 }
 
+/**
+ * Asks the running local stack to trust this dev server's origin (PUT) or to stop trusting it
+ * (DELETE), with the key only a process of this user can read from the stack's data folder.
+ */
+async function askLocalStack(settings: DevSettings, method: 'PUT' | 'DELETE'): Promise<void> {
+  const key = readFileSync(resolve(settings.dataDir, DEV_KEY_FILE), 'utf8').trim();
+  const agent = new Agent({ connect: { ca: readFileSync(resolve(settings.dataDir, 'tls', 'cert.pem'), 'utf8') } });
+  try {
+    const url = `https://localhost:${settings.stackPort}${DEV_ORIGIN_PREFIX}${settings.port}`;
+    const response = await undiciFetch(url, { method, headers: { [DEV_KEY_HEADER]: key }, dispatcher: agent, signal: AbortSignal.timeout(5000) });
+    if (response.status !== 204) throw new Error(`${url} answered ${response.status}.`);
+  } finally {
+    await agent.close();
+  }
+}
+
 async function deployedConfig(raw: string): Promise<Record<string, unknown>> {
   let url: URL;
   try {
@@ -122,10 +141,13 @@ async function main(): Promise<void> {
   const address = `http://localhost:${settings.port}/`;
   console.log(`\nVite dev server: ${address} (hot reload)`);
   if (settings.configUrl === undefined) {
-    console.log(`Sign-in and API: the local stack at https://localhost:${settings.stackPort}`);
-    if (`http://localhost:${settings.port}` !== DEV_SERVER_ORIGIN) {
-      console.log(`Note: the local stack allows sign-in from ${DEV_SERVER_ORIGIN}/ only; on port ${settings.port} sign-in will be refused.`);
+    try {
+      await askLocalStack(settings, 'PUT');
+    } catch (error) {
+      await server.close();
+      throw new Error(`The local stack at https://localhost:${settings.stackPort} did not let this dev server sign in (${error instanceof Error ? error.message : String(error)}). Restart npm start, then npm run dev.`, { cause: error });
     }
+    console.log(`Sign-in and API: the local stack at https://localhost:${settings.stackPort}, which trusts ${address} while this runs`);
   } else {
     console.log(`Sign-in and API: the environment of ${settings.configUrl}`);
     console.log(`Its user pool client must list ${address} as a callback and sign-out URL, and its API must allow that origin.`);
@@ -133,7 +155,9 @@ async function main(): Promise<void> {
   console.log('Press Ctrl-C to stop.\n');
 
   const stop = (): void => {
-    void server.close().then(() => process.exit(0));
+    // The stack stops trusting this origin: once the port is free, another process could take it.
+    const forget = settings.configUrl === undefined ? askLocalStack(settings, 'DELETE').catch(() => undefined) : Promise.resolve();
+    void forget.then(() => server.close()).then(() => process.exit(0));
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);

@@ -27,8 +27,10 @@ Environment:
   CTPO_LOCAL_PASSWORD         sign-in password (default ${DEFAULT_USER.password})
   CTPO_POOL_SIZE              test runs at once (default 2)
   CTPO_POLL_INTERVAL_MS       how often the app asks for a job's status (default 10000)
-  CTPO_ALLOW_PRIVATE_TARGETS  1 (default here): courses on this machine or network may be tested (never link-local
-                              or cloud metadata addresses); 0: public sites only
+  CTPO_ALLOW_PRIVATE_TARGETS  1 (default here): courses on this machine or network may be tested, over http too,
+                              and their pages and links may reach loopback and private addresses (never link-local
+                              or cloud metadata ones); a public site's runs keep to https and public addresses
+                              all the same; 0: public sites only
   CTPO_CHROMIUM               the Chromium for the accessibility checks (default /usr/bin/chromium; off: none, checks without a browser)
   CTPO_ENHANCED_CONTRAST      1: also check AAA enhanced contrast (7:1)
   CTPO_REPORT_EXPIRY_DAYS     days a finished run and its report are kept (default 30; off: for ever); dismissals stay
@@ -149,7 +151,7 @@ function describe(stack: LocalStack, settings: Settings, demo: DemoCourse | stri
   }
   lines.push(
     settings.allowPrivateTargets
-      ? '  Addresses   private and loopback sites allowed (CTPO_ALLOW_PRIVATE_TARGETS=1), so a course on this machine can be tested; link-local and cloud metadata addresses never. AWS allows neither.'
+      ? '  Addresses   private and loopback sites allowed (CTPO_ALLOW_PRIVATE_TARGETS=1), so a course on this machine can be tested; a public site’s runs reach public addresses only; link-local and cloud metadata addresses never. AWS allows neither.'
       : '  Addresses   public sites only (CTPO_ALLOW_PRIVATE_TARGETS=0).',
   );
   lines.push(`  Accessibility ${accessibilityModeLine()}`);

@@ -5,14 +5,18 @@
 // developer's container, CI) and as it is otherwise (the runner image runs as a user of its own).
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { childEnvironment } from '../child-environment.ts';
 
 const WRAPPER = fileURLToPath(new URL('./chromium-sandboxed.sh', import.meta.url));
 
-/** Playwright's launch options that start `executablePath` sandboxed (Playwright adds `--no-sandbox` unless told otherwise). */
+/**
+ * Playwright's launch options that start `executablePath` sandboxed (Playwright adds `--no-sandbox`
+ * unless told otherwise), with an allow-listed environment: a renderer runs a course's scripts, and
+ * the browser's processes run as another user (nobody, as root), so whatever secret this process's
+ * environment holds (a password, cloud keys) would be theirs to read in /proc/<pid>/environ.
+ */
 export function sandboxedLaunchOptions(executablePath: string): { executablePath: string; chromiumSandbox: true; env: Record<string, string> } {
-  const env: Record<string, string> = {};
-  for (const [name, value] of Object.entries(process.env)) if (value !== undefined) env[name] = value;
-  return { executablePath: WRAPPER, chromiumSandbox: true, env: { ...env, CTPO_SANDBOXED_CHROMIUM: executablePath } };
+  return { executablePath: WRAPPER, chromiumSandbox: true, env: { ...childEnvironment(['CTPO_BROWSER_UID']), CTPO_SANDBOXED_CHROMIUM: executablePath } };
 }
 
 let sandboxProbe: boolean | undefined;

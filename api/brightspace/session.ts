@@ -9,8 +9,8 @@
 import { AppError, isAppError } from '../errors.ts';
 import { msg, type Message } from '../i18n/messages.ts';
 import type { TocResponse } from './types.ts';
-import type { AddressPolicy } from '../net/address-guard.ts';
-import { assertAllowedUrl } from '../net/address-guard.ts';
+import type { AddressPolicy, Resolver } from '../net/address-guard.ts';
+import { assertAllowedUrl, isPrivateSite } from '../net/address-guard.ts';
 import { headerValue, NetworkFailure, type GuardedHttpClient, type HttpRequest, type HttpResponse } from '../net/guarded-http.ts';
 import { backoffMs, sleep } from '../net/retry.ts';
 import { CookieJar } from './cookie-jar.ts';
@@ -44,6 +44,23 @@ export type ApiAnswer =
 /** The site itself must be https; plain http and private addresses only with the local-use switch. */
 export function sitePolicy(allowPrivateTargets: boolean): AddressPolicy {
   return { allowPrivateTargets, allowHttp: allowPrivateTargets };
+}
+
+/**
+ * The local-use switch as it applies to one site's run: on only when the switch is on and the site
+ * itself is on a loopback or private address (isPrivateSite). A page of a public site's course could
+ * otherwise make the browser read loopback and LAN services and send on what it read, and the link
+ * checker GET any of them; and a public site's password would be accepted over plain http.
+ */
+export async function localSwitchFor(siteUrl: string, allowPrivateTargets: boolean, resolve?: Resolver): Promise<boolean> {
+  if (!allowPrivateTargets || typeof siteUrl !== 'string') return false;
+  let url: URL;
+  try {
+    url = new URL(siteUrl.trim());
+  } catch {
+    return false;
+  }
+  return isPrivateSite(url, resolve);
 }
 
 /** The site's origin from what the user typed (a path such as /d2l/home is dropped). */

@@ -1,7 +1,7 @@
 // Serves POST /api/toc: signs in to the client's Brightspace site and returns the course's table of
 // contents in Brightspace's own shape. The credentials live only for the length of this call.
 import type { TocResponse } from '../brightspace/types.ts';
-import { BrightspaceSession, sitePolicy, siteOriginOf } from '../brightspace/session.ts';
+import { BrightspaceSession, localSwitchFor, sitePolicy, siteOriginOf } from '../brightspace/session.ts';
 import type { Resolver } from '../net/address-guard.ts';
 import { GuardedHttpClient } from '../net/guarded-http.ts';
 import { assertCredentials, assertOrgUnitId } from './run-input.ts';
@@ -32,8 +32,10 @@ export async function loadTableOfContentsJson(input: LoadTableOfContentsInput & 
 async function withSession<T>(input: LoadTableOfContentsInput, read: (session: BrightspaceSession) => Promise<T>): Promise<T> {
   assertCredentials(input.username, input.password);
   assertOrgUnitId(input.orgUnitId);
-  const origin = siteOriginOf(input.siteUrl, input.allowPrivateTargets === true);
-  const http = new GuardedHttpClient({ policy: sitePolicy(input.allowPrivateTargets === true), resolve: input.resolve, timeoutMs: 20_000, connectionsPerHost: 2 });
+  // The local switch holds for a site on this machine or its network only (localSwitchFor).
+  const allowPrivateTargets = await localSwitchFor(input.siteUrl, input.allowPrivateTargets === true, input.resolve);
+  const origin = siteOriginOf(input.siteUrl, allowPrivateTargets);
+  const http = new GuardedHttpClient({ policy: sitePolicy(allowPrivateTargets), resolve: input.resolve, timeoutMs: 20_000, connectionsPerHost: 2 });
   let session: BrightspaceSession | undefined;
   try {
     session = await BrightspaceSession.open({ origin, username: input.username, password: input.password, http, signal: input.signal });

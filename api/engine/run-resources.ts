@@ -2,7 +2,7 @@
 // the accessibility runner (the browser starts while the run signs in) and the Brightspace session.
 // Opened in one place and closed once each, in reverse order, however the run ends (`await using`).
 import { openAccessibilityRunner, type OpenedA11yRunner } from '../a11y/open-a11y-runner.ts';
-import { BrightspaceSession, sitePolicy, siteOriginOf } from '../brightspace/session.ts';
+import { BrightspaceSession, localSwitchFor, sitePolicy, siteOriginOf } from '../brightspace/session.ts';
 import { DocumentRunner } from '../extract/document-runner.ts';
 import { GuardedHttpClient } from '../net/guarded-http.ts';
 import { DEFAULT_LINK_LIMITS } from '../net/link-checker.ts';
@@ -25,9 +25,11 @@ export interface RunResources extends AsyncDisposable {
 
 /** Opens what a run needs and signs in (the run's "sign-in" phase). */
 export async function openRunResources(input: CourseTestInput, progress: ProgressReporter): Promise<RunResources> {
-  const allowPrivateTargets = input.allowPrivateTargets === true;
-  const origin = siteOriginOf(input.siteUrl, allowPrivateTargets);
   const options = input.options ?? {};
+  // The local switch holds for a site on this machine or its network only: a public site's pages
+  // must not reach loopback or LAN services through the browser or the link checker.
+  const allowPrivateTargets = await localSwitchFor(input.siteUrl, input.allowPrivateTargets === true, options.resolve);
+  const origin = siteOriginOf(input.siteUrl, allowPrivateTargets);
   const stack = new AsyncDisposableStack();
   try {
     const siteHttp = stack.adopt(

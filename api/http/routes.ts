@@ -5,7 +5,8 @@ import { randomUUID } from 'node:crypto';
 import { AppError } from '../errors.ts';
 import { formatMessage, msg } from '../i18n/messages.ts';
 import type { LoadTableOfContentsInput } from '../engine/load-table-of-contents.ts';
-import { assertAllowedDestination } from '../net/address-guard.ts';
+import { assertAllowedDestination, assertAllowedUrl } from '../net/address-guard.ts';
+import { localSwitchFor, sitePolicy } from '../brightspace/session.ts';
 import type { Resolver } from '../net/address-guard.ts';
 import type { DismissalStore, JobHistory, JobRecord, JobRunner, JobStore, ProtocolStore, ReportStore } from '../jobs/types.ts';
 import type { JobStatusAnswer, RunTestsAnswer } from './contract.ts';
@@ -193,7 +194,11 @@ export function handleRunTests(request: ApiRequest, deps: ApiDeps): Promise<ApiR
 async function checkSiteDestination(siteUrl: string, deps: ApiDeps): Promise<void> {
   const url = new URL(siteUrl);
   try {
-    await assertAllowedDestination(url, { allowPrivateTargets: deps.allowPrivateTargets, allowHttp: deps.allowPrivateTargets }, deps.resolve);
+    // The local switch holds for a site on this machine or its network only: a public site is held
+    // to https and the public guard, as the run itself will be (localSwitchFor).
+    const policy = sitePolicy(await localSwitchFor(siteUrl, deps.allowPrivateTargets, deps.resolve));
+    assertAllowedUrl(siteUrl, policy);
+    await assertAllowedDestination(url, policy, deps.resolve);
   } catch (error) {
     if (error instanceof AppError) throw error;
     // DNS had no answer: the address is mistyped, or the site is gone.

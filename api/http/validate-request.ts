@@ -76,7 +76,9 @@ export function brokenRulesByField(issues: readonly z.core.$ZodIssue[]): Map<Pro
 export function guardedOrigin(url: string, policy: ValidationPolicy): { origin: string } | { refused: AppError } {
   try {
     // The Brightspace API lives at the site root, so only the origin is kept. Plain http only goes
-    // with the local switch (the local demo course), as the engine's own site policy has it.
+    // with the local switch (the local demo course), as the engine's own site policy has it; this
+    // needs no DNS, so the routes and the engine then narrow the switch to a site on a loopback or
+    // private address (localSwitchFor), and hold a public one to https.
     return { origin: assertAllowedUrl(url, { allowPrivateTargets: policy.allowPrivateTargets, allowHttp: policy.allowPrivateTargets }).origin };
   } catch (error) {
     if (!(error instanceof AppError)) throw error;

@@ -13,6 +13,7 @@ import { getPriority, setPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import PQueue from 'p-queue';
+import { childEnvironment } from '../child-environment.ts';
 import { AppError } from '../errors.ts';
 import { formatMessage, msg, type Message } from '../i18n/messages.ts';
 import { runTimeoutReason } from './execute-job.ts';
@@ -26,6 +27,13 @@ import type { JobWorkerData, MainToWorker, WorkerToMain } from './job-worker-pro
 
 /** How much less CPU priority a run gets than the API (nice steps; 19 is the least there is). */
 export const RUN_NICENESS = 10;
+
+/**
+ * The variables a run's process is given besides the base ones (childEnvironment): the engine's
+ * settings (the browser, its priority and user, enhanced contrast) and Node's own (extra CA
+ * certificates for a site on the local network, options, coverage).
+ */
+const RUN_ENVIRONMENT = ['CTPO_CHROMIUM', 'CTPO_BROWSER_NICENESS', 'CTPO_BROWSER_UID', 'CTPO_ENHANCED_CONTRAST', 'NODE_OPTIONS', 'NODE_EXTRA_CA_CERTS', 'NODE_V8_COVERAGE'];
 
 export const CRASH_REASON = msg('reason.run.crashed');
 export const SHUTDOWN_REASON = msg('reason.run.server-stopped');
@@ -147,9 +155,11 @@ export function createLocalJobRunner(options: LocalJobRunnerOptions): LocalJobRu
       progressIntervalMs: options.progressIntervalMs,
       compare: options.baselines !== undefined,
     };
-    // The job and its credentials go over IPC only: no arguments, and the environment gains only the
-    // folder of Node's compile cache, which halves the time a run's process takes to load the engine.
-    const env = { ...process.env, NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE ?? join(tmpdir(), 'node-compile-cache') };
+    // The job and its credentials go over IPC only: no arguments. The environment holds only what a
+    // run reads (the engine's settings, Node's), never a copy of the server's, whose secrets
+    // (CTPO_LOCAL_PASSWORD, cloud keys) a run's process and its browser have no use for; it gains
+    // the folder of Node's compile cache, which halves the time a run's process takes to load the engine.
+    const env = { ...childEnvironment(RUN_ENVIRONMENT), NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE ?? join(tmpdir(), 'node-compile-cache') };
     const child = fork(workerEntry, [], { serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: [], env });
     lowerPriority(child.pid);
     tell(child, { type: 'start', data });

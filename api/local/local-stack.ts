@@ -5,7 +5,7 @@
 import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:https';
 import type { Server } from 'node:https';
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { join } from 'node:path';
 import { loadTableOfContentsJson } from '../engine/load-table-of-contents.ts';
@@ -13,6 +13,8 @@ import { bearerTokenOf, createIssuerTokenVerifier } from '../http/access-token.t
 import { MAX_BODY_BYTES } from '../http/contract.ts';
 import { createApi } from '../http/create-api.ts';
 import { createConcurrencyLimit } from '../http/concurrency-limit.ts';
+import { AppError } from '../errors.ts';
+import { msg } from '../i18n/messages.ts';
 import { failureDetail } from '../log.ts';
 import { errorResponse } from '../http/respond.ts';
 import { languageOfRequest } from '../http/routes.ts';
@@ -31,7 +33,8 @@ import type { SqliteJobStore } from '../jobs/sqlite-job-store.ts';
 import { createIdentityProvider } from './identity/identity-provider.ts';
 import type { IdentityProvider, IdentityUser } from './identity/identity-provider.ts';
 import { loadOrCreateSigningKey } from './identity/signing-key.ts';
-import { DEV_SERVER_ORIGIN, LOCAL_CLIENT_ID, LOCAL_POOL_ID, localRuntimeConfig } from './local-config.ts';
+import { DEV_KEY_FILE, createDevOriginRoute, writeDevKey } from './dev-origins.ts';
+import { LOCAL_CLIENT_ID, LOCAL_POOL_ID, localRuntimeConfig } from './local-config.ts';
 import { apiRequestHead, hasBody, isClientGone, listen, readApiBody, writeApiResponse } from './node-http.ts';
 import type { LocalResponse } from './node-http.ts';
 import { loadOrCreateReportKey } from './report-link-key.ts';
@@ -57,7 +60,10 @@ export interface ConnectionLimits {
   keepAliveTimeoutMs: number;
   /** A connection with no traffic at all for this long is closed (above the longest answer, POST /api/toc). */
   idleTimeoutMs: number;
-  /** Connections one client address may hold at once: one client cannot take every slot. */
+  /**
+   * Connections one client address may hold at once: one client cannot take every slot. At the cap
+   * its oldest connection with no request in progress is closed for the new one.
+   */
   maxConnectionsPerClient: number;
   /** An answer the client does not read for this long (its writes stay buffered) ends the connection. */
   drainTimeoutMs: number;
@@ -103,6 +109,13 @@ function endIfNotRead(res: ServerResponse, drainTimeoutMs: number): void {
   socket.once('close', stop);
 }
 
+const BODYLESS_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+function bodyNotAllowed(request: ApiRequest): LocalResponse {
+  const error = new AppError('invalid_input', msg('error.request.body-not-allowed', { method: request.method }));
+  return errorResponse(request, [], error, { language: languageOfRequest(request) });
+}
+
 // The identity stand-in's routes that read a body: the sign-in form, the token endpoint, and the
 // Cognito-style calls (token refresh, revocation) Amplify posts to the origin itself.
 const IDENTITY_BODY_PATHS = new Set(['/oauth2/authorize', '/oauth2/token', '/']);
@@ -119,7 +132,10 @@ export interface LocalStackOptions {
   /** The built app (web/dist); null serves the API, sign-in and reports only. */
   webDist?: string | null;
   users?: IdentityUser[];
-  /** Other app origins allowed to sign in and call the API (the Vite dev server). */
+  /**
+   * Other app origins allowed to sign in and call the API from the start. Default none: `npm run dev`
+   * asks for its own while it runs (dev-origins.ts).
+   */
   devOrigins?: string[];
   /** Runs at once. Default 2. */
   poolSize?: number;
@@ -131,7 +147,10 @@ export interface LocalStackOptions {
   pollIntervalMs?: number;
   /** Days a finished run and its report are kept (null: for ever). Default 30, as on AWS. */
   reportExpiryDays?: number | null;
-  /** The address guard's local switch; on by default here, the demo course lives on loopback. */
+  /**
+   * The address guard's local switch; on by default here, the demo course lives on loopback. It holds
+   * for the runs of a site on a loopback or private address only (localSwitchFor).
+   */
   allowPrivateTargets?: boolean;
   runTimeoutMs?: number;
   stopGraceMs?: number;
@@ -180,6 +199,18 @@ export interface LocalStack {
 
 const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]'];
 
+/** A client's TCP connection, by its port, with the requests it has in progress. */
+interface ClientConnection {
+  socket: Socket;
+  port: number;
+  inProgress: number;
+}
+
+function removeFrom(list: string[], value: string): void {
+  const at = list.indexOf(value);
+  if (at !== -1) list.splice(at, 1);
+}
+
 export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
   const log = options.log ?? ((line: string) => console.log(line));
   const allowPrivateTargets = options.allowPrivateTargets ?? true;
@@ -220,7 +251,10 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
           try {
             const request = apiRequestHead(req, res);
             const bodySent = hasBody(req);
-            let response = await beforeBody(request);
+            // A GET, HEAD or OPTIONS takes no body here, and nothing checks a token before one would
+            // be read: one that says it has a body is answered at once and its connection closed,
+            // unread, so no one can make the server wait on (or buffer) a body no route reads.
+            let response = bodySent && BODYLESS_METHODS.has(request.method) ? bodyNotAllowed(request) : await beforeBody(request);
             if (response === undefined && bodySent) request.body = await readApiBody(req, MAX_BODY_BYTES);
             response ??= await dispatch(request);
             // A body left unread, or one over the limit, is not read on: the connection closes instead.
@@ -250,21 +284,40 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     server.keepAliveTimeout = limits.keepAliveTimeoutMs;
     server.timeout = limits.idleTimeoutMs;
     server.maxConnections = limits.maxConnections;
-    // Per client address, counted from the TCP connection on (before its handshake can stall).
-    const perClient = new Map<string, number>();
+    // Per client address, counted from the TCP connection on (before its handshake can stall), oldest
+    // first, each with the requests it has in progress. On a loopback-only listener every client is
+    // 127.0.0.1 or ::1, so a cap that refused new connections would let one local process holding
+    // them all lock everyone else out: at the cap, the address's oldest connection with no request in
+    // progress (idle, or its handshake or headers not done) is closed for the new one instead, and a
+    // new one is refused only while every connection of the address is busy answering.
+    const perClient = new Map<string, Map<number, ClientConnection>>();
     server.on('connection', (socket: Socket) => {
       const address = socket.remoteAddress ?? '';
-      const held = perClient.get(address) ?? 0;
-      if (held >= limits.maxConnectionsPerClient) {
-        socket.destroy();
-        return;
+      const held = perClient.get(address) ?? new Map<number, ClientConnection>();
+      if (held.size >= limits.maxConnectionsPerClient) {
+        const idle = [...held.values()].find((connection) => connection.inProgress === 0);
+        if (idle === undefined) {
+          socket.destroy();
+          return;
+        }
+        held.delete(idle.port);
+        idle.socket.destroy();
       }
-      perClient.set(address, held + 1);
+      const port = socket.remotePort ?? -1;
+      held.set(port, { socket, port, inProgress: 0 });
+      perClient.set(address, held);
       socket.once('close', () => {
-        const left = (perClient.get(address) ?? 1) - 1;
-        if (left <= 0) perClient.delete(address);
-        else perClient.set(address, left);
+        if (held.get(port)?.socket === socket) held.delete(port);
+        if (held.size === 0 && perClient.get(address) === held) perClient.delete(address);
       });
+    });
+    // A request is in progress from its headers until its answer is handed to the system or fails.
+    // The TLS socket a request comes on is another object than the TCP one: the client's port joins them.
+    server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+      const connection = perClient.get(req.socket.remoteAddress ?? '')?.get(req.socket.remotePort ?? -1);
+      if (connection === undefined) return;
+      connection.inProgress++;
+      res.once('close', () => connection.inProgress--);
     });
     server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
       // An HTTP-level fault gets its status; anything below HTTP (a TLS handshake that failed or
@@ -308,12 +361,27 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   const origin = `https://${publicHost.includes(':') ? `[${publicHost}]` : publicHost}:${port}`;
   // The same stack answers at every loopback name; each is its own browser origin.
   const ownOrigins = [...new Set([origin, ...LOOPBACK_NAMES.map((name) => `https://${name}:${port}`)])];
-  const appOrigins = [...ownOrigins, ...(options.devOrigins ?? [DEV_SERVER_ORIGIN])];
+  // Read at each request: the dev server's origin joins these lists while `npm run dev` asks for it.
+  const appOrigins = [...ownOrigins, ...(options.devOrigins ?? [])];
+  const returnAddresses = appOrigins.map((app) => `${app}/`);
+  const devOrigins = createDevOriginRoute({
+    key: writeDevKey(join(dataDir, DEV_KEY_FILE)),
+    trust: (dev) => {
+      if (appOrigins.includes(dev)) return;
+      appOrigins.push(dev);
+      returnAddresses.push(`${dev}/`);
+    },
+    forget: (dev) => {
+      if (ownOrigins.includes(dev) || (options.devOrigins ?? []).includes(dev)) return;
+      removeFrom(appOrigins, dev);
+      removeFrom(returnAddresses, `${dev}/`);
+    },
+  });
 
   const identity = createIdentityProvider({
     origin,
     poolId: LOCAL_POOL_ID,
-    clients: [{ clientId: LOCAL_CLIENT_ID, redirectUris: appOrigins.map((app) => `${app}/`), logoutUris: appOrigins.map((app) => `${app}/`) }],
+    clients: [{ clientId: LOCAL_CLIENT_ID, redirectUris: returnAddresses, logoutUris: returnAddresses }],
     users: options.users ?? [DEFAULT_USER],
     signingKey,
     corsOrigins: appOrigins,
@@ -388,6 +456,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   dispatch = async (request) => {
     if (request.path === '/api' || request.path.startsWith('/api/')) return api(request);
     if (request.path === '/reports' || request.path.startsWith(REPORTS_PREFIX)) return reports(request);
+    const dev = devOrigins(request);
+    if (dev !== undefined) return dev;
     const signIn = await identity.handle(request);
     if (signIn !== undefined) return signIn;
     if (request.path === '/config.json') {

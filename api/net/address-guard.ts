@@ -51,6 +51,7 @@ const blockedV4: [string, number][] = [
 const blockedV6: [string, number][] = [
   ['::', 128],
   ['::1', 128],
+  ['64:ff9b:1::', 48], // local-use NAT64 (RFC 8215): a network's own translator, to its own IPv4 space
   ['100::', 64], // discard-only
   ['2001::', 23], // IETF protocol assignments (Teredo, benchmarking, ORCHID...)
   ['2001:db8::', 32], // documentation
@@ -78,6 +79,9 @@ const neverV4: [string, number][] = [
 ];
 const neverV6: [string, number][] = [
   ['::', 128],
+  // Local-use NAT64: where the IPv4 address sits depends on the network's layout, so what it reaches
+  // (the metadata service included) cannot be told.
+  ['64:ff9b:1::', 48],
   ['fd00:ec2::', 32], // the AWS metadata service and its other endpoints on IPv6 (fd00:ec2::254)
   ['fe80::', 10],
   ['ff00::', 8],
@@ -103,8 +107,11 @@ function embeddedIpv4(address: string): string | null {
   // (:: and ::1 are not compatible forms of 0.0.0.0 and 0.0.0.1 but addresses of their own.)
   if (zeros(0, 6) && words[6] !== 0) return fromWords(words[6]!, words[7]!);
   if (zeros(0, 4) && words[4] === 0xffff && words[5] === 0) return fromWords(words[6]!, words[7]!);
-  // 64:ff9b::a.b.c.d (NAT64 well-known prefix) and 64:ff9b:1::/48 (local-use NAT64)
-  if (words[0] === 0x64 && words[1] === 0xff9b) return fromWords(words[6]!, words[7]!);
+  // 64:ff9b::a.b.c.d (NAT64 well-known prefix, /96 only). The local-use prefix 64:ff9b:1::/48
+  // (RFC 8215) may carry its IPv4 address in any RFC 6052 layout, so reading its last 32 bits would
+  // pass a private address as a public one (64:ff9b:1:a00:1:0:808:808 holds 10.0.x.x, not 8.8.8.8):
+  // it is refused whole instead (blockedV6, neverV6).
+  if (words[0] === 0x64 && words[1] === 0xff9b && zeros(2, 6)) return fromWords(words[6]!, words[7]!);
   // 2002:aabb:ccdd::/48 (6to4)
   if (words[0] === 0x2002) return fromWords(words[1]!, words[2]!);
   return null;
@@ -153,6 +160,28 @@ export function isNeverAllowedAddress(address: string): boolean {
 /** Whether a policy refuses an address: all blocked ones, or with the local-use switch the never-allowed ones. */
 export function refusesAddress(policy: AddressPolicy, address: string): boolean {
   return policy.allowPrivateTargets ? isNeverAllowedAddress(address) : isBlockedAddress(address);
+}
+
+/**
+ * Whether a site lives on this machine or its network: it has addresses, and every one of them is one
+ * only the local-use switch lets through (loopback, private). The switch is for such a site (the demo
+ * course, a test instance of Brightspace on the LAN): a course of a real site's pages must never reach
+ * the QA person's loopback or LAN services through the browser or the link checker, so for a public
+ * site the switch does not apply (docs/security.md). A name that does not resolve is not private.
+ */
+export async function isPrivateSite(url: URL, resolve: Resolver = systemResolver): Promise<boolean> {
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  let addresses: string[];
+  if (isIP(host) !== 0) {
+    addresses = [host];
+  } else {
+    try {
+      addresses = (await resolve(host)).map((entry) => entry.address);
+    } catch {
+      return false;
+    }
+  }
+  return addresses.length > 0 && addresses.every((address) => isBlockedAddress(address) && !isNeverAllowedAddress(address));
 }
 
 function notAllowed(host: string): AppError {

@@ -72,7 +72,12 @@ export class Identity extends Construct {
     this.client = this.userPool.addClient('WebClient', {
       generateSecret: false,
       preventUserExistenceErrors: true,
-      authFlows: { userSrp: true },
+      // Sign-in goes through the hosted login only (signInWithRedirect); the client allows no direct
+      // flow, the token refresh aside. A direct SRP sign-in would hand out a token with the
+      // aws.cognito.signin.user.admin scope, with which a user could rewrite their own e-mail
+      // address, the name their dismissals and sign-offs are recorded under (docs/security.md). A
+      // non-empty authFlows with every flow off leaves exactly ALLOW_REFRESH_TOKEN_AUTH.
+      authFlows: { userSrp: false },
       oAuth: {
         // The default also enables the implicit grant and the phone and admin scopes; the app needs
         // only the authorization code flow (PKCE is sent by Amplify) and these three scopes.

@@ -46,12 +46,16 @@ describe('the identity construct', () => {
       GenerateSecret: false,
       PreventUserExistenceErrors: 'ENABLED',
       SupportedIdentityProviders: ['COGNITO'],
+      // No direct sign-in (SRP, password, custom): only the hosted login's tokens, whose scopes do
+      // not let a user rewrite their own attributes (the e-mail their records are kept under).
+      ExplicitAuthFlows: ['ALLOW_REFRESH_TOKEN_AUTH'],
       // At most 15 minutes: a token still held after sign-out cannot be used for long.
       AccessTokenValidity: 15,
       IdTokenValidity: 15,
       TokenValidityUnits: { AccessToken: 'minutes', IdToken: 'minutes' },
     });
     // The local stand-in's tokens last as long, so the app meets the same expiry locally.
+    expect(properties.AllowedOAuthScopes).not.toContain('aws.cognito.signin.user.admin');
     expect(ACCESS_TOKEN_TTL_SECONDS).toBe((properties.AccessTokenValidity as number) * 60);
     const siteUrl = { 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [distributionOf(synth.template).id, 'DomainName'] }, '/']] };
     for (const urls of [properties.CallbackURLs, properties.LogoutURLs]) {

@@ -6,6 +6,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Agent, fetch as undiciFetch } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalStack } from '../../api/local/local-stack.ts';
 import type { LocalStack } from '../../api/local/local-stack.ts';
@@ -37,6 +38,19 @@ function runDev(args: string[], env: Record<string, string>) {
   return { child, exited, waitFor, output: () => output };
 }
 
+/** The API's CORS answer for an app origin on the running stack. */
+async function corsFor(origin: string): Promise<string | null> {
+  const agent = new Agent({ connect: { ca: stackCa } });
+  try {
+    const answer = await undiciFetch(`${stackOrigin}/api/jobs`, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'GET' }, dispatcher: agent });
+    return answer.headers.get('access-control-allow-origin');
+  } finally {
+    await agent.close();
+  }
+}
+let stackOrigin: string;
+let stackCa: string;
+
 describe('npm run dev', () => {
   let dir: string;
   let stack: LocalStack;
@@ -46,6 +60,8 @@ describe('npm run dev', () => {
     dir = mkdtempSync(join(tmpdir(), 'ctpo-dev-'));
     stack = await startLocalStack({ dataDir: dir, port: 0, hosts: ['127.0.0.1'], webDist: null, useMkcert: false, pollIntervalMs: 2000, log: () => undefined });
     stackPort = Number(new URL(stack.origin).port);
+    stackOrigin = stack.origin;
+    stackCa = stack.ca;
   });
   afterAll(async () => {
     await stack.close();
@@ -63,8 +79,11 @@ describe('npm run dev', () => {
       expect(config).toMatchObject({ apiUrl: `https://localhost:${stackPort}`, oauthDomain: `localhost:${stackPort}`, userPoolEndpoint: `https://localhost:${stackPort}/`, pollIntervalMs: 2000 });
       const page = await (await fetch(`http://localhost:${port}/`)).text();
       expect(page).toContain('/@vite/client');
+      // The stack trusts the dev server's origin while it runs, and no longer once it has stopped.
+      expect(await corsFor(`http://localhost:${port}`)).toBe(`http://localhost:${port}`);
       dev.child.kill('SIGINT');
       expect(await dev.exited).toBe(0);
+      expect(await corsFor(`http://localhost:${port}`)).toBeNull();
     } finally {
       dev.child.kill('SIGKILL');
     }

@@ -89,6 +89,7 @@ export const errors = {
   'error.request.too-large': 'The request is too large: at most {kibibytes, number} KiB of JSON is accepted.',
   'error.request.not-json-type': 'Send the request body as JSON, with the header Content-Type: application/json.',
   'error.request.bad-json': 'The request body is not valid JSON.',
+  'error.request.body-not-allowed': 'A {method} request takes no body. Send it without one.',
   'error.request.not-object': 'The request body must be a JSON object with the fields {fields}.',
   'error.request.job-id-invalid': 'The job identifier in the address is not valid.',
   'error.request.job-id-missing': 'The job identifier is missing from the address.',

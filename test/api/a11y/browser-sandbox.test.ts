@@ -33,13 +33,13 @@ afterAll(async () => {
 const commandLineOf = (pid: number) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
 const statusOf = (pid: number) => readFileSync(`/proc/${pid}/status`, 'utf8');
 
-/** The processes of a browser's process group of one type (`renderer`, `zygote`...). */
-function processesOf(browserPid: number, type: string): number[] {
+/** The processes of a browser's process group of one type (`renderer`, `zygote`...), or all of them. */
+function processesOf(browserPid: number, type?: string): number[] {
   return readdirSync('/proc').filter((entry) => /^\d+$/.test(entry)).map(Number).filter((pid) => {
     try {
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
       const group = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
-      return group === browserPid && commandLineOf(pid).includes(`--type=${type} `);
+      return group === browserPid && (type === undefined || commandLineOf(pid).includes(`--type=${type} `));
     } catch {
       return false;
     }
@@ -61,6 +61,34 @@ describe('the browser\'s sandbox', () => {
       expect(/^Seccomp:\s+(\d)/m.exec(statusOf(pid))?.[1], 'seccomp-bpf filter mode').toBe('2');
       expect(readlinkSync(`/proc/${pid}/ns/user`)).not.toBe(readlinkSync(`/proc/${browser}/ns/user`));
       expect(readlinkSync(`/proc/${pid}/ns/pid`)).not.toBe(readlinkSync(`/proc/${browser}/ns/pid`));
+    }
+  }, 120_000);
+
+  it('hands none of this process\'s secrets to the browser: its processes get an allow-listed environment', async () => {
+    // As the command line had the password, and as the server has its own secrets.
+    const canaries = { BRIGHTSPACE_PASSWORD: 'canary-password-4417', CTPO_LOCAL_PASSWORD: 'canary-local-4417', AWS_SECRET_ACCESS_KEY: 'canary-aws-4417' };
+    const saved = Object.fromEntries(Object.keys(canaries).map((name) => [name, process.env[name]]));
+    Object.assign(process.env, canaries);
+    const resources = new PageResources({ http, siteOrigin: new URL('http://127.0.0.1:9'), sessionHeaders: () => ({}) });
+    const own = new BrowserRunner({ executablePath: CHROMIUM!, resources, enhancedContrast: false, timeoutMs: 100_000 });
+    try {
+      const html = '<!doctype html><html lang="en"><head><title>Topic</title></head><body><p>A page</p></body></html>';
+      await own.run({ html, url: new URL('http://127.0.0.1:9/content/enforced/1-A/environment.html'), whole: true, title: 'Topic' });
+      const browser = own.pid!;
+      const processes = [...new Set([browser, ...processesOf(browser)])];
+      expect(processesOf(browser, 'renderer').length).toBeGreaterThan(0);
+      const environments = processes.map((pid) => readFileSync(`/proc/${pid}/environ`, 'utf8'));
+      for (const environment of environments) {
+        for (const canary of Object.values(canaries)) expect(environment).not.toContain(canary);
+      }
+      // What the browser does get: where programs are, and no more of this process's settings than it needs.
+      expect(environments[0]!.split('\0').some((entry) => entry.startsWith('PATH='))).toBe(true);
+    } finally {
+      await own.close();
+      for (const [name, value] of Object.entries(saved)) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
     }
   }, 120_000);
 

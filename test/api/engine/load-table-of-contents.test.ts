@@ -171,6 +171,23 @@ describe('loadTableOfContents', () => {
     expect(error.message).toBe('school.example.com is a private, local or reserved network address. CTPO only visits public websites.');
   });
 
+  it('holds a public site to https even with the local switch on: the switch is for a site on this machine or its network', async () => {
+    const error = await failure(
+      loadTableOfContents({
+        siteUrl: 'http://school.example.com',
+        username: 'qa.tester',
+        password: PASSWORD,
+        orgUnitId: 6606,
+        allowPrivateTargets: true,
+        resolve: async () => [{ address: '93.184.215.14', family: 4 }],
+        // Were http let through, the reader would stop here rather than connect to that address.
+        signal: AbortSignal.abort(),
+      }),
+    );
+    expect(error.code).toBe('invalid_input');
+    expect(error.message).toMatch(/https/);
+  });
+
   it('refuses bad input with a plain message', async () => {
     const base = { siteUrl: 'https://school.example.com', username: 'a', password: 'b', orgUnitId: 1, allowPrivateTargets: false };
     expect((await failure(loadTableOfContents({ ...base, orgUnitId: 0 }))).message).toContain('Org Unit ID');

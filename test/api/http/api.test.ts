@@ -65,6 +65,8 @@ async function waitForStatus(token: string, id: string, wanted: string[]): Promi
 
 beforeAll(async () => {
   ({ dataDir: dir, stack } = await startTestStack('ctpo-api-', {
+    // The dev server's origin, as `npm run dev` has the stack trust it while it runs.
+    devOrigins: [DEV_ORIGIN],
     users,
     allowPrivateTargets: false,
     workerEntry: scriptedWorker,

@@ -35,6 +35,8 @@ const query = (values: Record<string, string>) => `?${new URLSearchParams(values
 
 beforeAll(async () => {
   ({ dataDir: dir, stack } = await startTestStack('ctpo-history-api-', {
+    // The dev server's origin, as `npm run dev` has the stack trust it while it runs.
+    devOrigins: [DEV_ORIGIN],
     users,
     allowPrivateTargets: false,
     workerEntry: scriptedWorker,

@@ -190,8 +190,19 @@ describe('the local worker pool', () => {
   });
 
   it('runs each job in a process of its own at a lower CPU priority, with the credentials in neither its arguments nor its environment', async () => {
+    // The server's own secrets are not the run's either: its process gets the settings it reads only.
+    const secrets = { CTPO_LOCAL_PASSWORD: 'canary-local-8812', AWS_SECRET_ACCESS_KEY: 'canary-aws-8812', CTPO_ENHANCED_CONTRAST: '1' };
+    const saved = Object.fromEntries(Object.keys(secrets).map((name) => [name, process.env[name]]));
+    Object.assign(process.env, secrets);
     const pool = makeRunner({ concurrency: 1, stopGraceMs: 300 });
-    await submit(pool, aJob(1, 'hang'));
+    try {
+      await submit(pool, aJob(1, 'hang'));
+    } finally {
+      for (const [name, value] of Object.entries(saved)) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    }
     let job = await store.get('job-001');
     while (job?.status !== 'RUNNING') {
       await new Promise((resolve) => setTimeout(resolve, 20));
@@ -205,7 +216,10 @@ describe('the local worker pool', () => {
       const shown = readFileSync(`/proc/${pid}/${view}`);
       expect(shown.includes('secret-pw-123'), view).toBe(false);
       expect(shown.includes('qa-user'), view).toBe(false);
+      expect(shown.includes('canary-local-8812'), view).toBe(false);
+      expect(shown.includes('canary-aws-8812'), view).toBe(false);
     }
+    expect(readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0')).toContain('CTPO_ENHANCED_CONTRAST=1');
     await pool.close();
   });
 

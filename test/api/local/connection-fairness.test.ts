@@ -1,6 +1,8 @@
 // One client cannot lock the local server out for others: it may hold only its share of the
-// connection slots (counted per address from the TCP connection on), and an answer it stops reading
-// ends its connection soon, rather than holding the slot until the idle timeout (two minutes).
+// connection slots (counted per address from the TCP connection on); at its share, its oldest idle
+// connection makes way for a new one (on a loopback-only server every local process is the same
+// client address); and an answer it stops reading ends its connection soon, rather than holding the
+// slot until the idle timeout (two minutes).
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { connect as connectTls } from 'node:tls';
@@ -44,15 +46,26 @@ const closed = (socket: TLSSocket) => new Promise<void>((resolve) => (socket.des
 
 
 describe('connection fairness on the local server', () => {
-  it('gives one client address its share of the slots, and another client is still served', async () => {
+  it('gives one client address its share of the slots, its oldest idle connection making way for a new one, and another client is still served', async () => {
     const hogs: TLSSocket[] = [];
     for (let index = 0; index < 5; index++) {
       const one = await attempt('127.0.0.1');
       expect(one.taken).toBe(true);
       hogs.push(one.socket);
     }
+    // A local process holding every slot of 127.0.0.1 idle does not lock the next one out: its oldest goes.
     const sixth = await attempt('127.0.0.1');
-    expect(sixth.taken).toBe(false);
+    expect(sixth.taken).toBe(true);
+    await closed(hogs[0]!);
+    for (const socket of hogs.slice(1)) expect(socket.destroyed).toBe(false);
+    const sixthAnswer = await new Promise<string>((resolve) => {
+      let text = '';
+      sixth.socket.on('data', (chunk: Buffer) => (text += chunk.toString('latin1')));
+      sixth.socket.once('close', () => resolve(text));
+      sixth.socket.write('GET /config.json HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n');
+    });
+    expect(sixthAnswer).toMatch(/^HTTP\/1\.1 200 /);
+    hogs.push(sixth.socket);
     const other = await attempt('::1');
     expect(other.taken).toBe(true);
     other.socket.write('GET /config.json HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n');

@@ -63,6 +63,24 @@ describe('hostile requests', () => {
     await answer.text();
   });
 
+  it.each(['GET /api/job-status/no-such-job', 'HEAD /', 'OPTIONS /api/run-tests'])('answer a %s that says it has a body with 400 and close, without waiting for the body', async (line) => {
+    const port = Number(new URL(stack.origin).port);
+    // No token and a body that never comes: read, it would hold the connection until the request timeout (a 408).
+    const answer = await new Promise<string>((resolve, reject) => {
+      let text = '';
+      const socket = connect({ host: '127.0.0.1', port, ca: stack.ca, servername: 'localhost' }, () => {
+        socket.write(`${line} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 60000\r\n\r\n`);
+      });
+      socket.setEncoding('utf8');
+      socket.on('data', (chunk: string) => (text += chunk));
+      socket.on('close', () => resolve(text));
+      socket.on('error', reject);
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+    expect(answer).toMatch(/\r\nconnection: close\r\n/i);
+    if (!line.startsWith('HEAD')) expect(answer).toContain('takes no body');
+  });
+
   it('survive a client that hangs up halfway through its body', async () => {
     const port = Number(new URL(stack.origin).port);
     await new Promise<void>((resolve, reject) => {

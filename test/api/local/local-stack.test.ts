@@ -1,6 +1,6 @@
 // The local stack as one origin: the app, /config.json, the reports, restart and shutdown, and the
 // table of contents read from a Brightspace-like site on loopback through the real engine.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -8,6 +8,7 @@ import { formatMessage } from '../../../api/i18n/messages.ts';
 import { RESTART_REASON } from '../../../api/jobs/fail-interrupted-jobs.ts';
 import { SHUTDOWN_REASON } from '../../../api/jobs/local-job-runner.ts';
 import { openSqliteJobStore } from '../../../api/jobs/sqlite-job-store.ts';
+import { DEV_KEY_FILE, DEV_KEY_HEADER } from '../../../api/local/dev-origins.ts';
 import { LOCAL_CLIENT_ID } from '../../../api/local/local-config.ts';
 import { signReportCapability } from '../../../api/http/report-capability.ts';
 import { startLocalStack } from '../../../api/local/local-stack.ts';
@@ -90,6 +91,25 @@ describe('one origin', () => {
     expect(tokens.access_token.split('.')).toHaveLength(3);
     const config = (await (await client.fetch(`${alias}/config.json`)).json()) as { apiUrl: string };
     expect(config.apiUrl).toBe(alias);
+  });
+
+  it('trusts the dev server\'s origin only while npm run dev asks for it, with the key of its data folder', async () => {
+    const dev = 'http://localhost:5173';
+    const devSignIn = () => signIn({ client, origin: stack.origin, clientId: LOCAL_CLIENT_ID, redirectUri: `${dev}/`, ...user });
+    const corsOf = async () => (await client.fetch(`${stack.origin}/api/jobs`, { method: 'OPTIONS', headers: { origin: dev, 'access-control-request-method': 'GET' } })).headers.get('access-control-allow-origin');
+    const ask = (method: string, key: string) => client.fetch(`${stack.origin}/dev-origin/5173`, { method, headers: { [DEV_KEY_HEADER]: key } });
+    // Nothing asked: a process holding port 5173 gets neither a sign-in's code nor the API's CORS.
+    await expect(devSignIn()).rejects.toThrow();
+    expect(await corsOf()).toBeNull();
+    expect((await ask('PUT', 'a'.repeat(64))).status).toBe(403);
+    await expect(devSignIn()).rejects.toThrow();
+    const key = readFileSync(join(dataDir, DEV_KEY_FILE), 'utf8');
+    expect((await ask('PUT', key)).status).toBe(204);
+    expect((await devSignIn()).access_token.split('.')).toHaveLength(3);
+    expect(await corsOf()).toBe(dev);
+    expect((await ask('DELETE', key)).status).toBe(204);
+    await expect(devSignIn()).rejects.toThrow();
+    expect(await corsOf()).toBeNull();
   });
 
   it('serves the app: hashed assets cached for good, the shell revalidated, client routes to the shell', async () => {

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { localSwitchFor } from '../../../api/brightspace/session.ts';
 import { isAppError } from '../../../api/errors.ts';
 import {
   assertAllowedDestination,
   assertAllowedUrl,
   isBlockedAddress,
+  isPrivateSite,
   type AddressPolicy,
   type Resolver,
 } from '../../../api/net/address-guard.ts';
@@ -49,6 +51,8 @@ describe('assertAllowedUrl', () => {
     'http://[::ffff:a9fe:a9fe]/', // mapped metadata address, hex spelling
     'http://[::127.0.0.1]/', // IPv4-compatible IPv6
     'http://[64:ff9b::10.0.0.1]/', // NAT64 of a private address
+    'http://[64:ff9b:1:a00:1:0:808:808]/', // local-use NAT64 (10.0.x.x in the /48 layout; its last 32 bits read 8.8.8.8)
+    'http://[64:ff9b:1::8.8.8.8]/', // local-use NAT64, whatever it seems to carry
     'http://[2002:c0a8:0101::]/', // 6to4 of 192.168.1.1
     'http://[fe80::1]/', // link-local
     'http://[fd00:ec2::254]/', // AWS metadata over IPv6
@@ -114,6 +118,7 @@ describe('assertAllowedUrl', () => {
     'http://0.0.0.0/',
     'http://224.0.0.1/',
     'http://255.255.255.255/',
+    'http://[64:ff9b:1::a9fe:a9fe]/', // local-use NAT64: what it reaches depends on the network's layout
   ])('refuses %s even with the local-use switch', (url) => {
     expect(codeOf(() => assertAllowedUrl(url, local))).toBe('address_not_allowed');
   });
@@ -139,6 +144,60 @@ describe('isBlockedAddress', () => {
     expect(isBlockedAddress('fe80::1%eth0')).toBe(true);
     expect(isBlockedAddress('2001:4860:4860::8888')).toBe(false);
     expect(isBlockedAddress('not-an-address')).toBe(true);
+  });
+});
+
+describe('NAT64', () => {
+  it('reads the well-known /96 prefix as the IPv4 address it carries, and nothing else of 64:ff9b::/32 that way', () => {
+    expect(isBlockedAddress('64:ff9b::8.8.8.8')).toBe(false);
+    expect(isBlockedAddress('64:ff9b::a00:1')).toBe(true);
+    // A public-looking last 32 bits in the local-use prefix: refused, since the layout decides what it carries.
+    expect(isBlockedAddress('64:ff9b:1:a00:1:0:808:808')).toBe(true);
+    expect(isBlockedAddress('64:ff9b:1:ffff:ffff:ffff:ffff:ffff')).toBe(true);
+    expect(isBlockedAddress('64:ff9b:2::808:808')).toBe(false);
+  });
+});
+
+describe('the local-use switch holds for a site on this machine or its network only', () => {
+  const answers = (map: Record<string, string[]>): Resolver => async (host) => {
+    const found = map[host];
+    if (found === undefined) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
+    return found.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+  };
+  const resolve = answers({
+    'school.example.com': ['93.184.216.34'],
+    'demo.example': ['127.0.0.1', '::1'],
+    'lan.example': ['10.0.0.7', 'fd12:3456::1'],
+    'mixed.example': ['10.0.0.7', '93.184.216.34'],
+    'metadata.example': ['169.254.169.254'],
+    'nothing.example': [],
+  });
+
+  it('counts a site private when every address it has is loopback or private', async () => {
+    expect(await isPrivateSite(new URL('http://127.0.0.1:8444/'))).toBe(true);
+    expect(await isPrivateSite(new URL('http://[::1]:8444/'))).toBe(true);
+    expect(await isPrivateSite(new URL('https://demo.example/'), resolve)).toBe(true);
+    expect(await isPrivateSite(new URL('https://lan.example/'), resolve)).toBe(true);
+  });
+
+  it('counts a site public when any address is public, never-allowed, or when it has none', async () => {
+    expect(await isPrivateSite(new URL('https://school.example.com/'), resolve)).toBe(false);
+    expect(await isPrivateSite(new URL('https://mixed.example/'), resolve)).toBe(false);
+    expect(await isPrivateSite(new URL('https://metadata.example/'), resolve)).toBe(false);
+    expect(await isPrivateSite(new URL('https://nothing.example/'), resolve)).toBe(false);
+    expect(await isPrivateSite(new URL('https://unknown.example/'), resolve)).toBe(false);
+    expect(await isPrivateSite(new URL('http://169.254.169.254/'))).toBe(false);
+    expect(await isPrivateSite(new URL('http://8.8.8.8/'))).toBe(false);
+  });
+
+  it('applies the switch to a private site, and never to a public one', async () => {
+    expect(await localSwitchFor('http://demo.example:8444/d2l/home', true, resolve)).toBe(true);
+    expect(await localSwitchFor('https://lan.example', true, resolve)).toBe(true);
+    expect(await localSwitchFor('https://demo.example', false, resolve)).toBe(false);
+    expect(await localSwitchFor('https://school.example.com', true, resolve)).toBe(false);
+    expect(await localSwitchFor('http://school.example.com', true, resolve)).toBe(false);
+    expect(await localSwitchFor('https://mixed.example', true, resolve)).toBe(false);
+    expect(await localSwitchFor('not an address', true, resolve)).toBe(false);
   });
 });
 
