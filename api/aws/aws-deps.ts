@@ -15,6 +15,8 @@ import { createDynamoJobHistory } from './dynamo-job-history.ts';
 import { createDynamoJobStore } from './dynamo-job-store.ts';
 import { createEcsJobRunner, stopJobTask } from './ecs-job-runner.ts';
 import { createS3ReportStore } from './s3-report-store.ts';
+import { createDynamoVerdictCache } from './dynamo-verdict-cache.ts';
+import type { VerdictCache } from '../engine/verdict-cache.ts';
 import { ENV, requireEnv, requireList, requirePositiveInteger } from './settings.ts';
 import type { Environment } from './settings.ts';
 import { withEcsRefresh } from './task-state-sync.ts';
@@ -80,6 +82,16 @@ export function reportStoreFromEnv(env: Environment): ReportStore {
     client: s3Client(),
     bucket: requireEnv(env, ENV.reportsBucket),
     prefix: requireEnv(env, ENV.reportsPrefix),
+  });
+}
+
+/** The verdict cache of the deployment: its table, and the reports bucket for values too large for it. */
+export function verdictCacheFromEnv(env: Environment): VerdictCache {
+  return createDynamoVerdictCache({
+    client: dynamoClient(),
+    tableName: requireEnv(env, ENV.verdictsTable),
+    s3: s3Client(),
+    bucket: requireEnv(env, ENV.reportsBucket),
   });
 }
 

@@ -8,6 +8,10 @@ export const ENV = {
   dismissalsTable: 'CTPO_DISMISSALS_TABLE',
   /** DynamoDB table of each user's protocols, their answers per course and their runs' sign-offs. */
   protocolsTable: 'CTPO_PROTOCOLS_TABLE',
+  /** DynamoDB table of the verdict cache: what a run may reuse of the last runs of a course. */
+  verdictsTable: 'CTPO_VERDICTS_TABLE',
+  /** Hours a link that answered well is reused before it is asked again; optional (one day). */
+  linkMaxAgeHours: 'CTPO_LINK_MAX_AGE_HOURS',
   /** Days a job record and its report are kept. */
   reportExpiryDays: 'CTPO_REPORT_EXPIRY_DAYS',
   /** The private bucket the reports are written to, and the key prefix they go under. */
@@ -93,6 +97,15 @@ export function requirePositiveInteger(env: Environment, name: EnvName): number 
     throw new Error(`${name} must be a whole number above 0, not "${text}".`);
   }
   return value;
+}
+
+/** A link that answered well is reused this long unless the settings say otherwise (issue: lychee's maximum age). */
+export const DEFAULT_LINK_MAX_AGE_HOURS = 24;
+
+/** How long a good link's answer is reused, in milliseconds: the setting, else one day. */
+export function linkMaxAgeMs(env: Environment): number {
+  const hours = env[ENV.linkMaxAgeHours]?.trim() ? requirePositiveInteger(env, ENV.linkMaxAgeHours) : DEFAULT_LINK_MAX_AGE_HOURS;
+  return hours * 3_600_000;
 }
 
 /**

@@ -11,6 +11,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
+import { VERDICTS_PREFIX } from '../../../api/aws/dynamo-verdict-cache.ts';
 import { CREDENTIALS_CONTEXT_KEY, ENV } from '../../../api/aws/settings.ts';
 import { Grouping } from '../logical-ids.ts';
 import { acknowledgeWildcardResource } from '../nag.ts';
@@ -125,6 +126,7 @@ export class QaApiRunner extends Grouping {
         [ENV.jobsTable]: storage.jobsTable.tableName,
         [ENV.dismissalsTable]: storage.dismissalsTable.tableName,
         [ENV.protocolsTable]: storage.protocolsTable.tableName,
+        [ENV.verdictsTable]: storage.verdictsTable.tableName,
         [ENV.reportExpiryDays]: String(props.reportExpiryDays),
         [ENV.reportsBucket]: storage.reportsBucket.bucketName,
         [ENV.reportsPrefix]: REPORTS_PREFIX,
@@ -155,6 +157,18 @@ export class QaApiRunner extends Grouping {
     taskRole.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['dynamodb:Query'], resources: [storage.jobHistoryIndexArn, storage.dismissalsTable.tableArn] }));
     // The client's protocol and the course's answers, to score the run by.
     taskRole.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['dynamodb:GetItem', 'dynamodb:Query'], resources: [storage.protocolsTable.tableArn] }));
+    // The verdict cache: the course's entries read and replaced, and the courses over the cap dropped
+    // (api/aws/dynamo-verdict-cache.ts). Residual, written down: the table is not narrowed to the
+    // run's course. A dynamodb:LeadingKeys condition can name a partition only through a principal
+    // tag, and a task role's session carries none per run; the cap on courses also deletes other
+    // courses' entries. The cache holds digests and findings only, never a credential.
+    taskRole.addToPrincipalPolicy(
+      new iam.PolicyStatement({ actions: ['dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:BatchWriteItem'], resources: [storage.verdictsTable.tableArn] }),
+    );
+    const verdictObjects = storage.reportsBucket.arnForObjects(`${VERDICTS_PREFIX}*`);
+    // A statement of its own (a sid keeps CDK from merging it with the reports' one).
+    taskRole.addToPrincipalPolicy(new iam.PolicyStatement({ sid: 'VerdictValues', actions: ['s3:GetObject', 's3:PutObject', 's3:DeleteObject'], resources: [verdictObjects] }));
+    acknowledgeWildcardResource(taskRole, verdictObjects, 'Verdict values too large for their table entry are named per course and entry; the runner may read and write only under the verdicts/ prefix of the reports bucket.');
     taskRole.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['kms:Decrypt'], resources: [this.credentialsKey.keyArn], conditions: boundToAJob() }));
     // The key policy's account statement lets IAM policies grant use of the key; these make sure no
     // policy can ever let anyone but the runner read the credentials: Decrypt only by the runner, and

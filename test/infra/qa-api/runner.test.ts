@@ -78,7 +78,16 @@ describe('the QA API runner', () => {
     // The runner writes its job and reports under reports/, and reads the course's history: the
     // previous report, the owner index, the dismissals, the protocols. Nothing else.
     const runner = statementsOf(synth.template, taskRole);
-    expect(runner.map(actionsOf)).toEqual([['dynamodb:GetItem', 'dynamodb:UpdateItem'], ['s3:DeleteObject', 's3:GetObject', 's3:PutObject'], ['dynamodb:Query'], ['dynamodb:GetItem', 'dynamodb:Query'], ['kms:Decrypt']]);
+    // (The verdict cache's table and its verdicts/ prefix: test/infra/qa-api/verdict-cache.test.ts.)
+    expect(runner.map(actionsOf)).toEqual([
+      ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
+      ['s3:DeleteObject', 's3:GetObject', 's3:PutObject'],
+      ['dynamodb:Query'],
+      ['dynamodb:GetItem', 'dynamodb:Query'],
+      ['dynamodb:BatchWriteItem', 'dynamodb:PutItem', 'dynamodb:Query'],
+      ['s3:DeleteObject', 's3:GetObject', 's3:PutObject'],
+      ['kms:Decrypt'],
+    ]);
     // ... and the client's protocol with the course's answers, to score the run by.
     expect(runner[3]!.Resource).toEqual({ 'Fn::GetAtt': [protocolsTable(synth.template).id, 'Arn'] });
     expect(render(runner[1]!.Resource)).toBe(`{${reportsBucket(synth.template).id}.Arn}/reports/*`);
