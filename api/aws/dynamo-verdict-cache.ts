@@ -17,7 +17,6 @@ import {
   MAX_LINKS_PER_COURSE,
   MAX_VALUE_BYTES,
   emptyCourseVerdicts,
-  type CourseVerdicts,
   type VerdictCache,
   type VerdictCacheScope,
 } from '../engine/verdict-cache.ts';
