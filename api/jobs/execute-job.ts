@@ -137,6 +137,7 @@ export async function executeJob(input: ExecuteJobInput): Promise<JobRecord | un
         client: job.client,
         ...(job.scopes === undefined ? {} : { scopes: job.scopes.filter((scope): scope is CourseScope => (COURSE_SCOPES as readonly string[]).includes(scope)) }),
         ...(job.language === undefined ? {} : { language: job.language }),
+        ...(job.full === true ? { full: true } : {}),
         allowPrivateTargets: input.allowPrivateTargets,
         signal,
         // Recorded at once, so that the monitor names the course while the run goes on.
