@@ -7,9 +7,10 @@ import { formatMessage, msg } from '../i18n/messages.ts';
 import { isTerminal } from '../jobs/job-status.ts';
 import { executeJob, runTimeoutReason } from '../jobs/execute-job.ts';
 import type { BaselineSource, BrightspaceCredentials, JobStore, ReportStore } from '../jobs/types.ts';
+import type { VerdictCache } from '../engine/verdict-cache.ts';
 import { decryptCredentials } from './credentials-cipher.ts';
 import { EXIT_RUN_FAILED } from './ecs-task-status.ts';
-import { ENV, requireEnv } from './settings.ts';
+import { ENV, linkMaxAgeMs, requireEnv } from './settings.ts';
 import type { Environment } from './settings.ts';
 
 /** As on the local stack: a run that takes longer is stopped. */
@@ -24,6 +25,8 @@ export interface FargateTaskInput {
   reports: ReportStore;
   /** What the report is compared with; absent: no comparison. */
   baselines?: BaselineSource;
+  /** The deployment's verdict cache; absent: every item is checked and nothing is kept. */
+  cache?: VerdictCache;
   kms: KMSClient;
   /** Aborted when ECS stops the task (SIGTERM), with an AppError saying so. */
   signal?: AbortSignal;
@@ -36,6 +39,8 @@ export interface FargateTaskInput {
 export async function runFargateTask(input: FargateTaskInput): Promise<number> {
   const log = input.log ?? ((line: string) => console.error(line));
   const jobId = requireEnv(input.env, ENV.jobId);
+  // A setting out of its bounds is a deployment fault: said before the job is touched.
+  const linkMaxAge = linkMaxAgeMs(input.env);
   const job = await input.jobs.get(jobId);
   if (job === undefined) {
     log(`job ${jobId}: not in the job store (expired or never recorded); nothing to run`);
@@ -68,6 +73,8 @@ export async function runFargateTask(input: FargateTaskInput): Promise<number> {
       jobs: input.jobs,
       reports: input.reports,
       ...(input.baselines === undefined ? {} : { baselines: input.baselines }),
+      ...(input.cache === undefined ? {} : { cache: input.cache }),
+      options: { linkMaxAgeMs: linkMaxAge },
       allowPrivateTargets: input.allowPrivateTargets ?? false,
       signal: input.signal === undefined ? timeout.signal : AbortSignal.any([input.signal, timeout.signal]),
       log,

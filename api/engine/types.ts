@@ -26,8 +26,6 @@ export interface CourseTestInput {
   scopes?: CourseScope[];
   /** The report's language (English when absent). */
   language?: Language;
-  /** Ignore the verdict cache for this run (it still keeps what it checks). */
-  full?: boolean;
   /** The address guard's local-use switch: lets loopback and private addresses through. */
   allowPrivateTargets: boolean;
   signal?: AbortSignal;

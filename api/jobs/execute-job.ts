@@ -10,6 +10,7 @@ import { formatMessage, msg, type Message } from '../i18n/messages.ts';
 import { runCourseTest } from '../engine/run-course-test.ts';
 import type { RunProgress } from '../engine/progress.ts';
 import type { CourseTestOptions } from '../engine/types.ts';
+import type { VerdictCache } from '../engine/verdict-cache.ts';
 import { failureDetail } from '../log.ts';
 import type { Log } from '../log.ts';
 import { COURSE_SCOPES, type CourseScope } from '../brightspace/course-scopes.ts';
@@ -47,7 +48,9 @@ export interface ExecuteJobInput {
   protocol?: Protocol;
   allowPrivateTargets: boolean;
   /** Options of this one run (the command line's --enhanced-contrast); absent: the environment's. */
-  options?: Pick<CourseTestOptions, 'enhancedContrast'>;
+  options?: Pick<CourseTestOptions, 'enhancedContrast' | 'linkMaxAgeMs'>;
+  /** Where the course's verdicts are kept between runs; absent: every item is checked, nothing kept. */
+  cache?: VerdictCache;
   /** Aborting stops the run; an AppError given as the abort reason becomes the job's reason. */
   signal?: AbortSignal;
   /** Progress is written at most this often (the last value always lands). Default 1000 ms. */
@@ -138,6 +141,7 @@ export async function executeJob(input: ExecuteJobInput): Promise<JobRecord | un
         ...(job.scopes === undefined ? {} : { scopes: job.scopes.filter((scope): scope is CourseScope => (COURSE_SCOPES as readonly string[]).includes(scope)) }),
         ...(job.language === undefined ? {} : { language: job.language }),
         ...(job.full === true ? { full: true } : {}),
+        ...(input.cache === undefined ? {} : { cache: input.cache }),
         allowPrivateTargets: input.allowPrivateTargets,
         signal,
         // Recorded at once, so that the monitor names the course while the run goes on.
