@@ -44,6 +44,14 @@ const BATCH_ATTEMPTS = 8;
 const BATCH_BACKOFF_MS = 50;
 /** S3 reads of large values at once while loading a course. */
 const S3_READS_AT_ONCE = 8;
+/** Batches written at once: a course of 8 000 links is 320 batches. */
+const BATCHES_AT_ONCE = 4;
+/**
+ * An entry the run hands back unchanged (a reused verdict, a young link) is written again only when
+ * it was last written this long ago: enough to keep it from expiring, without rewriting a whole
+ * course on every run of a day.
+ */
+export const REWRITE_AFTER_MS = 24 * 60 * 60 * 1000;
 
 type Kind = 'item' | 'link';
 
@@ -144,15 +152,22 @@ export function createDynamoVerdictCache(options: DynamoVerdictCacheOptions): Ve
 
   /** Writes (puts and deletes) in batches of 25, sending again what DynamoDB left unprocessed. */
   async function batchWrite(requests: Record<string, unknown>[]): Promise<void> {
-    for (let start = 0; start < requests.length; start += BATCH_SIZE) {
-      let pending = requests.slice(start, start + BATCH_SIZE);
+    const batches: Record<string, unknown>[][] = [];
+    for (let start = 0; start < requests.length; start += BATCH_SIZE) batches.push(requests.slice(start, start + BATCH_SIZE));
+    const writeBatch = async (batch: Record<string, unknown>[]): Promise<void> => {
+      let pending = batch;
       for (let attempt = 1; pending.length > 0; attempt++) {
         if (attempt > BATCH_ATTEMPTS) throw new Error(`DynamoDB left ${pending.length} verdict cache writes unprocessed after ${BATCH_ATTEMPTS} tries.`);
         if (attempt > 1) await sleep(backoffMs(attempt - 1, options.retryBaseMs ?? BATCH_BACKOFF_MS));
         const answer = await client.send(new BatchWriteCommand({ RequestItems: { [tableName]: pending } }));
         pending = (answer.UnprocessedItems?.[tableName] ?? []) as Record<string, unknown>[];
       }
-    }
+    };
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      while (next < batches.length) await writeBatch(batches[next++]!);
+    };
+    await Promise.all(Array.from({ length: Math.min(BATCHES_AT_ONCE, batches.length) }, worker));
   }
 
   const deleteRequest = (course: string, key: string) => ({ DeleteRequest: { Key: { [VERDICT_PARTITION_KEY]: course, [VERDICT_SORT_KEY]: key } } });
@@ -236,6 +251,10 @@ export function createDynamoVerdictCache(options: DynamoVerdictCacheOptions): Ve
           entry.object = `${VERDICTS_PREFIX}${sha256(course)}/${key.replace('#', '-')}-${sha256(json)}.json`;
           entry.body = json;
         }
+        const before = existing.get(key);
+        const unchanged = before !== undefined && before.digest === entry.digest && before.checkedAt === entry.checkedAt
+          && (entry.json === undefined ? before.object === entry.object : before.json === entry.json);
+        if (unchanged && at.getTime() - Date.parse(before.writtenAt) < REWRITE_AFTER_MS) return;
         fresh.set(key, entry);
       };
       for (const [name, verdict] of checked.items) add('item', name, verdict.checkedAt, verdict.value, verdict.digest);

@@ -5,7 +5,7 @@ import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, S3C
 import { BatchWriteCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { COURSES_PARTITION, INLINE_VALUE_BYTES, VERDICTS_PREFIX, createDynamoVerdictCache, verdictPartition } from '../../../api/aws/dynamo-verdict-cache.ts';
+import { COURSES_PARTITION, INLINE_VALUE_BYTES, REWRITE_AFTER_MS, VERDICTS_PREFIX, createDynamoVerdictCache, verdictPartition } from '../../../api/aws/dynamo-verdict-cache.ts';
 import { EXPIRY_MS, MAX_VALUE_BYTES, type CourseVerdicts, type VerdictCacheScope } from '../../../api/engine/verdict-cache.ts';
 import { startDynalite } from '../support/dynalite.ts';
 import type { Dynalite } from '../support/dynalite.ts';
@@ -133,6 +133,26 @@ describe('the DynamoDB verdict cache', () => {
     expect((await cache.load(COURSE)).items.size).toBe(0);
     await cache.save(COURSE, verdicts({ 'topic:2': { digest: 'd2', checkedAt: clock.toISOString(), value: 2 } }));
     expect((await entriesOf(COURSE)).map((entry) => entry.name)).toEqual(['topic:2']);
+  });
+
+  it('writes an entry handed back unchanged again only once a day, so that it does not expire while it is reused', async () => {
+    const { client, calls } = countingClient(dynamo.client);
+    const cache = cacheWith({ client });
+    const kept = verdicts({ 'topic:1': { digest: 'd1', checkedAt: '2026-11-01T09:00:00.000Z', value: { findings: [] } } }, { 'https://a.example/': { checkedAt: '2026-11-01T09:00:00.000Z', value: 200 } });
+    await cache.save(COURSE, kept);
+    const writtenAt = (await entriesOf(COURSE)).map((entry) => entry.writtenAt);
+    expect(calls.batchWrite).toBe(1);
+
+    clock = new Date(clock.getTime() + REWRITE_AFTER_MS - 1000);
+    await cache.save(COURSE, kept);
+    expect(calls.batchWrite).toBe(1);
+    expect((await entriesOf(COURSE)).map((entry) => entry.writtenAt)).toEqual(writtenAt);
+
+    clock = new Date(clock.getTime() + 1000);
+    await cache.save(COURSE, kept);
+    expect(calls.batchWrite).toBe(2);
+    expect((await entriesOf(COURSE)).map((entry) => entry.expiresAt)).toEqual([0, 0].map(() => Math.floor((clock.getTime() + EXPIRY_MS) / 1000)));
+    expect(await cache.load(COURSE)).toEqual(kept);
   });
 
   it('keeps at most its cap of items and of links per course, counted apart, dropping the oldest first', async () => {
