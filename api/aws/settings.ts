@@ -10,7 +10,7 @@ export const ENV = {
   protocolsTable: 'CTPO_PROTOCOLS_TABLE',
   /** DynamoDB table of the verdict cache: what a run may reuse of the last runs of a course. */
   verdictsTable: 'CTPO_VERDICTS_TABLE',
-  /** Hours a link that answered well is reused before it is asked again; optional (one day). */
+  /** Hours a link that answered well is reused before it is asked again; optional (one day; 0: never). */
   linkMaxAgeHours: 'CTPO_LINK_MAX_AGE_HOURS',
   /** Days a job record and its report are kept. */
   reportExpiryDays: 'CTPO_REPORT_EXPIRY_DAYS',
@@ -102,9 +102,14 @@ export function requirePositiveInteger(env: Environment, name: EnvName): number 
 /** A link that answered well is reused this long unless the settings say otherwise (issue: lychee's maximum age). */
 export const DEFAULT_LINK_MAX_AGE_HOURS = 24;
 
-/** How long a good link's answer is reused, in milliseconds: the setting, else one day. */
+/** How long a good link's answer is reused, in milliseconds: the setting (0: never), else one day. */
 export function linkMaxAgeMs(env: Environment): number {
-  const hours = env[ENV.linkMaxAgeHours]?.trim() ? requirePositiveInteger(env, ENV.linkMaxAgeHours) : DEFAULT_LINK_MAX_AGE_HOURS;
+  const text = env[ENV.linkMaxAgeHours]?.trim() ?? '';
+  if (text === '') return DEFAULT_LINK_MAX_AGE_HOURS * 3_600_000;
+  const hours = Number(text);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(hours * 3_600_000)) {
+    throw new Error(`${ENV.linkMaxAgeHours} must be a whole number of hours (0: every link is asked again), not "${text}".`);
+  }
   return hours * 3_600_000;
 }
 

@@ -141,7 +141,7 @@ describe('the Fargate task', () => {
 
   it('refuses a link maximum age that is not a whole number of hours, before it touches the job', async () => {
     await jobs.create(aJob('job-setting'));
-    await expect(run({ ...(await envFor('job-setting', PASSWORD)), CTPO_LINK_MAX_AGE_HOURS: '1.5' })).rejects.toThrow(/CTPO_LINK_MAX_AGE_HOURS must be a whole number/);
+    await expect(run({ ...(await envFor('job-setting', PASSWORD)), CTPO_LINK_MAX_AGE_HOURS: '1.5' })).rejects.toThrow(/CTPO_LINK_MAX_AGE_HOURS must be a whole number of hours/);
     expect(await jobs.get('job-setting')).toMatchObject({ status: 'PROVISIONING' });
   });
 
