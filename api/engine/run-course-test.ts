@@ -84,6 +84,7 @@ export async function runCourseTest(input: CourseTestInput, onProgress?: (progre
     startedAt,
     finishedAt: new Date(),
     accessibility,
+    ...(verdicts === undefined ? {} : { reuse: verdicts.summary() }),
   });
   // What this run checked is kept for the next; a store that fails costs the next run time, not this run.
   if (verdicts !== undefined) await input.cache!.save(scope, verdicts.checked).catch(() => undefined);

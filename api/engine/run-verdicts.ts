@@ -11,6 +11,7 @@ import type { PageCheckOutcome } from '../a11y/page-checks/page-facts.ts';
 import type { LoadedResource } from '../a11y/resource-digests.ts';
 import type { ItemPlace } from '../brightspace/places.ts';
 import type { DocumentResult } from '../extract/document-runner.ts';
+import type { ReportReuse } from '../report/model.ts';
 import type { LinkProbe } from '../net/link-checker.ts';
 import type { DocumentReader } from '../sources/documents.ts';
 import type { CourseTestInput } from './types.ts';
@@ -77,6 +78,17 @@ export interface RunVerdictsOptions {
   /** What judges pages (engines, their rules and settings, the run's language) and documents. */
   pageJudges: string;
   documentJudges: string;
+}
+
+/**
+ * A maximum age as a person writes it: a number of seconds, or with a unit (`90s`, `30m`, `12h`,
+ * `1d`); null for anything else. `0` asks every link again.
+ */
+export function parseMaxAge(text: string): number | null {
+  const found = /^(\d{1,9})\s*(ms|s|m|h|d)?$/.exec(text.trim());
+  if (found === null) return null;
+  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[(found[2] ?? 's') as 'ms' | 's' | 'm' | 'h' | 'd'];
+  return Number(found[1]) * unit;
 }
 
 export class RunVerdicts {
@@ -173,6 +185,23 @@ export class RunVerdicts {
         else this.checkedNow++;
         return result;
       },
+    };
+  }
+
+  /** What the report says of the reuse: counts, since when, and each reused item in the course's order of reading. */
+  summary(): ReportReuse {
+    return {
+      checked: this.checkedNow,
+      reused: this.reused.length,
+      since: this.reusedSince,
+      items: this.reused.map(({ place, url, checkedAt }) => ({
+        moduleId: place?.moduleId ?? null,
+        topicId: place?.topicId ?? null,
+        itemType: place?.itemType ?? null,
+        itemId: place?.itemId ?? null,
+        url,
+        checkedAt,
+      })),
     };
   }
 

@@ -47,10 +47,12 @@ export interface ExecuteJobInput {
    */
   protocol?: Protocol;
   allowPrivateTargets: boolean;
-  /** Options of this one run (the command line's --enhanced-contrast); absent: the environment's. */
+  /** Options of this one run (the command line's --enhanced-contrast, the server's link age); absent: the environment's and the defaults. */
   options?: Pick<CourseTestOptions, 'enhancedContrast' | 'linkMaxAgeMs'>;
-  /** Where the course's verdicts are kept between runs; absent: every item is checked, nothing kept. */
+  /** Where verdicts are kept between runs of a course (verdict-cache.ts); absent: every item is judged. */
   cache?: VerdictCache;
+  /** Ignore the cache for this run (the command line's --full); what it checks is still kept. */
+  full?: boolean;
   /** Aborting stops the run; an AppError given as the abort reason becomes the job's reason. */
   signal?: AbortSignal;
   /** Progress is written at most this often (the last value always lands). Default 1000 ms. */
@@ -140,8 +142,6 @@ export async function executeJob(input: ExecuteJobInput): Promise<JobRecord | un
         client: job.client,
         ...(job.scopes === undefined ? {} : { scopes: job.scopes.filter((scope): scope is CourseScope => (COURSE_SCOPES as readonly string[]).includes(scope)) }),
         ...(job.language === undefined ? {} : { language: job.language }),
-        ...(job.full === true ? { full: true } : {}),
-        ...(input.cache === undefined ? {} : { cache: input.cache }),
         allowPrivateTargets: input.allowPrivateTargets,
         signal,
         // Recorded at once, so that the monitor names the course while the run goes on.
@@ -149,6 +149,9 @@ export async function executeJob(input: ExecuteJobInput): Promise<JobRecord | un
           writes = writes.then(() => jobs.update(job.id, { courseName })).then(stopIfEnded).catch(() => undefined);
         },
         ...(input.options === undefined ? {} : { options: input.options }),
+        ...(input.cache === undefined ? {} : { cache: input.cache }),
+        // Asked for by the command line (--full) or by the run's request (run-tests FULL).
+        ...(input.full === true || job.full === true ? { full: true } : {}),
       },
       onProgress,
     );
