@@ -10,7 +10,8 @@ import type { BaselineSource, BrightspaceCredentials, JobStore, ReportStore } fr
 import type { VerdictCache } from '../engine/verdict-cache.ts';
 import { decryptCredentials } from './credentials-cipher.ts';
 import { EXIT_RUN_FAILED } from './ecs-task-status.ts';
-import { ENV, linkMaxAgeMs, requireEnv } from './settings.ts';
+import { parseMaxAge } from '../engine/run-verdicts.ts';
+import { ENV, requireEnv } from './settings.ts';
 import type { Environment } from './settings.ts';
 
 /** As on the local stack: a run that takes longer is stopped. */
@@ -74,7 +75,7 @@ export async function runFargateTask(input: FargateTaskInput): Promise<number> {
       reports: input.reports,
       ...(input.baselines === undefined ? {} : { baselines: input.baselines }),
       ...(input.cache === undefined ? {} : { cache: input.cache }),
-      options: { linkMaxAgeMs: linkMaxAge },
+      ...(linkMaxAge === undefined ? {} : { options: { linkMaxAgeMs: linkMaxAge } }),
       allowPrivateTargets: input.allowPrivateTargets ?? false,
       signal: input.signal === undefined ? timeout.signal : AbortSignal.any([input.signal, timeout.signal]),
       log,
@@ -83,6 +84,19 @@ export async function runFargateTask(input: FargateTaskInput): Promise<number> {
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * How long a good link's answer is reused, in milliseconds: `CTPO_LINK_MAX_AGE` as the local server
+ * reads it (seconds, or `30m`, `12h`, `1d`; 0: every link is asked again); undefined when unset, for
+ * the engine's default of one day.
+ */
+export function linkMaxAgeMs(env: Environment): number | undefined {
+  const text = env[ENV.linkMaxAge]?.trim() ?? '';
+  if (text === '') return undefined;
+  const ms = parseMaxAge(text);
+  if (ms === null) throw new Error(`${ENV.linkMaxAge} must be a number of seconds, or one with a unit (30m, 12h, 1d), not "${text}".`);
+  return ms;
 }
 
 /** An abort signal that fires when ECS asks the task to stop. */

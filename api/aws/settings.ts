@@ -10,8 +10,8 @@ export const ENV = {
   protocolsTable: 'CTPO_PROTOCOLS_TABLE',
   /** DynamoDB table of the verdict cache: what a run may reuse of the last runs of a course. */
   verdictsTable: 'CTPO_VERDICTS_TABLE',
-  /** Hours a link that answered well is reused before it is asked again; optional (one day; 0: never). */
-  linkMaxAgeHours: 'CTPO_LINK_MAX_AGE_HOURS',
+  /** How long a link that answered well is reused (`12h`, `1d`; seconds without a unit); optional (one day). */
+  linkMaxAge: 'CTPO_LINK_MAX_AGE',
   /** Days a job record and its report are kept. */
   reportExpiryDays: 'CTPO_REPORT_EXPIRY_DAYS',
   /** The private bucket the reports are written to, and the key prefix they go under. */
@@ -97,20 +97,6 @@ export function requirePositiveInteger(env: Environment, name: EnvName): number 
     throw new Error(`${name} must be a whole number above 0, not "${text}".`);
   }
   return value;
-}
-
-/** A link that answered well is reused this long unless the settings say otherwise (issue: lychee's maximum age). */
-export const DEFAULT_LINK_MAX_AGE_HOURS = 24;
-
-/** How long a good link's answer is reused, in milliseconds: the setting (0: never), else one day. */
-export function linkMaxAgeMs(env: Environment): number {
-  const text = env[ENV.linkMaxAgeHours]?.trim() ?? '';
-  if (text === '') return DEFAULT_LINK_MAX_AGE_HOURS * 3_600_000;
-  const hours = Number(text);
-  if (!/^\d+$/.test(text) || !Number.isSafeInteger(hours * 3_600_000)) {
-    throw new Error(`${ENV.linkMaxAgeHours} must be a whole number of hours (0: every link is asked again), not "${text}".`);
-  }
-  return hours * 3_600_000;
 }
 
 /**

@@ -133,15 +133,15 @@ describe('the Fargate task', () => {
     expect(calls.save[1]).toEqual(calls.save[0]);
 
     await jobs.create(aJob('job-full', { full: true }));
-    expect(await runWith({ ...(await envFor('job-full', PASSWORD)), CTPO_LINK_MAX_AGE_HOURS: '48' })).toBe(0);
+    expect(await runWith({ ...(await envFor('job-full', PASSWORD)), CTPO_LINK_MAX_AGE: '48h' })).toBe(0);
     expect(calls.load).toHaveLength(2);
     expect(calls.save).toHaveLength(3);
     expect(JSON.stringify(await dynamo.items(verdictsTable))).not.toContain(PASSWORD);
   });
 
-  it('refuses a link maximum age that is not a whole number of hours, before it touches the job', async () => {
+  it('refuses a link maximum age it cannot read, before it touches the job', async () => {
     await jobs.create(aJob('job-setting'));
-    await expect(run({ ...(await envFor('job-setting', PASSWORD)), CTPO_LINK_MAX_AGE_HOURS: '1.5' })).rejects.toThrow(/CTPO_LINK_MAX_AGE_HOURS must be a whole number of hours/);
+    await expect(run({ ...(await envFor('job-setting', PASSWORD)), CTPO_LINK_MAX_AGE: '1.5h' })).rejects.toThrow(/CTPO_LINK_MAX_AGE must be a number of seconds/);
     expect(await jobs.get('job-setting')).toMatchObject({ status: 'PROVISIONING' });
   });
 

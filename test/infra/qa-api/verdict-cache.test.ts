@@ -41,7 +41,7 @@ describe('the verdict cache on AWS', () => {
     const environment = Object.fromEntries(container.Environment.map((variable) => [variable.Name, variable.Value]));
     expect(environment.CTPO_VERDICTS_TABLE).toEqual({ Ref: table.id });
     // The link maximum age is left to its default of one day unless a deployment sets it.
-    expect(environment).not.toHaveProperty('CTPO_LINK_MAX_AGE_HOURS');
+    expect(environment).not.toHaveProperty('CTPO_LINK_MAX_AGE');
 
     const statements = statementsOf(synth.template, referenceOf((task.properties as { TaskRoleArn: unknown }).TaskRoleArn));
     const tableArn = { 'Fn::GetAtt': [table.id, 'Arn'] };
