@@ -9,6 +9,8 @@ import { runCourseTest } from '../../../api/engine/run-course-test.ts';
 import type { CourseTestInput } from '../../../api/engine/types.ts';
 import { emptyCourseVerdicts, type CourseVerdicts, type VerdictCache } from '../../../api/engine/verdict-cache.ts';
 import type { Report } from '../../../api/report/model.ts';
+import { renderCsvReport } from '../../../api/report/render-csv.ts';
+import { renderHtmlReport } from '../../../api/report/render-html.ts';
 import { startBrightspaceSite, type BrightspaceSite, type SiteModel } from '../../fixtures/brightspace-site.ts';
 import { startLinkHost, type LinkHost } from '../../fixtures/link-host.ts';
 
@@ -156,6 +158,13 @@ describe('the verdict cache in a real browser', () => {
       // The report still names the browser the verdicts were made in.
       expect(report.accessibility?.browserVersion).toMatch(/\d+\./);
       expect(report.findings.map((f) => f.check)).toContain('link.broken');
+      // Said in the header, beside each reused item, and in the CSV's last column.
+      const html = renderHtmlReport(report);
+      expect(html).toContain('0 items checked now, 2 verdicts reused from earlier runs');
+      expect(html.match(/<small class="hint reused">Verdict reused from the run of [^<]+ UTC: unchanged since\.<\/small>/g)).toHaveLength(2);
+      const csv = renderCsvReport(report).split('\r\n');
+      expect(csv[0]!.endsWith(',Verdict reused from the run of')).toBe(true);
+      expect(csv.find((line) => line.includes('link.broken'))).toMatch(/ UTC"?$/);
     } finally {
       run.mockRestore();
       version.mockRestore();
