@@ -7,7 +7,7 @@ import { formatMessage, msg } from '../i18n/messages.ts';
 import { isTerminal } from '../jobs/job-status.ts';
 import { executeJob, runTimeoutReason } from '../jobs/execute-job.ts';
 import type { BaselineSource, BrightspaceCredentials, JobStore, ReportStore } from '../jobs/types.ts';
-import type { VerdictCache } from '../engine/verdict-cache.ts';
+import { emptyCourseVerdicts, type VerdictCache } from '../engine/verdict-cache.ts';
 import { decryptCredentials } from './credentials-cipher.ts';
 import { EXIT_RUN_FAILED } from './ecs-task-status.ts';
 import { parseMaxAge } from '../engine/run-verdicts.ts';
@@ -74,7 +74,7 @@ export async function runFargateTask(input: FargateTaskInput): Promise<number> {
       jobs: input.jobs,
       reports: input.reports,
       ...(input.baselines === undefined ? {} : { baselines: input.baselines }),
-      ...(input.cache === undefined ? {} : { cache: input.cache }),
+      ...(input.cache === undefined ? {} : { cache: readableOrEmpty(input.cache, (error) => log(`job ${jobId}: the verdict cache could not be read (${failureName(error)}); every item is checked`)) }),
       ...(linkMaxAge === undefined ? {} : { options: { linkMaxAgeMs: linkMaxAge } }),
       allowPrivateTargets: input.allowPrivateTargets ?? false,
       signal: input.signal === undefined ? timeout.signal : AbortSignal.any([input.signal, timeout.signal]),
@@ -98,6 +98,23 @@ export function linkMaxAgeMs(env: Environment): number | undefined {
   if (ms === null) throw new Error(`${ENV.linkMaxAge} must be a number of seconds, or one with a unit (30m, 12h, 1d), not "${text}".`);
   return ms;
 }
+
+/**
+ * The cache as a run uses it on AWS: one that cannot be read (DynamoDB throttled, an object the
+ * task may not read) costs the run its reuse, not the run itself.
+ */
+function readableOrEmpty(cache: VerdictCache, onFailure: (error: unknown) => void): VerdictCache {
+  return {
+    load: (scope) =>
+      cache.load(scope).catch((error: unknown) => {
+        onFailure(error);
+        return emptyCourseVerdicts();
+      }),
+    save: (scope, checked) => cache.save(scope, checked),
+  };
+}
+
+const failureName = (error: unknown): string => (error instanceof Error ? error.name : 'unknown error');
 
 /** An abort signal that fires when ECS asks the task to stop. */
 export function stopSignalOnSigterm(): AbortSignal {

@@ -139,6 +139,18 @@ describe('the Fargate task', () => {
     expect(JSON.stringify(await dynamo.items(verdictsTable))).not.toContain(PASSWORD);
   });
 
+  it('checks everything, and says so in its log, when the verdict cache cannot be read', async () => {
+    const unreadable: VerdictCache = {
+      load: () => Promise.reject(Object.assign(new Error('Rate of requests exceeds the allowed throughput.'), { name: 'ProvisionedThroughputExceededException' })),
+      save: () => Promise.resolve(),
+    };
+    await jobs.create(aJob('job-unreadable-cache'));
+    const code = await runFargateTask({ env: await envFor('job-unreadable-cache', PASSWORD), jobs, reports: createS3ReportStore({ client: s3, bucket: 'reports', prefix: 'reports/' }), cache: unreadable, kms: kms.client, allowPrivateTargets: true, log: (line) => logs.push(line) });
+    expect(code).toBe(0);
+    expect(await jobs.get('job-unreadable-cache')).toMatchObject({ status: 'SUCCEEDED' });
+    expect(logs).toContain('job job-unreadable-cache: the verdict cache could not be read (ProvisionedThroughputExceededException); every item is checked');
+  });
+
   it('refuses a link maximum age it cannot read, before it touches the job', async () => {
     await jobs.create(aJob('job-setting'));
     await expect(run({ ...(await envFor('job-setting', PASSWORD)), CTPO_LINK_MAX_AGE: '1.5h' })).rejects.toThrow(/CTPO_LINK_MAX_AGE must be a number of seconds/);
