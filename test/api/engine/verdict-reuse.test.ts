@@ -7,33 +7,18 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BrowserRunner } from '../../../api/a11y/browser-runner.ts';
 import { runCourseTest } from '../../../api/engine/run-course-test.ts';
 import type { CourseTestInput } from '../../../api/engine/types.ts';
-import { emptyCourseVerdicts, type CourseVerdicts, type VerdictCache } from '../../../api/engine/verdict-cache.ts';
 import type { Report } from '../../../api/report/model.ts';
 import { renderCsvReport } from '../../../api/report/render-csv.ts';
 import { renderHtmlReport } from '../../../api/report/render-html.ts';
 import { startBrightspaceSite, type BrightspaceSite, type SiteModel } from '../../fixtures/brightspace-site.ts';
 import { startLinkHost, type LinkHost } from '../../fixtures/link-host.ts';
+import { MemoryVerdictCache } from '../support/memory-verdict-cache.ts';
 
 const ORG_UNIT = 7707;
 const USER = 'qa.tester';
 const PASSWORD = 'Cache-Secret-Pa55!';
 const FILES = '/content/enforced/7707-CACHE1';
 const NOW = new Date('2026-03-01T12:00:00Z');
-
-/** A store of the port in memory, writing values as JSON as a real store does. */
-export class MemoryVerdictCache implements VerdictCache {
-  kept: CourseVerdicts = emptyCourseVerdicts();
-  saves = 0;
-  async load(): Promise<CourseVerdicts> {
-    const copy = <T>(entries: Map<string, T>) => new Map(JSON.parse(JSON.stringify([...entries])) as [string, T][]);
-    return { items: copy(this.kept.items), links: copy(this.kept.links) };
-  }
-  async save(_scope: unknown, checked: CourseVerdicts): Promise<void> {
-    this.saves++;
-    for (const [key, entry] of checked.items) this.kept.items.set(key, JSON.parse(JSON.stringify(entry)));
-    for (const [key, entry] of checked.links) this.kept.links.set(key, JSON.parse(JSON.stringify(entry)));
-  }
-}
 
 const page = (title: string, body: string) =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title><link rel="stylesheet" href="style.css"></head><body><main>${body}</main></body></html>`;
