@@ -199,3 +199,23 @@ describe('the verdict cache in a real browser', () => {
     expect(cache.saves).toBe(saves + 1);
   }, 180_000);
 });
+
+describe('the verdict cache with one browser page', () => {
+  it('records what a page loaded even when the page before it, in the same kept document, loaded it too', async () => {
+    const shared = new MemoryVerdictCache();
+    const topics = model.courses[0]!.modules[0]!.topics!;
+    const saved = topics.map((topic) => ({ ...topic }));
+    // Both pages load the same stylesheet and image, one after the other in one page of the browser.
+    for (const topic of topics) if (topic.kind === 'html') topic.html = topic.html.replace('</main>', '<p><img src="pic.png" alt="A cell diagram"></p></main>');
+    try {
+      await runCourseTest(input({ cache: shared }, { a11yPages: 1 }));
+      expect(reusedTopics(await runCourseTest(input({ cache: shared }, { a11yPages: 1 })))).toEqual([11, 12]);
+      model.files![`${FILES}/pic.png`] = { contentType: 'image/png', body: 'png-3' };
+      expect(reusedTopics(await runCourseTest(input({ cache: shared }, { a11yPages: 1 })))).toEqual([]);
+      model.files![`${FILES}/style.css`] = { contentType: 'text/css', body: 'body { background: #fff; } .note { color: #111; }' };
+      expect(reusedTopics(await runCourseTest(input({ cache: shared }, { a11yPages: 1 })))).toEqual([]);
+    } finally {
+      topics.splice(0, topics.length, ...saved);
+    }
+  }, 180_000);
+});
