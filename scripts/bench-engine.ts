@@ -1,5 +1,5 @@
 // Benchmark of the engine's hot path against linkinator, on the same pages from the same servers:
-//   npm run bench:engine [-- --rounds 3] [--instant] [--no-documents] [--a11y-only]
+//   npm run bench:engine [-- --rounds 3] [--instant] [--no-documents] [--a11y-only] [--reruns-only]
 // A synthetic course (300 topics, 3300 link occurrences, 1300+ distinct addresses on 40 hosts, some
 // slow, some broken) and a course stylesheet every topic uses are served on loopback by a child
 // process. The engine and linkinator each run in their own child process, in alternating order, so
@@ -18,7 +18,7 @@
 // Each round then runs the engine three times with a verdict cache of its own (SQLite, as the local
 // stack keeps it): a first run that fills it, a second of the unchanged course, and a third after one
 // topic, one stylesheet (week 1's own, used by its 20 topics) and one PDF changed; the last lines are
-// the first run's time over each re-run's.
+// the first run's time over each re-run's (`--reruns-only` runs only those).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir, availableParallelism, cpus, totalmem } from 'node:os';
@@ -641,7 +641,7 @@ function median(values: number[]): number {
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 const megabytes = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
 
-async function conduct(rounds: number, instant: boolean, withDocuments: boolean, a11yOnly: boolean): Promise<void> {
+async function conduct(rounds: number, instant: boolean, withDocuments: boolean, a11yOnly: boolean, rerunsOnly = false): Promise<void> {
   const server = spawn(process.execPath, [SCRIPT, '--serve', ...(instant ? ['--instant'] : []), ...(withDocuments ? [] : ['--no-documents'])], { stdio: ['pipe', 'pipe', 'inherit'] });
   const readLine = lines(server);
   const config = JSON.parse(await readLine()) as ServeConfig;
@@ -676,9 +676,37 @@ async function conduct(rounds: number, instant: boolean, withDocuments: boolean,
   const linkinator: Measured[] = [];
   const whole: Measured[] = [];
   const bare: ToolResult[] = [];
-  const reruns: { first: ToolResult; unchanged: ToolResult; changed: ToolResult }[] = [];
   const a11yAxe: ToolResult[] = [];
   const a11yBoth: ToolResult[] = [];
+  const reruns: { first: ToolResult; unchanged: ToolResult; changed: ToolResult }[] = [];
+  /** A round of re-runs: a verdict cache of the round's own, filled by a first run. */
+  const rerunRound = async (round: number) => {
+    const cacheDir = mkdtempSync(join(tmpdir(), 'ctpo-bench-verdicts-'));
+    try {
+      const cacheArgs = [join(cacheDir, 'jobs.sqlite')];
+      const first = await runChild('--engine-cached', config, cacheArgs);
+      const unchanged = await runChild('--engine-cached', config, cacheArgs);
+      await ask('change');
+      const changed = await runChild('--engine-cached', config, cacheArgs);
+      reruns.push({ first, unchanged, changed });
+      console.log(`round ${round + 1} with a verdict cache: first run ${seconds(first.wallMs)}, unchanged re-run ${seconds(unchanged.wallMs)}, re-run after one topic, one stylesheet and one PDF changed ${seconds(changed.wallMs)}`);
+    } finally {
+      rmSync(cacheDir, { recursive: true, force: true });
+    }
+  };
+  const rerunLines = () => {
+    const firstWall = median(reruns.map((r) => r.first.wallMs));
+    console.log(`verdict cache (median of ${reruns.length}): first run ${seconds(firstWall)}, unchanged re-run ${seconds(median(reruns.map((r) => r.unchanged.wallMs)))}, one-change re-run ${seconds(median(reruns.map((r) => r.changed.wallMs)))}; findings of the unchanged re-run the same as the first run's: ${reruns.every((r) => JSON.stringify(r.unchanged.findings) === JSON.stringify(r.first.findings))}`);
+    console.log(`incremental re-run speed-up: ${(firstWall / median(reruns.map((r) => r.unchanged.wallMs))).toFixed(2)}`);
+    console.log(`one-change re-run speed-up: ${(firstWall / median(reruns.map((r) => r.changed.wallMs))).toFixed(2)}`);
+  };
+  if (rerunsOnly) {
+    for (let round = 0; round < rounds; round++) await rerunRound(round);
+    rerunLines();
+    server.stdin.end('quit\n');
+    await new Promise((resolve) => server.once('close', resolve));
+    return;
+  }
   if (browser !== undefined) {
     for (let round = 0; round < rounds; round++) {
       // Alternating order, so neither is always the one that runs on a warmer machine.
@@ -709,19 +737,7 @@ async function conduct(rounds: number, instant: boolean, withDocuments: boolean,
     linkinator.push(results.linkinator!);
     whole.push(results['engine-whole']!);
     if (browser !== undefined) bare.push(await runChild('--bare-loop', config));
-    // The re-runs: a verdict cache of this round's own, filled by a first run.
-    const cacheDir = mkdtempSync(join(tmpdir(), 'ctpo-bench-verdicts-'));
-    try {
-      const cacheArgs = [join(cacheDir, 'jobs.sqlite')];
-      const first = await runChild('--engine-cached', config, cacheArgs);
-      const unchanged = await runChild('--engine-cached', config, cacheArgs);
-      await ask('change');
-      const changed = await runChild('--engine-cached', config, cacheArgs);
-      reruns.push({ first, unchanged, changed });
-      console.log(`round ${round + 1} with a verdict cache: first run ${seconds(first.wallMs)}, unchanged re-run ${seconds(unchanged.wallMs)}, re-run after one topic, one stylesheet and one PDF changed ${seconds(changed.wallMs)}`);
-    } finally {
-      rmSync(cacheDir, { recursive: true, force: true });
-    }
+    await rerunRound(round);
     console.log(
       `round ${round + 1}: engine ${seconds(results.engine!.wallMs)} (link window ${seconds(results.engine!.windowMs)}), ` +
         `linkinator ${seconds(results.linkinator!.wallMs)} (link window ${seconds(results.linkinator!.windowMs)}), ` +
@@ -780,10 +796,7 @@ async function conduct(rounds: number, instant: boolean, withDocuments: boolean,
   console.log(`full-run throughput ratio to linkinator: ${(linkinatorWall / engineWall).toFixed(2)}`);
   console.log(`link throughput ratio to linkinator: ${(linkinatorWindow / engineWindow).toFixed(2)}`);
   if (bare.length > 0) console.log(`browser a11y speed-up over a bare loop: ${(median(bare.map((r) => r.wallMs)) / engineWall).toFixed(2)}`);
-  const firstWall = median(reruns.map((r) => r.first.wallMs));
-  console.log(`verdict cache (median of ${reruns.length}): first run ${seconds(firstWall)} (against ${seconds(engineWall)} without a cache), unchanged re-run ${seconds(median(reruns.map((r) => r.unchanged.wallMs)))}, one-change re-run ${seconds(median(reruns.map((r) => r.changed.wallMs)))}; findings the same: ${reruns.every((r) => JSON.stringify(r.unchanged.findings) === JSON.stringify(r.first.findings))}`);
-  console.log(`incremental re-run speed-up: ${(firstWall / median(reruns.map((r) => r.unchanged.wallMs))).toFixed(2)}`);
-  console.log(`one-change re-run speed-up: ${(firstWall / median(reruns.map((r) => r.changed.wallMs))).toFixed(2)}`);
+  rerunLines();
 }
 
 async function readStdin(): Promise<string> {
@@ -822,6 +835,6 @@ if (mode === '--serve') {
     console.error('bench:engine: --rounds must be a whole number of at least 1.');
     process.exitCode = 2;
   } else {
-    await conduct(rounds, process.argv.includes('--instant'), !process.argv.includes('--no-documents'), process.argv.includes('--a11y-only'));
+    await conduct(rounds, process.argv.includes('--instant'), !process.argv.includes('--no-documents'), process.argv.includes('--a11y-only'), process.argv.includes('--reruns-only'));
   }
 }

@@ -14,6 +14,37 @@ export interface LoadedResource {
   digest: string;
 }
 
+/** What a rendered item's document uses, as the browser reports it after the checks. */
+export interface UsedByDocument {
+  /** The addresses of its images, stylesheets (imports included) and embedded documents. */
+  images: string[];
+  sheets: string[];
+  embeds: string[];
+  /** Some stylesheet's rules could not be read (another origin's): its imports are unknown. */
+  opaqueSheets: boolean;
+}
+
+/**
+ * What an item written into a kept document loaded: what it asked for itself, and what the document
+ * loaded for earlier items that it uses too (the browser serves an image or a stylesheet it already
+ * has without asking again). What a stylesheet loads (fonts, backgrounds, imports) is not named by
+ * the document, so once the item uses a stylesheet the document had, every font and every image that
+ * is no <img> of the item is counted too: more than it may use, never less.
+ */
+export function resourcesOfItem(document: readonly LoadedResource[], askedNow: ReadonlySet<string>, used: UsedByDocument): LoadedResource[] {
+  const images = new Set(used.images);
+  const sheets = new Set(used.sheets);
+  const embeds = new Set(used.embeds.map((url) => url.split('#')[0]!));
+  const sheetFromBefore = document.some((entry) => entry.resourceType === 'stylesheet' && sheets.has(entry.url) && !askedNow.has(entry.url));
+  return document.filter((entry) => {
+    if (askedNow.has(entry.url) || images.has(entry.url) || sheets.has(entry.url) || embeds.has(entry.url)) return true;
+    if (!sheetFromBefore && !used.opaqueSheets) return false;
+    if (entry.resourceType === 'font') return true;
+    if (entry.resourceType === 'image') return !images.has(entry.url);
+    return entry.resourceType === 'stylesheet' && used.opaqueSheets;
+  });
+}
+
 /** A digest of what a page was answered: the status, the content type and the bytes, or the kind of refusal. */
 export function answerDigest(answer: PageAnswer): string {
   if (!answer.ok) return `refused:${answer.error}`;

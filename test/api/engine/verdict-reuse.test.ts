@@ -7,33 +7,18 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BrowserRunner } from '../../../api/a11y/browser-runner.ts';
 import { runCourseTest } from '../../../api/engine/run-course-test.ts';
 import type { CourseTestInput } from '../../../api/engine/types.ts';
-import { emptyCourseVerdicts, type CourseVerdicts, type VerdictCache } from '../../../api/engine/verdict-cache.ts';
 import type { Report } from '../../../api/report/model.ts';
 import { renderCsvReport } from '../../../api/report/render-csv.ts';
 import { renderHtmlReport } from '../../../api/report/render-html.ts';
 import { startBrightspaceSite, type BrightspaceSite, type SiteModel } from '../../fixtures/brightspace-site.ts';
 import { startLinkHost, type LinkHost } from '../../fixtures/link-host.ts';
+import { MemoryVerdictCache } from '../support/memory-verdict-cache.ts';
 
 const ORG_UNIT = 7707;
 const USER = 'qa.tester';
 const PASSWORD = 'Cache-Secret-Pa55!';
 const FILES = '/content/enforced/7707-CACHE1';
 const NOW = new Date('2026-03-01T12:00:00Z');
-
-/** A store of the port in memory, writing values as JSON as a real store does. */
-export class MemoryVerdictCache implements VerdictCache {
-  kept: CourseVerdicts = emptyCourseVerdicts();
-  saves = 0;
-  async load(): Promise<CourseVerdicts> {
-    const copy = <T>(entries: Map<string, T>) => new Map(JSON.parse(JSON.stringify([...entries])) as [string, T][]);
-    return { items: copy(this.kept.items), links: copy(this.kept.links) };
-  }
-  async save(_scope: unknown, checked: CourseVerdicts): Promise<void> {
-    this.saves++;
-    for (const [key, entry] of checked.items) this.kept.items.set(key, JSON.parse(JSON.stringify(entry)));
-    for (const [key, entry] of checked.links) this.kept.links.set(key, JSON.parse(JSON.stringify(entry)));
-  }
-}
 
 const page = (title: string, body: string) =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title><link rel="stylesheet" href="style.css"></head><body><main>${body}</main></body></html>`;
@@ -212,5 +197,25 @@ describe('the verdict cache in a real browser', () => {
     const report = await runCourseTest(input({ full: true }));
     expect(report.reuse).toMatchObject({ reused: 0, checked: 2 });
     expect(cache.saves).toBe(saves + 1);
+  }, 180_000);
+});
+
+describe('the verdict cache with one browser page', () => {
+  it('records what a page loaded even when the page before it, in the same kept document, loaded it too', async () => {
+    const shared = new MemoryVerdictCache();
+    const topics = model.courses[0]!.modules[0]!.topics!;
+    const saved = topics.map((topic) => ({ ...topic }));
+    // Both pages load the same stylesheet and image, one after the other in one page of the browser.
+    for (const topic of topics) if (topic.kind === 'html') topic.html = topic.html.replace('</main>', '<p><img src="pic.png" alt="A cell diagram"></p></main>');
+    try {
+      await runCourseTest(input({ cache: shared }, { a11yPages: 1 }));
+      expect(reusedTopics(await runCourseTest(input({ cache: shared }, { a11yPages: 1 })))).toEqual([11, 12]);
+      model.files![`${FILES}/pic.png`] = { contentType: 'image/png', body: 'png-3' };
+      expect(reusedTopics(await runCourseTest(input({ cache: shared }, { a11yPages: 1 })))).toEqual([]);
+      model.files![`${FILES}/style.css`] = { contentType: 'text/css', body: 'body { background: #fff; } .note { color: #111; }' };
+      expect(reusedTopics(await runCourseTest(input({ cache: shared }, { a11yPages: 1 })))).toEqual([]);
+    } finally {
+      topics.splice(0, topics.length, ...saved);
+    }
   }, 180_000);
 });
