@@ -134,7 +134,7 @@ async function candidates(dir: string | undefined): Promise<Candidate[]> {
     const { Playwright } = (await import(pathToFileURL(alfaPlaywright).href)) as { Playwright: { toPage: (handle: unknown) => Promise<unknown> } };
     list.push({
       name: 'Siteimprove Alfa (alfa-rules)',
-      size: folderSize(join(dir, 'node_modules/@siteimprove')),
+      size: folderSize(join(resolvePath(dir ?? '.'), 'node_modules/@siteimprove')),
       run: async (page) => {
         const handle = await page.evaluateHandle(() => window.document);
         const alfaPage = await Playwright.toPage(handle);

@@ -12,6 +12,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
+import { VERDICTS_PREFIX } from '../../../api/aws/dynamo-verdict-cache.ts';
 import { JOB_SESSION_SECONDS, JOB_SESSION_TAGS, JOB_UPDATE_ATTRIBUTES } from '../../../api/aws/job-session.ts';
 import { CREDENTIALS_CONTEXT_KEY, ENV } from '../../../api/aws/settings.ts';
 import { Grouping } from '../logical-ids.ts';
@@ -133,6 +134,7 @@ export class QaApiRunner extends Grouping {
         [ENV.jobsTable]: storage.jobsTable.tableName,
         [ENV.dismissalsTable]: storage.dismissalsTable.tableName,
         [ENV.protocolsTable]: storage.protocolsTable.tableName,
+        [ENV.verdictsTable]: storage.verdictsTable.tableName,
         [ENV.reportExpiryDays]: String(props.reportExpiryDays),
         [ENV.reportsBucket]: storage.reportsBucket.bucketName,
         [ENV.reportsPrefix]: REPORTS_PREFIX,
@@ -264,6 +266,12 @@ export class QaApiRunner extends Grouping {
     // The JSON twin of the owner's previous run of the course, which the starter looked up.
     const baseline = storage.reportsBucket.arnForObjects(`${REPORTS_PREFIX}${sessionTag(JOB_SESSION_TAGS.baseline)}.json`);
     role.addToPolicy(new iam.PolicyStatement({ sid: 'ThePreviousReport', actions: ['s3:GetObject'], resources: [baseline] }));
+    // The verdict cache: the course's entries read and replaced, and the courses over the cap dropped
+    // (api/aws/dynamo-verdict-cache.ts). Not yet narrowed to the run's course.
+    role.addToPolicy(new iam.PolicyStatement({ sid: 'TheVerdictCache', actions: ['dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:BatchWriteItem'], resources: [storage.verdictsTable.tableArn] }));
+    const verdictObjects = storage.reportsBucket.arnForObjects(`${VERDICTS_PREFIX}*`);
+    role.addToPolicy(new iam.PolicyStatement({ sid: 'VerdictValues', actions: ['s3:GetObject', 's3:PutObject', 's3:DeleteObject'], resources: [verdictObjects] }));
+    acknowledgeWildcardResource(role, verdictObjects, 'Verdict values too large for their table entry are named per course and entry; a run may read and write only under the verdicts/ prefix of the reports bucket.');
     starter.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['sts:AssumeRole', 'sts:TagSession'], resources: [role.roleArn] }));
     this.jobRole = role;
     return role;
