@@ -2,17 +2,18 @@
 // partition per course (site and org unit) and an entry per item or link, each with its digest, when
 // it was checked, and a time to live DynamoDB deletes it by. A value small enough is kept in its
 // entry; a larger one goes to the reports bucket under `verdicts/`, named by the entry and the
-// value's own hash so that an entry never reads another run's value. The caps are kept on save,
-// oldest first: entries per course (items and links apart), and courses (a registry partition lists
-// each course with when it was last written). Only digests, findings and link answers are kept.
+// value's own hash so that an entry never reads another run's value. The caps per course (items and
+// links apart) are kept on save, oldest first. The number of courses is bounded by the entries' time
+// to live alone: a run's session may reach only its own course's partition and values (the job role,
+// infra/lib/qa-api/runner.ts), so no run can drop another course, and none should be able to. Only
+// digests, findings and link answers are kept.
 import { createHash } from 'node:crypto';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand } from '@aws-sdk/client-s3';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { BatchWriteCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import {
   EXPIRY_MS,
-  MAX_COURSES,
   MAX_ITEMS_PER_COURSE,
   MAX_LINKS_PER_COURSE,
   MAX_VALUE_BYTES,
@@ -34,8 +35,6 @@ export const VERDICTS_PREFIX = 'verdicts/';
  * largest, and a batch of 25 stays far below the 16 MB a BatchWriteItem takes.
  */
 export const INLINE_VALUE_BYTES = 64 * 1024;
-/** The partition that lists the courses kept; a course's own partition is a JSON array, never this. */
-export const COURSES_PARTITION = '#courses';
 
 /** DynamoDB takes at most 25 writes in one BatchWriteItem. */
 const BATCH_SIZE = 25;
@@ -61,7 +60,7 @@ export interface DynamoVerdictCacheOptions {
   s3: S3Client;
   bucket: string;
   now?: () => Date;
-  /** The entries kept per course, each kind apart, and the courses kept; the port's caps by default. */
+  /** The entries kept per course, each kind apart; the port's caps by default. */
   limits?: Partial<VerdictCacheLimits>;
   /** Base of the backoff between tries of unprocessed writes (default 50 ms). */
   retryBaseMs?: number;
@@ -70,7 +69,6 @@ export interface DynamoVerdictCacheOptions {
 export interface VerdictCacheLimits {
   itemsPerCourse: number;
   linksPerCourse: number;
-  courses: number;
   valueBytes: number;
   inlineBytes: number;
 }
@@ -78,14 +76,24 @@ export interface VerdictCacheLimits {
 const DEFAULT_LIMITS: VerdictCacheLimits = {
   itemsPerCourse: MAX_ITEMS_PER_COURSE,
   linksPerCourse: MAX_LINKS_PER_COURSE,
-  courses: MAX_COURSES,
   valueBytes: MAX_VALUE_BYTES,
   inlineBytes: INLINE_VALUE_BYTES,
 };
 
-/** The partition of one course: unambiguous whatever the site's address holds. */
+/**
+ * The partition of one course, `<site origin>/<org unit>`: an origin holds no path, so the first `/`
+ * after its host ends it. The job session carries it as a tag (api/aws/job-session.ts) and the job
+ * role's policy names it as a partition key and an S3 prefix, so it must be a tag value: an origin
+ * (punycode host, scheme, port) and a number are.
+ */
 export function verdictPartition(scope: VerdictCacheScope): string {
-  return JSON.stringify([scope.site, scope.orgUnitId]);
+  if (!Number.isSafeInteger(scope.orgUnitId) || scope.orgUnitId < 0) throw new Error('An org unit is a whole number.');
+  return `${new URL(scope.site).origin}/${scope.orgUnitId}`;
+}
+
+/** Where a course's values too large for their entry go: the policy allows a run only its own. */
+export function verdictObjectsPrefix(partition: string): string {
+  return `${VERDICTS_PREFIX}${partition}/`;
 }
 
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
@@ -196,13 +204,6 @@ export function createDynamoVerdictCache(options: DynamoVerdictCacheOptions): Ve
     }
   }
 
-  /** Drops a whole course: its entries, their objects, and its place in the registry. */
-  async function dropCourse(course: string): Promise<void> {
-    const entries = await partitionEntries(course);
-    await batchWrite([...entries.map((entry) => deleteRequest(course, String(entry[VERDICT_SORT_KEY]))), deleteRequest(COURSES_PARTITION, course)]);
-    await deleteObjects(entries.flatMap((entry) => (typeof entry.object === 'string' ? [entry.object] : [])));
-  }
-
   return {
     async load(scope) {
       const verdicts = emptyCourseVerdicts();
@@ -248,7 +249,7 @@ export function createDynamoVerdictCache(options: DynamoVerdictCacheOptions): Ve
         const entry: Entry & { body?: string } = { course, key, kind, name, checkedAt, writtenAt, expiresAt, ...(digest === undefined ? {} : { digest }) };
         if (bytes <= limits.inlineBytes) entry.json = json;
         else {
-          entry.object = `${VERDICTS_PREFIX}${sha256(course)}/${key.replace('#', '-')}-${sha256(json)}.json`;
+          entry.object = `${verdictObjectsPrefix(course)}${key.replace('#', '-')}-${sha256(json)}.json`;
           entry.body = json;
         }
         const before = existing.get(key);
@@ -289,23 +290,6 @@ export function createDynamoVerdictCache(options: DynamoVerdictCacheOptions): Ve
         if (before !== undefined && before !== entry.object) stale.add(before);
       }
       await deleteObjects(stale);
-
-      // The course's place in the registry, then the courses over the cap, least recently written first.
-      await client.send(
-        new PutCommand({
-          TableName: tableName,
-          Item: { [VERDICT_PARTITION_KEY]: COURSES_PARTITION, [VERDICT_SORT_KEY]: course, writtenAt, checkedAt: writtenAt, [VERDICT_EXPIRES_AT]: expiresAt },
-        }),
-      );
-      const courses = (await partitionEntries(COURSES_PARTITION)).map((item) => ({
-        key: String(item[VERDICT_SORT_KEY]),
-        writtenAt: String(item.writtenAt),
-        checkedAt: String(item.checkedAt),
-        expiresAt: Number(item[VERDICT_EXPIRES_AT]),
-      }));
-      const live = courses.filter((entry) => entry.expiresAt > nowSeconds).sort(byAge);
-      const over = [...courses.filter((entry) => entry.expiresAt <= nowSeconds), ...live.slice(0, Math.max(0, live.length - limits.courses))];
-      for (const entry of over) if (entry.key !== course) await dropCourse(entry.key);
     },
   };
 }

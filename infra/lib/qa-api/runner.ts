@@ -220,9 +220,9 @@ export class QaApiRunner extends Grouping {
       description: 'CTPO: what one run may touch, through a session tagged with its job',
       assumedBy: new iam.SessionTagsPrincipal(
         new iam.PrincipalWithConditions(new iam.ArnPrincipal(starter.roleArn), {
-          // Every session names its job, its owner and its report, and no other tag.
+          // Every session names its job, its owner, its report and its course, and no other tag.
           'ForAllValues:StringEquals': { 'aws:TagKeys': tagKeys },
-          StringLike: Object.fromEntries([JOB_SESSION_TAGS.job, JOB_SESSION_TAGS.owner, JOB_SESSION_TAGS.report].map((tag) => [`aws:RequestTag/${tag}`, '?*'])),
+          StringLike: Object.fromEntries([JOB_SESSION_TAGS.job, JOB_SESSION_TAGS.owner, JOB_SESSION_TAGS.report, JOB_SESSION_TAGS.course].map((tag) => [`aws:RequestTag/${tag}`, '?*'])),
         }),
       ),
       // Assumed with the starter's own role credentials: such a session lasts an hour at most.
@@ -266,12 +266,23 @@ export class QaApiRunner extends Grouping {
     // The JSON twin of the owner's previous run of the course, which the starter looked up.
     const baseline = storage.reportsBucket.arnForObjects(`${REPORTS_PREFIX}${sessionTag(JOB_SESSION_TAGS.baseline)}.json`);
     role.addToPolicy(new iam.PolicyStatement({ sid: 'ThePreviousReport', actions: ['s3:GetObject'], resources: [baseline] }));
-    // The verdict cache: the course's entries read and replaced, and the courses over the cap dropped
-    // (api/aws/dynamo-verdict-cache.ts). Not yet narrowed to the run's course.
-    role.addToPolicy(new iam.PolicyStatement({ sid: 'TheVerdictCache', actions: ['dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:BatchWriteItem'], resources: [storage.verdictsTable.tableArn] }));
-    const verdictObjects = storage.reportsBucket.arnForObjects(`${VERDICTS_PREFIX}*`);
-    role.addToPolicy(new iam.PolicyStatement({ sid: 'VerdictValues', actions: ['s3:GetObject', 's3:PutObject', 's3:DeleteObject'], resources: [verdictObjects] }));
-    acknowledgeWildcardResource(role, verdictObjects, 'Verdict values too large for their table entry are named per course and entry; a run may read and write only under the verdicts/ prefix of the reports bucket.');
+    // Its course's cached verdicts (api/aws/dynamo-verdict-cache.ts): the partition `<site origin>/<org
+    // unit>` read, its entries written and deleted (in batches), and its large values under
+    // `verdicts/<partition>/`. Another course's verdicts are out of reach, so a run cannot make another
+    // client's faults vanish from their next report; and so no run drops another course: the number of
+    // courses is bounded by the entries' time to live. A tag value holds no wildcard, and a partition
+    // holds no `/` after its origin's host but the one before its org unit, so no course's prefix is
+    // another's.
+    const course = sessionTag(JOB_SESSION_TAGS.course);
+    role.addToPolicy(new iam.PolicyStatement({
+      sid: 'ItsCoursesVerdicts',
+      actions: ['dynamodb:Query', 'dynamodb:BatchWriteItem'],
+      resources: [storage.verdictsTable.tableArn],
+      conditions: { 'ForAllValues:StringEquals': { 'dynamodb:LeadingKeys': [course] } },
+    }));
+    const verdictObjects = storage.reportsBucket.arnForObjects(`${VERDICTS_PREFIX}${course}/*`);
+    role.addToPolicy(new iam.PolicyStatement({ sid: 'ItsCoursesVerdictValues', actions: ['s3:GetObject', 's3:PutObject', 's3:DeleteObject'], resources: [verdictObjects] }));
+    acknowledgeWildcardResource(role, verdictObjects, "The session's course tag names one course's verdict values; the wildcard is that course's entries.");
     starter.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['sts:AssumeRole', 'sts:TagSession'], resources: [role.roleArn] }));
     this.jobRole = role;
     return role;

@@ -5,7 +5,7 @@ import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, S3C
 import { BatchWriteCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { COURSES_PARTITION, INLINE_VALUE_BYTES, REWRITE_AFTER_MS, VERDICTS_PREFIX, createDynamoVerdictCache, verdictPartition } from '../../../api/aws/dynamo-verdict-cache.ts';
+import { INLINE_VALUE_BYTES, REWRITE_AFTER_MS, VERDICTS_PREFIX, createDynamoVerdictCache, verdictPartition } from '../../../api/aws/dynamo-verdict-cache.ts';
 import { EXPIRY_MS, MAX_VALUE_BYTES, type CourseVerdicts, type VerdictCacheScope } from '../../../api/engine/verdict-cache.ts';
 import { startDynalite } from '../support/dynalite.ts';
 import type { Dynalite } from '../support/dynalite.ts';
@@ -123,8 +123,8 @@ describe('the DynamoDB verdict cache', () => {
     await cache.save(COURSE, verdicts({ 'topic:1': { digest: 'd1', checkedAt: '2026-11-01T09:00:00.000Z', value: 1 } }));
     const expiresAt = Math.floor((clock.getTime() + EXPIRY_MS) / 1000);
     expect((await entriesOf(COURSE)).map((entry) => entry.expiresAt)).toEqual([expiresAt]);
-    const registry = (await dynamo.items(tableName)).filter((item) => item.course === COURSES_PARTITION);
-    expect(registry).toEqual([expect.objectContaining({ key: verdictPartition(COURSE), expiresAt })]);
+    // Nothing but the course's own partition is written: no registry of courses.
+    expect((await dynamo.items(tableName)).every((item) => item.course === verdictPartition(COURSE))).toBe(true);
 
     clock = new Date(clock.getTime() + EXPIRY_MS - 1000);
     expect((await cache.load(COURSE)).items.size).toBe(1);
@@ -181,29 +181,22 @@ describe('the DynamoDB verdict cache', () => {
     expect([...(await cache.load(COURSE)).items.keys()].sort()).toEqual(['topic:6', 'topic:7', 'topic:8']);
   });
 
-  it('keeps at most its cap of courses, dropping the least recently written with its values in the bucket', async () => {
-    const cache = cacheWith({ limits: { courses: 2 } });
+  it('names a course by its site origin and org unit, a session tag value, and touches no other course when saving', async () => {
+    expect(verdictPartition({ site: 'https://school.brightspace.com', orgUnitId: 6606 })).toBe('https://school.brightspace.com/6606');
+    expect(verdictPartition({ site: 'http://127.0.0.1:8443', orgUnitId: 1 })).toBe('http://127.0.0.1:8443/1');
+    // An international host is kept in its punycode form, as the engine's origin is.
+    expect(verdictPartition({ site: 'https://école.example', orgUnitId: 7 })).toBe('https://xn--cole-9oa.example/7');
+    expect(() => verdictPartition({ site: 'https://school.brightspace.com', orgUnitId: 1.5 })).toThrow();
+    // Two courses of one site: saving either leaves the other whole (no cross-course cap).
+    const cache = cacheWith();
     const big = 'x'.repeat(INLINE_VALUE_BYTES + 1);
     const scopes = [1, 2, 3].map((orgUnitId) => ({ site: 'https://school.brightspace.com', orgUnitId }));
     for (const [index, scope] of scopes.entries()) {
       clock = new Date(Date.UTC(2026, 10, 1 + index));
       await cache.save(scope, verdicts({ 'topic:1': { digest: 'd', checkedAt: clock.toISOString(), value: big } }));
     }
-    expect((await cache.load(scopes[0]!)).items.size).toBe(0);
-    expect(await entriesOf(scopes[0]!)).toEqual([]);
-    expect((await cache.load(scopes[1]!)).items.size).toBe(1);
-    expect((await cache.load(scopes[2]!)).items.get('topic:1')?.value).toBe(big);
-    expect(bucket.size).toBe(2);
-    const registry = (await dynamo.items(tableName)).filter((item) => item.course === COURSES_PARTITION).map((item) => item.key);
-    expect(registry.sort()).toEqual([verdictPartition(scopes[1]!), verdictPartition(scopes[2]!)].sort());
-
-    // Written again, the oldest course becomes the newest: the next new course drops another.
-    clock = new Date(Date.UTC(2026, 10, 5));
-    await cache.save(scopes[1]!, verdicts());
-    clock = new Date(Date.UTC(2026, 10, 6));
-    await cache.save(scopes[0]!, verdicts({ 'topic:9': { digest: 'd', checkedAt: clock.toISOString(), value: 9 } }));
-    expect((await cache.load(scopes[1]!)).items.size).toBe(1);
-    expect((await cache.load(scopes[2]!)).items.size).toBe(0);
+    for (const scope of scopes) expect((await cache.load(scope)).items.get('topic:1')?.value).toBe(big);
+    expect([...bucket.keys()].map((key) => key.split('/').slice(0, 5).join('/')).sort()).toEqual(scopes.map((scope) => `${VERDICTS_PREFIX}${verdictPartition(scope)}`));
   });
 
   it('keeps a large value in the bucket under verdicts/, reads it back, deletes it when replaced, and keeps none over the byte cap', async () => {
@@ -211,7 +204,7 @@ describe('the DynamoDB verdict cache', () => {
     const large = { findings: 'y'.repeat(INLINE_VALUE_BYTES) };
     await cache.save(COURSE, verdicts({ 'topic:1': { digest: 'd1', checkedAt: '2026-11-01T09:00:00.000Z', value: large }, 'topic:2': { digest: 'd2', checkedAt: '2026-11-01T09:00:00.000Z', value: 'z'.repeat(MAX_VALUE_BYTES) } }));
     const [entry] = await entriesOf(COURSE);
-    expect(entry).toMatchObject({ name: 'topic:1', object: expect.stringMatching(/^verdicts\/[0-9a-f]{64}\/item-[0-9a-f]{64}-[0-9a-f]{64}\.json$/) });
+    expect(entry).toMatchObject({ name: 'topic:1', object: expect.stringMatching(/^verdicts\/https:\/\/school\.brightspace\.com\/6606\/item-[0-9a-f]{64}-[0-9a-f]{64}\.json$/) });
     expect(entry).not.toHaveProperty('json');
     expect([...bucket.keys()]).toEqual([entry!.object]);
     expect([...bucket.keys()].every((key) => key.startsWith(VERDICTS_PREFIX))).toBe(true);
