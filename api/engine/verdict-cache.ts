@@ -48,7 +48,11 @@ export const MAX_LINKS_PER_COURSE = 20_000;
  * and the limit keeps each value inside one DynamoDB item (400 KB) with room for the keys.
  */
 export const MAX_VALUE_BYTES = 300_000;
-/** Courses kept per deployment: the least recently written course goes first. */
+/**
+ * Courses kept by the local store: the least recently written course goes first. The store on AWS
+ * keeps no such cap (a run may reach only its own course there): its courses are bounded by the
+ * expiry below.
+ */
 export const MAX_COURSES = 500;
 /**
  * Entries not written for this many days are dropped: a course not run for two months is past its
