@@ -1,5 +1,5 @@
 // Benchmark of the engine's hot path against linkinator, on the same pages from the same servers:
-//   npm run bench:engine [-- --rounds 3] [--instant] [--no-documents] [--a11y-only]
+//   npm run bench:engine [-- --rounds 3] [--instant] [--no-documents] [--a11y-only] [--reruns-only]
 // A synthetic course (300 topics, 3300 link occurrences, 1300+ distinct addresses on 40 hosts, some
 // slow, some broken) and a course stylesheet every topic uses are served on loopback by a child
 // process. The engine and linkinator each run in their own child process, in alternating order, so
@@ -15,6 +15,10 @@
 // line is then the engine's speed-up over it. The accessibility runner also checks the 300 topics
 // alone, in a child of its own, once with axe-core alone and once with IBM's Equal Access engine
 // beside it, for the accessibility time per topic of each (`--a11y-only` runs only those).
+// Each round then runs the engine three times with a verdict cache of its own (SQLite, as the local
+// stack keeps it): a first run that fills it, a second of the unchanged course, and a third after one
+// topic, one stylesheet (week 1's own, used by its 20 topics) and one PDF changed; the last lines are
+// the first run's time over each re-run's (`--reruns-only` runs only those).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir, availableParallelism, cpus, totalmem } from 'node:os';
@@ -30,6 +34,7 @@ import type { CourseScope } from '../api/brightspace/course-scopes.ts';
 import { startLinkHost, type LinkHost } from '../api/local/demo-course/link-host.ts';
 import { readdir, readFile } from 'node:fs/promises';
 import { RENDERING_USER_AGENT } from '../api/a11y/page-resources.ts';
+import type { VerdictCache } from '../api/engine/verdict-cache.ts';
 
 const SCRIPT = fileURLToPath(import.meta.url);
 const ORG_UNIT = 4242;
@@ -294,6 +299,8 @@ async function serve(instant: boolean, withDocuments: boolean): Promise<void> {
     const topics: TopicModel[] = [];
     for (let t = 0; t < TOPICS_PER_MODULE; t++) {
       const index = m * TOPICS_PER_MODULE + t;
+      // Week 1's topics also use a stylesheet of their own, which the re-run benchmark changes.
+      const weekSheet = m === 0 ? '<link rel="stylesheet" href="week.css">' : '';
       const links = Array.from({ length: LINKS_PER_TOPIC }, (_, j) => pool[(index * LINKS_PER_TOPIC + j) % pool.length]!);
       occurrences += links.length;
       const items = links
@@ -306,7 +313,7 @@ async function serve(instant: boolean, withDocuments: boolean): Promise<void> {
         title: `Week ${m + 1}, part ${t + 1}`,
         kind: 'html',
         fileName: `m${m + 1}/t${t + 1}.html`,
-        html: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Week ${m + 1}, part ${t + 1}</title><link rel="stylesheet" href="../course.css"></head><body>
+        html: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Week ${m + 1}, part ${t + 1}</title><link rel="stylesheet" href="../course.css">${weekSheet}</head><body>
 <h2>Week ${m + 1}, part ${t + 1}</h2>
 <p>This part introduces the week's topic. Read the sources below before the live session, and note two questions to bring.</p>
 <ul>
@@ -349,6 +356,14 @@ ${items}
   // What the Office fixtures link to (site-relative), so that every link in the course but the planted ones works.
   assets['/library/reading.html'] = { contentType: 'text/html', body: '<p>Reading</p>' };
   assets['/library/missing.html'] = { contentType: 'text/html', body: '<p>Here after all</p>' };
+
+  const weekSheetPath = `/content/enforced/${ORG_UNIT}-${CODE}/m1/week.css`;
+  assets[weekSheetPath] = { contentType: 'text/css; charset=utf-8', body: 'h2 { letter-spacing: .01em; }\n' };
+  // What the 'change' command changes: one topic's page, week 1's stylesheet and one PDF.
+  const changedTopic = modules[1]!.topics![0] as Extract<TopicModel, { kind: 'html' }>;
+  const originals = { html: changedTopic.html, sheet: assets[weekSheetPath].body as string, document: documentTopics[0] as Extract<TopicModel, { kind: 'file' }> | undefined };
+  const originalPdf = originals.document?.body;
+  let revision = 0;
 
   const site = await startBrightspaceSite({
     login: 'form',
@@ -396,6 +411,13 @@ ${items}
         apiRequests: siteRequests.filter((r) => r.path.startsWith('/d2l/api/')).length,
       };
       process.stdout.write(`${JSON.stringify(window)}\n`);
+    } else if (line === 'change') {
+      revision++;
+      changedTopic.html = originals.html.replace('</body>', `<p>Revised (${revision}).</p></body>`);
+      assets[weekSheetPath] = { contentType: 'text/css; charset=utf-8', body: `${originals.sheet}/* revision ${revision} */\n` };
+      // Bytes after a PDF's end are a comment to its readers: a new file that reads the same.
+      if (originals.document !== undefined && Buffer.isBuffer(originalPdf)) originals.document.body = Buffer.concat([originalPdf, Buffer.from(`\n% revision ${revision}\n`)]);
+      process.stdout.write('ok\n');
     } else if (line === 'quit') {
       break;
     }
@@ -457,7 +479,7 @@ function courseTools(links: string[]): Partial<CourseModel> {
 
 // ---- the tools (one child process each) ---------------------------------------------------------
 
-async function runEngine(config: ServeConfig, scopes?: CourseScope[]): Promise<ToolResult> {
+async function runEngine(config: ServeConfig, scopes?: CourseScope[], cache?: VerdictCache): Promise<ToolResult> {
   const { runCourseTest } = await import('../api/engine/run-course-test.ts');
   const sampler = peakSampler();
   const started = performance.now();
@@ -470,6 +492,7 @@ async function runEngine(config: ServeConfig, scopes?: CourseScope[]): Promise<T
     ...(scopes === undefined ? {} : { scopes }),
     client: 'Benchmark',
     allowPrivateTargets: true,
+    ...(cache === undefined ? {} : { cache }),
   });
   const wallMs = performance.now() - started;
   const broken = new Set(report.findings.filter((f) => (f.check === 'link.broken' || f.check === 'link.unreachable') && f.url !== null).map((f) => f.url!));
@@ -592,9 +615,9 @@ function lines(child: { stdout: Readable }): () => Promise<string> {
   });
 }
 
-function runChild<T = ToolResult>(mode: string, config: ServeConfig): Promise<T> {
+function runChild<T = ToolResult>(mode: string, config: ServeConfig, args: string[] = []): Promise<T> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [SCRIPT, mode], { stdio: ['pipe', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [SCRIPT, mode, ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
     const tree = treeSampler(child.pid!);
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
@@ -618,7 +641,7 @@ function median(values: number[]): number {
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 const megabytes = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
 
-async function conduct(rounds: number, instant: boolean, withDocuments: boolean, a11yOnly: boolean): Promise<void> {
+async function conduct(rounds: number, instant: boolean, withDocuments: boolean, a11yOnly: boolean, rerunsOnly = false): Promise<void> {
   const server = spawn(process.execPath, [SCRIPT, '--serve', ...(instant ? ['--instant'] : []), ...(withDocuments ? [] : ['--no-documents'])], { stdio: ['pipe', 'pipe', 'inherit'] });
   const readLine = lines(server);
   const config = JSON.parse(await readLine()) as ServeConfig;
@@ -655,6 +678,35 @@ async function conduct(rounds: number, instant: boolean, withDocuments: boolean,
   const bare: ToolResult[] = [];
   const a11yAxe: ToolResult[] = [];
   const a11yBoth: ToolResult[] = [];
+  const reruns: { first: ToolResult; unchanged: ToolResult; changed: ToolResult }[] = [];
+  /** A round of re-runs: a verdict cache of the round's own, filled by a first run. */
+  const rerunRound = async (round: number) => {
+    const cacheDir = mkdtempSync(join(tmpdir(), 'ctpo-bench-verdicts-'));
+    try {
+      const cacheArgs = [join(cacheDir, 'jobs.sqlite')];
+      const first = await runChild('--engine-cached', config, cacheArgs);
+      const unchanged = await runChild('--engine-cached', config, cacheArgs);
+      await ask('change');
+      const changed = await runChild('--engine-cached', config, cacheArgs);
+      reruns.push({ first, unchanged, changed });
+      console.log(`round ${round + 1} with a verdict cache: first run ${seconds(first.wallMs)}, unchanged re-run ${seconds(unchanged.wallMs)}, re-run after one topic, one stylesheet and one PDF changed ${seconds(changed.wallMs)}`);
+    } finally {
+      rmSync(cacheDir, { recursive: true, force: true });
+    }
+  };
+  const rerunLines = () => {
+    const firstWall = median(reruns.map((r) => r.first.wallMs));
+    console.log(`verdict cache (median of ${reruns.length}): first run ${seconds(firstWall)}, unchanged re-run ${seconds(median(reruns.map((r) => r.unchanged.wallMs)))}, one-change re-run ${seconds(median(reruns.map((r) => r.changed.wallMs)))}; findings of the unchanged re-run the same as the first run's: ${reruns.every((r) => JSON.stringify(r.unchanged.findings) === JSON.stringify(r.first.findings))}`);
+    console.log(`incremental re-run speed-up: ${(firstWall / median(reruns.map((r) => r.unchanged.wallMs))).toFixed(2)}`);
+    console.log(`one-change re-run speed-up: ${(firstWall / median(reruns.map((r) => r.changed.wallMs))).toFixed(2)}`);
+  };
+  if (rerunsOnly) {
+    for (let round = 0; round < rounds; round++) await rerunRound(round);
+    rerunLines();
+    server.stdin.end('quit\n');
+    await new Promise((resolve) => server.once('close', resolve));
+    return;
+  }
   if (browser !== undefined) {
     for (let round = 0; round < rounds; round++) {
       // Alternating order, so neither is always the one that runs on a warmer machine.
@@ -685,6 +737,7 @@ async function conduct(rounds: number, instant: boolean, withDocuments: boolean,
     linkinator.push(results.linkinator!);
     whole.push(results['engine-whole']!);
     if (browser !== undefined) bare.push(await runChild('--bare-loop', config));
+    await rerunRound(round);
     console.log(
       `round ${round + 1}: engine ${seconds(results.engine!.wallMs)} (link window ${seconds(results.engine!.windowMs)}), ` +
         `linkinator ${seconds(results.linkinator!.wallMs)} (link window ${seconds(results.linkinator!.windowMs)}), ` +
@@ -743,6 +796,7 @@ async function conduct(rounds: number, instant: boolean, withDocuments: boolean,
   console.log(`full-run throughput ratio to linkinator: ${(linkinatorWall / engineWall).toFixed(2)}`);
   console.log(`link throughput ratio to linkinator: ${(linkinatorWindow / engineWindow).toFixed(2)}`);
   if (bare.length > 0) console.log(`browser a11y speed-up over a bare loop: ${(median(bare.map((r) => r.wallMs)) / engineWall).toFixed(2)}`);
+  rerunLines();
 }
 
 async function readStdin(): Promise<string> {
@@ -754,6 +808,13 @@ async function readStdin(): Promise<string> {
 const mode = process.argv[2];
 if (mode === '--serve') {
   await serve(process.argv.includes('--instant'), !process.argv.includes('--no-documents'));
+} else if (mode === '--engine-cached') {
+  const config = JSON.parse(await readStdin()) as ServeConfig;
+  const { openSqliteVerdictCache } = await import('../api/jobs/sqlite-verdict-cache.ts');
+  const cache = openSqliteVerdictCache({ path: process.argv[3]! });
+  const result = await runEngine(config, undefined, cache);
+  cache.close();
+  process.stdout.write(`${JSON.stringify(result)}\n`);
 } else if (mode === '--engine' || mode === '--engine-whole' || mode === '--linkinator' || mode === '--bare-loop' || mode === '--documents' || mode === '--a11y-axe' || mode === '--a11y-both') {
   const config = JSON.parse(await readStdin()) as ServeConfig;
   const result =
@@ -774,6 +835,6 @@ if (mode === '--serve') {
     console.error('bench:engine: --rounds must be a whole number of at least 1.');
     process.exitCode = 2;
   } else {
-    await conduct(rounds, process.argv.includes('--instant'), !process.argv.includes('--no-documents'), process.argv.includes('--a11y-only'));
+    await conduct(rounds, process.argv.includes('--instant'), !process.argv.includes('--no-documents'), process.argv.includes('--a11y-only'), process.argv.includes('--reruns-only'));
   }
 }

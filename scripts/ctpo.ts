@@ -23,6 +23,7 @@ import { createFileReportStore } from '../api/jobs/file-report-store.ts';
 import { openSqliteDismissalStore } from '../api/jobs/sqlite-dismissal-store.ts';
 import { openSqliteJobStore } from '../api/jobs/sqlite-job-store.ts';
 import { openSqliteProtocolStore } from '../api/jobs/sqlite-protocol-store.ts';
+import { openSqliteVerdictCache } from '../api/jobs/sqlite-verdict-cache.ts';
 import { DEFAULT_PROTOCOL } from '../api/protocol/default-protocol.ts';
 import type { Protocol } from '../api/protocol/protocol-schema.ts';
 import { withProtocol } from '../api/protocol/score-protocol.ts';
@@ -34,6 +35,7 @@ import { LOCAL_POOL_ID } from '../api/local/local-config.ts';
 import type { Report } from '../api/report/model.ts';
 import { formatModuleList, ModuleNameError, resolveModuleNames } from './ctpo-modules.ts';
 import { runCourseTest } from '../api/engine/run-course-test.ts';
+import { parseMaxAge } from '../api/engine/run-verdicts.ts';
 import type { RunProgress } from '../api/engine/progress.ts';
 import { COURSE_SCOPES, type CourseScope } from '../api/brightspace/course-scopes.ts';
 import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from '../api/i18n/languages.ts';
@@ -49,7 +51,7 @@ import { enhancedContrastFromEnv } from '../api/a11y/a11y-runner.ts';
 /** The sign-in of the local stack's default user, whose Recent runs show a run recorded with --data. */
 const DEFAULT_APP_USER = 'qa@example.com';
 
-const USAGE = `Usage: npm run ctpo -- --site URL --org-unit N --modules 1,2|all|TITLE --client NAME --out DIR [--data DIR] [--protocol FILE] [--scopes all|a,b] [--language TAG] [--allow-private-targets] [--enhanced-contrast]
+const USAGE = `Usage: npm run ctpo -- --site URL --org-unit N --modules 1,2|all|TITLE --client NAME --out DIR [--data DIR] [--protocol FILE] [--scopes all|a,b] [--language TAG] [--allow-private-targets] [--enhanced-contrast] [--full] [--link-max-age AGE]
        npm run ctpo -- --site URL --org-unit N --list-modules [--allow-private-targets]
 
   --site URL                 the Brightspace site, e.g. https://school.brightspace.com
@@ -63,7 +65,10 @@ const USAGE = `Usage: npm run ctpo -- --site URL --org-unit N --modules 1,2|all|
   --data DIR                 the local stack's data folder (.ctpo for npm start): compare with the
                              last run of the course and apply the dismissals kept there, as the
                              app does, and record the run there for the app's Recent runs; the
-                             report is kept there too, so --out is then optional
+                             report is kept there too, so --out is then optional. The run
+                             reuses the verdicts kept there of what has not changed since an
+                             earlier run of the course, and keeps its own; without --data
+                             nothing is reused or kept
   --app-user EMAIL           with --data: whose run it is in the app (default CTPO_LOCAL_EMAIL,
                              else ${DEFAULT_APP_USER})
   --protocol FILE            the course testing protocol to score the run by (JSON, as the app
@@ -80,6 +85,11 @@ const USAGE = `Usage: npm run ctpo -- --site URL --org-unit N --modules 1,2|all|
                              addresses (the services of this machine and its network); for any
                              other site it changes nothing; also CTPO_ALLOW_PRIVATE_TARGETS=1
   --enhanced-contrast        also check AAA enhanced contrast (7:1); also CTPO_ENHANCED_CONTRAST=1
+  --full                     with --data: check everything again, reusing no earlier verdict
+                             (what the run checks is still kept for the next)
+  --link-max-age AGE         with --data: how long a link that answered well is not asked again:
+                             seconds, or 30m, 12h, 1d (default 1d; 0 asks every link); broken,
+                             unreachable and redirected links are always asked again
 
 Accessibility is checked in headless Chromium (/usr/bin/chromium, or CTPO_CHROMIUM; off for none);
 without one, in jsdom, and colour contrast and the rules that need a browser are not checked.
@@ -113,6 +123,8 @@ function parseCommandLine(argv: string[]) {
         language: { type: 'string' },
         'allow-private-targets': { type: 'boolean', default: false },
         'enhanced-contrast': { type: 'boolean', default: false },
+        full: { type: 'boolean', default: false },
+        'link-max-age': { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
       strict: true,
@@ -128,6 +140,9 @@ function parseCommandLine(argv: string[]) {
   if (missing.length > 0) throw new UsageError(`Missing ${missing.map((name) => `--${name}`).join(', ')}.${listModules ? '' : ' --list-modules shows the module ids and titles.'}`);
   if (!listModules && !values.out && !values.data) throw new UsageError('Missing --out DIR (the folder for the report files), or --data DIR (the local stack\'s data folder, which keeps them).');
   if (values['app-user'] !== undefined && !values.data) throw new UsageError('--app-user only applies with --data DIR, where the run is recorded.');
+  if ((values.full === true || values['link-max-age'] !== undefined) && !values.data) {
+    throw new UsageError('--full and --link-max-age only apply with --data DIR, where earlier verdicts are kept; without it every run checks everything.');
+  }
   // The run's input rules (api/engine/run-input-rules.ts), as the API and the engine hold them.
   const orgUnit = orgUnitIdRule.safeParse(values['org-unit']);
   if (!orgUnit.success) throw new UsageError('--org-unit must be a whole number greater than 0. It is the number in the course\'s address, /d2l/home/N.');
@@ -164,6 +179,8 @@ function parseCommandLine(argv: string[]) {
     if (!known.success) throw new UsageError(`--language must be one of ${LANGUAGES.join(', ')}.`);
     language = known.data;
   }
+  const linkMaxAgeMs = values['link-max-age'] === undefined ? undefined : parseMaxAge(values['link-max-age']);
+  if (linkMaxAgeMs === null) throw new UsageError('--link-max-age must be a number of seconds, or a number with m, h or d (30m, 12h, 1d).');
   const appUser = (values['app-user'] ?? process.env.CTPO_LOCAL_EMAIL ?? DEFAULT_APP_USER).trim();
   if (!/^[^\s@]+@[^\s@]+$/.test(appUser)) throw new UsageError(`--app-user must be the e-mail address you sign in to the app with; it is ${JSON.stringify(appUser)}.`);
   return {
@@ -180,6 +197,8 @@ function parseCommandLine(argv: string[]) {
     language,
     allowPrivateTargets: values['allow-private-targets'] === true || process.env.CTPO_ALLOW_PRIVATE_TARGETS === '1',
     enhancedContrast: values['enhanced-contrast'] === true || enhancedContrastFromEnv(),
+    full: values.full === true,
+    linkMaxAgeMs,
   };
 }
 
@@ -303,6 +322,7 @@ async function runRecorded(
   const jobs = openSqliteJobStore({ path });
   const dismissals = openSqliteDismissalStore({ path });
   const protocols = openSqliteProtocolStore({ path });
+  const cache = openSqliteVerdictCache({ path });
   const reports = createFileReportStore(join(options.data, 'reports'));
   try {
     const now = new Date();
@@ -337,7 +357,9 @@ async function runRecorded(
       baselines: createBaselineSource({ history: jobs, dismissals, reports, protocols }),
       ...(protocol === undefined ? {} : { protocol }),
       allowPrivateTargets: options.allowPrivateTargets,
-      options: { enhancedContrast: options.enhancedContrast },
+      options: { enhancedContrast: options.enhancedContrast, ...(options.linkMaxAgeMs === undefined ? {} : { linkMaxAgeMs: options.linkMaxAgeMs }) },
+      cache,
+      full: options.full,
       signal,
       log: (line) => process.stderr.write(`${line}\n`),
     });
@@ -347,6 +369,7 @@ async function runRecorded(
     jobs.close();
     dismissals.close();
     protocols.close();
+    cache.close();
   }
 }
 

@@ -5,6 +5,7 @@
 import { accessSync, constants } from 'node:fs';
 import type { PageCheckOutcome } from './page-checks/page-facts.ts';
 import type { A11yMode, AxeOutcome } from './axe-rules.ts';
+import type { LoadedResource } from './resource-digests.ts';
 import { chromiumSandboxAvailable } from './sandboxed-chromium.ts';
 
 /** One item to check. */
@@ -23,7 +24,7 @@ export interface AccessibilityRunner {
   /** Starts what the first item needs (a browser, a worker) ahead of it. */
   warmUp(): void;
   /** axe's results for one item (and, in a browser, the page checks' facts); rejects with an AppError saying why the item could not be checked. */
-  run(item: A11yItem): Promise<AxeOutcome & PageCheckOutcome>;
+  run(item: A11yItem): Promise<AxeOutcome & PageCheckOutcome & { resources?: LoadedResource[] }>;
   /** Stops everything started; no browser process outlives it. */
   close(): Promise<void>;
 }

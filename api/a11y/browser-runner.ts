@@ -28,6 +28,7 @@ import { BROWSER_NICENESS, type A11yItem, type AccessibilityRunner } from './a11
 import { AXE_EXAMPLES, AXE_SOURCE, axeLocaleOf, axeRulesFor, axeRunOptions, summarizeAxeResults, type AxeOutcome } from './axe-rules.ts';
 import { IBM_ENGINE, ibmSource, ibmRunArguments, runIbmInPage, summarizeIbmResults, type IbmPageResult } from './ibm-rules.ts';
 import type { PageResources } from './page-resources.ts';
+import { answerDigest, resourcesOfItem, type LoadedResource } from './resource-digests.ts';
 import { sandboxedLaunchOptions } from './sandboxed-chromium.ts';
 
 export interface BrowserRunnerOptions {
@@ -132,6 +133,10 @@ interface Slot {
   sinceCollected: number;
   /** Embedded documents of the current item answered by a stand-in (page-resources.ts). */
   standIns: Set<string>;
+  /** What the page's document loaded since it was fresh, by method and address (resource-digests.ts). */
+  loaded: Map<string, LoadedResource>;
+  /** The addresses asked for by the current item. */
+  askedNow: Set<string>;
 }
 
 interface Job {
@@ -189,6 +194,11 @@ export class BrowserRunner implements AccessibilityRunner {
       whole: axeRulesFor({ mode: 'browser', whole: true, enhancedContrast: options.enhancedContrast }),
       fragment: axeRulesFor({ mode: 'browser', whole: false, enhancedContrast: options.enhancedContrast }),
     };
+  }
+
+  /** Whether the browser was started (a run whose every page verdict was reused never starts it). */
+  get started(): boolean {
+    return this.#browser !== null;
   }
 
   /** The Chromium version, once the browser has started. */
@@ -330,7 +340,7 @@ export class BrowserRunner implements AccessibilityRunner {
     });
     const page = await context.newPage();
     const devtools = await context.newCDPSession(page);
-    const slot: Slot = { context, page, warmOrigin: null, pending: null, inflight: 0, lastRequestAt: 0, devtools, sinceCollected: 0, standIns: new Set() };
+    const slot: Slot = { context, page, warmOrigin: null, pending: null, inflight: 0, lastRequestAt: 0, devtools, sinceCollected: 0, standIns: new Set(), loaded: new Map(), askedNow: new Set() };
     this.#slots.add(slot);
     // Pop-ups are not part of the page.
     context.on('page', (other) => void (other !== page && other.close().catch(() => undefined)));
@@ -360,6 +370,9 @@ export class BrowserRunner implements AccessibilityRunner {
         headers: request.headers(),
       });
       if (answer.ok && answer.standIn === true) slot.standIns.add(request.url());
+      const loaded = { url: request.url(), method: request.method(), resourceType: request.resourceType(), digest: answerDigest(answer) };
+      slot.loaded.set(`${loaded.method} ${loaded.url}`, loaded);
+      slot.askedNow.add(loaded.url);
       if (answer.ok) await route.fulfill({ status: answer.status, headers: answer.headers, body: answer.body });
       else await route.abort(answer.error === 'blocked' ? 'blockedbyclient' : answer.error);
     } catch {
@@ -370,17 +383,21 @@ export class BrowserRunner implements AccessibilityRunner {
     }
   }
 
-  async #check(slot: Slot, item: A11yItem): Promise<AxeOutcome> {
+  async #check(slot: Slot, item: A11yItem): Promise<AxeOutcome & { resources: LoadedResource[] }> {
     const html = item.whole ? item.html : fragmentPage(item, this.#options.language);
     const url = item.url.href.split('#')[0]!;
     const active = ACTIVE_CONTENT.test(html);
     const { page } = slot;
     const reuse = !active && !EMBEDDED_OBJECT.test(html) && slot.warmOrigin === item.url.origin;
     slot.standIns.clear();
+    slot.askedNow.clear();
     if (reuse) {
       this.stats.reused++;
     } else {
       this.stats.fresh++;
+      // A kept document serves what an earlier item loaded (an image, a stylesheet) without asking
+      // again, so what an item loaded is everything its document loaded since it was fresh.
+      slot.loaded.clear();
       slot.warmOrigin = null;
       slot.pending = { url, html };
       try {
@@ -461,7 +478,23 @@ export class BrowserRunner implements AccessibilityRunner {
       ...(engineErrors.length > 0 ? { engineErrors } : {}),
     };
     const standIns = new Set(results.embeds.filter((embed) => slot.standIns.has(embed.url.split('#')[0]!) || slot.standIns.has(embed.url)).map((embed) => embed.key));
-    return standIns.size === 0 ? outcome : withoutStandIns(outcome, standIns);
+    const used = await page.evaluate(() => {
+      const sheets: string[] = [];
+      let opaqueSheets = false;
+      const visit = (sheet: CSSStyleSheet) => {
+        if (sheet.href !== null) sheets.push(sheet.href);
+        try {
+          for (const rule of sheet.cssRules) if (rule instanceof CSSImportRule && rule.styleSheet !== null) visit(rule.styleSheet);
+        } catch {
+          opaqueSheets = true;
+        }
+      };
+      for (const sheet of document.styleSheets) visit(sheet);
+      const images = [...document.images].map((image) => image.currentSrc || image.src);
+      return { images, sheets, opaqueSheets };
+    });
+    const resources = resourcesOfItem([...slot.loaded.values()], slot.askedNow, { ...used, embeds: results.embeds.map((embed) => embed.url) });
+    return { ...(standIns.size === 0 ? outcome : withoutStandIns(outcome, standIns)), resources };
   }
 
   /** After a scripted item's load: until its requests have been quiet a moment, at most 2 s. */

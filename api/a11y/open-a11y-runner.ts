@@ -8,6 +8,7 @@ import { AXE_VERSION, rulesNotRun } from './axe-rules.ts';
 import { IBM_ENGINE, ibmVersion } from './ibm-rules.ts';
 import { JsdomRunner } from './jsdom-runner.ts';
 import { PageResources } from './page-resources.ts';
+import { resourcesUnchanged, type LoadedResource } from './resource-digests.ts';
 
 export interface OpenA11yRunnerOptions {
   /** The run's tuning (CourseTestOptions): unset ones take their defaults. */
@@ -24,7 +25,12 @@ export interface OpenA11yRunnerOptions {
 export interface OpenedA11yRunner {
   runner: AccessibilityRunner;
   /** How the run checked accessibility, with the rules that failed to run (rule -> items) and the engines that failed (engine -> items). */
-  describe(ruleErrors: ReadonlyMap<string, number>, engineErrors?: ReadonlyMap<string, number>): Promise<AccessibilityCheckInfo>;
+  describe(ruleErrors: ReadonlyMap<string, number>, engineErrors?: ReadonlyMap<string, number>, knownBrowserVersion?: string): Promise<AccessibilityCheckInfo>;
+  /**
+   * Whether every resource a page loaded last time still answers the same, asked through the run's
+   * PageResources (which keeps answers for the run); true when there were none (jsdom loads nothing).
+   */
+  resourcesUnchanged(loaded: readonly LoadedResource[]): Promise<boolean>;
 }
 
 export async function openAccessibilityRunner(input: OpenA11yRunnerOptions): Promise<OpenedA11yRunner> {
@@ -44,7 +50,7 @@ export async function openAccessibilityRunner(input: OpenA11yRunnerOptions): Pro
   });
   if (chromium === undefined) {
     const runner = new JsdomRunner({ timeoutMs: options.axeTimeoutMs, language: input.language });
-    return { runner, describe: async (ruleErrors) => info('jsdom', ruleErrors) };
+    return { runner, describe: async (ruleErrors) => info('jsdom', ruleErrors), resourcesUnchanged: async (loaded) => loaded.length === 0 };
   }
   const { BrowserRunner } = await import('./browser-runner.ts');
   const resources = new PageResources({ http: input.http, siteOrigin: input.siteOrigin, sessionHeaders: input.sessionHeaders, signal: input.signal });
@@ -57,5 +63,11 @@ export async function openAccessibilityRunner(input: OpenA11yRunnerOptions): Pro
     pages: options.a11yPages,
     niceness: browserNicenessFromEnv(),
   });
-  return { runner, describe: async (ruleErrors, engineErrors) => info('browser', ruleErrors, await runner.version().catch(() => undefined), engineErrors) };
+  return {
+    runner,
+    // A browser that was never started (every verdict reused) is not started to say its version.
+    describe: async (ruleErrors, engineErrors, knownBrowserVersion) =>
+      info('browser', ruleErrors, runner.started || knownBrowserVersion === undefined ? await runner.version().catch(() => undefined) : knownBrowserVersion, engineErrors),
+    resourcesUnchanged: (loaded) => resourcesUnchanged(loaded, (request) => resources.answer(request)),
+  };
 }

@@ -17,6 +17,8 @@ import { createDynamoJobStore } from './dynamo-job-store.ts';
 import { createEcsJobRunner, stopJobTask } from './ecs-job-runner.ts';
 import type { JobSession } from './job-session.ts';
 import { createS3ReportStore } from './s3-report-store.ts';
+import { createDynamoVerdictCache } from './dynamo-verdict-cache.ts';
+import type { VerdictCache } from '../engine/verdict-cache.ts';
 import { ENV, requireEnv, requireList, requirePositiveInteger } from './settings.ts';
 import type { Environment } from './settings.ts';
 import { withEcsRefresh } from './task-state-sync.ts';
@@ -111,6 +113,8 @@ export interface TaskDeps {
    * owner's dismissals of the course, and the client's protocol with the course's answers.
    */
   baselines: BaselineSource;
+  /** The deployment's verdict cache (api/aws/dynamo-verdict-cache.ts). */
+  cache: VerdictCache;
 }
 
 export function taskDepsFromEnv(env: Environment, session: JobSession): TaskDeps {
@@ -134,6 +138,7 @@ export function taskDepsOf(env: Environment, clients: { dynamo: DynamoDBDocument
       reports,
       protocols: createDynamoProtocolStore({ client, tableName: requireEnv(env, ENV.protocolsTable) }),
     }),
+    cache: createDynamoVerdictCache({ client, tableName: requireEnv(env, ENV.verdictsTable), s3: clients.s3, bucket: requireEnv(env, ENV.reportsBucket) }),
   };
 }
 

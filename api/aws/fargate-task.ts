@@ -7,9 +7,11 @@ import { formatMessage, msg } from '../i18n/messages.ts';
 import { isTerminal } from '../jobs/job-status.ts';
 import { executeJob, runTimeoutReason } from '../jobs/execute-job.ts';
 import type { BaselineSource, BrightspaceCredentials, JobStore, ReportStore } from '../jobs/types.ts';
+import { emptyCourseVerdicts, type VerdictCache } from '../engine/verdict-cache.ts';
 import { decryptCredentials, decryptJobSession } from './credentials-cipher.ts';
 import type { JobSession } from './job-session.ts';
 import { EXIT_RUN_FAILED } from './ecs-task-status.ts';
+import { parseMaxAge } from '../engine/run-verdicts.ts';
 import { ENV, requireEnv } from './settings.ts';
 import type { Environment } from './settings.ts';
 
@@ -45,6 +47,8 @@ export interface FargateTaskInput {
   reports: ReportStore;
   /** What the report is compared with; absent: no comparison. */
   baselines?: BaselineSource;
+  /** The deployment's verdict cache; absent: every item is checked and nothing is kept. */
+  cache?: VerdictCache;
   kms: KMSClient;
   /** Aborted when ECS stops the task (SIGTERM), with an AppError saying so. */
   signal?: AbortSignal;
@@ -57,6 +61,8 @@ export interface FargateTaskInput {
 export async function runFargateTask(input: FargateTaskInput): Promise<number> {
   const log = input.log ?? ((line: string) => console.error(line));
   const jobId = requireEnv(input.env, ENV.jobId);
+  // A setting out of its bounds is a deployment fault: said before the job is touched.
+  const linkMaxAge = linkMaxAgeMs(input.env);
   const job = await input.jobs.get(jobId);
   if (job === undefined) {
     log(`job ${jobId}: not in the job store (expired or never recorded); nothing to run`);
@@ -89,6 +95,8 @@ export async function runFargateTask(input: FargateTaskInput): Promise<number> {
       jobs: input.jobs,
       reports: input.reports,
       ...(input.baselines === undefined ? {} : { baselines: input.baselines }),
+      ...(input.cache === undefined ? {} : { cache: readableOrEmpty(input.cache, (error) => log(`job ${jobId}: the verdict cache could not be read (${failureName(error)}); every item is checked`)) }),
+      ...(linkMaxAge === undefined ? {} : { options: { linkMaxAgeMs: linkMaxAge } }),
       allowPrivateTargets: input.allowPrivateTargets ?? false,
       signal: input.signal === undefined ? timeout.signal : AbortSignal.any([input.signal, timeout.signal]),
       log,
@@ -98,6 +106,36 @@ export async function runFargateTask(input: FargateTaskInput): Promise<number> {
     clearTimeout(timer);
   }
 }
+
+/**
+ * How long a good link's answer is reused, in milliseconds: `CTPO_LINK_MAX_AGE` as the local server
+ * reads it (seconds, or `30m`, `12h`, `1d`; 0: every link is asked again); undefined when unset, for
+ * the engine's default of one day.
+ */
+export function linkMaxAgeMs(env: Environment): number | undefined {
+  const text = env[ENV.linkMaxAge]?.trim() ?? '';
+  if (text === '') return undefined;
+  const ms = parseMaxAge(text);
+  if (ms === null) throw new Error(`${ENV.linkMaxAge} must be a number of seconds, or one with a unit (30m, 12h, 1d), not "${text}".`);
+  return ms;
+}
+
+/**
+ * The cache as a run uses it on AWS: one that cannot be read (DynamoDB throttled, an object the
+ * task may not read) costs the run its reuse, not the run itself.
+ */
+function readableOrEmpty(cache: VerdictCache, onFailure: (error: unknown) => void): VerdictCache {
+  return {
+    load: (scope) =>
+      cache.load(scope).catch((error: unknown) => {
+        onFailure(error);
+        return emptyCourseVerdicts();
+      }),
+    save: (scope, checked) => cache.save(scope, checked),
+  };
+}
+
+const failureName = (error: unknown): string => (error instanceof Error ? error.name : 'unknown error');
 
 /** An abort signal that fires when ECS asks the task to stop. */
 export function stopSignalOnSigterm(): AbortSignal {

@@ -1,11 +1,12 @@
 // The AWS credentials one run's Fargate task works with: a session of the job role (infra/lib/qa-api/
-// runner.ts), taken by the function that starts the run, tagged with that job, its owner and its
-// report, so the role's policy lets the task reach only its own job's item, its own report's objects
-// and its owner's history. The tags are set here, by the trusted starter, never by the task: the
+// runner.ts), taken by the function that starts the run, tagged with that job, its owner, its report
+// and its course, so the role's policy lets the task reach only its own job's item, its own report's
+// objects, its owner's history and its course's cached verdicts. The tags are set here, by the trusted starter, never by the task: the
 // task's own role may only decrypt what it was handed.
 import type { AssumeRoleCommandOutput, STSClient } from '@aws-sdk/client-sts';
 import { AssumeRoleCommand } from '@aws-sdk/client-sts';
 import type { JobRecord } from '../jobs/types.ts';
+import { verdictPartition } from './dynamo-verdict-cache.ts';
 
 /** The session tags the job role's policy names (`${aws:PrincipalTag/<tag>}`). */
 export const JOB_SESSION_TAGS = {
@@ -17,6 +18,8 @@ export const JOB_SESSION_TAGS = {
   report: 'ctpo-report',
   /** The report the run compares itself with (the owner's previous run of the course), when there is one. */
   baseline: 'ctpo-baseline',
+  /** The course's partition of the verdict cache (`<site origin>/<org unit>`): the only verdicts the task may read or write. */
+  course: 'ctpo-course',
 } as const;
 
 /**
@@ -52,8 +55,20 @@ function tag(key: string, value: string): { Key: string; Value: string } {
 }
 
 /** Takes a session of the job role for one job. `baseline`: the report name the run may read to compare with. */
-export async function assumeJobRole(sts: STSClient, roleArn: string, job: Pick<JobRecord, 'id' | 'owner' | 'filename'>, baseline?: string): Promise<JobSession> {
-  const tags = [tag(JOB_SESSION_TAGS.job, job.id), tag(JOB_SESSION_TAGS.owner, job.owner), tag(JOB_SESSION_TAGS.report, job.filename)];
+export async function assumeJobRole(
+  sts: STSClient,
+  roleArn: string,
+  job: Pick<JobRecord, 'id' | 'owner' | 'filename' | 'siteUrl' | 'orgUnitId'>,
+  baseline?: string,
+): Promise<JobSession> {
+  const tags = [
+    tag(JOB_SESSION_TAGS.job, job.id),
+    tag(JOB_SESSION_TAGS.owner, job.owner),
+    tag(JOB_SESSION_TAGS.report, job.filename),
+    // The partition the run's engine reads and writes: the origin of the site the job names, as the
+    // engine takes it (siteOriginOf drops any path), and its org unit.
+    tag(JOB_SESSION_TAGS.course, verdictPartition({ site: job.siteUrl, orgUnitId: job.orgUnitId })),
+  ];
   if (baseline !== undefined) tags.push(tag(JOB_SESSION_TAGS.baseline, baseline));
   const answer: AssumeRoleCommandOutput = await sts.send(
     new AssumeRoleCommand({

@@ -8,6 +8,10 @@ export const ENV = {
   dismissalsTable: 'CTPO_DISMISSALS_TABLE',
   /** DynamoDB table of each user's protocols, their answers per course and their runs' sign-offs. */
   protocolsTable: 'CTPO_PROTOCOLS_TABLE',
+  /** DynamoDB table of the verdict cache: what a run may reuse of the last runs of a course. */
+  verdictsTable: 'CTPO_VERDICTS_TABLE',
+  /** How long a link that answered well is reused (`12h`, `1d`; seconds without a unit); optional (one day). */
+  linkMaxAge: 'CTPO_LINK_MAX_AGE',
   /** Days a job record and its report are kept. */
   reportExpiryDays: 'CTPO_REPORT_EXPIRY_DAYS',
   /** The private bucket the reports are written to, and the key prefix they go under. */

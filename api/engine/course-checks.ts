@@ -6,7 +6,8 @@
 // fragments are checked in their pages; dates, quicklinks, release conditions and the gradebook are
 // judged from what their readers found. Findings, what could not be read and the course items that
 // were checked are collected here for the report.
-import type { AccessibilityRunner } from '../a11y/a11y-runner.ts';
+import type { A11yItem, AccessibilityRunner } from '../a11y/a11y-runner.ts';
+import type { LoadedResource } from '../a11y/resource-digests.ts';
 import type { ItemUrls } from '../brightspace/item-urls.ts';
 import { internalTargetOf, type InternalTarget } from '../brightspace/item-urls.ts';
 import type { ItemPlace } from '../brightspace/places.ts';
@@ -31,6 +32,7 @@ import { msg } from '../i18n/messages.ts';
 import type { LinkChecker } from '../net/link-checker.ts';
 import type { CourseIndex } from '../sources/course-index.ts';
 import type { CheckedItem, CourseItem } from '../sources/course-items.ts';
+import type { KeptPage, RunVerdicts } from './run-verdicts.ts';
 
 // HTML waiting for the accessibility checker; beyond this, reading more items waits.
 const A11Y_BACKLOG_BYTES = 16 * 1024 * 1024;
@@ -52,6 +54,10 @@ export interface CourseChecksOptions {
   courseDates?: CourseDates;
   /** The course's pages, for the course items the report lists. */
   urls?: ItemUrls;
+  /** The verdicts of earlier runs this run may reuse, and what it keeps; none when the run keeps none. */
+  verdicts?: RunVerdicts;
+  /** Whether what a page loaded last time still answers the same (the run's PageResources). */
+  resourcesUnchanged?: (loaded: readonly LoadedResource[]) => Promise<boolean>;
 }
 
 interface PendingLink {
@@ -166,7 +172,7 @@ export class CourseChecks {
     }
     this.#backlogBytes += size;
     this.#a11yWork.push(
-      this.#options.a11y.run({ html: content, url: baseUrl, whole, title: item.place.itemTitle ?? '' }).then(
+      this.#accessibility(item, { html: content, url: baseUrl, whole, title: item.place.itemTitle ?? '' }).then(
         (outcome) => {
           this.#push(engineFindings(outcome, item.place, item.url), item);
           for (const rule of outcome.errors) this.ruleErrors.set(rule, (this.ruleErrors.get(rule) ?? 0) + 1);
@@ -184,6 +190,29 @@ export class CourseChecks {
         done?.();
       }),
     );
+  }
+
+  /**
+   * The accessibility runner's outcome of a page: the kept one when the page, what judges it and
+   * every resource it loaded are the same as when it was judged; else judged now (and kept).
+   */
+  async #accessibility(item: CourseItem, page: Required<A11yItem>): Promise<Awaited<ReturnType<AccessibilityRunner['run']>>> {
+    const { verdicts, a11y } = this.#options;
+    if (verdicts === undefined) return a11y.run(page);
+    const key = `page:${item.place.itemType}:${item.place.itemId}:${item.place.topicId}:${item.part ?? ''}:${page.url.href}`;
+    const digest = verdicts.pageDigest(page);
+    const cached = verdicts.kept(key, digest);
+    if (cached !== undefined) {
+      const kept = cached.value as KeptPage;
+      if (await (this.#options.resourcesUnchanged ?? (async (loaded) => loaded.length === 0))(kept.resources)) {
+        verdicts.reuse(key, cached, item.place, item.url);
+        return kept.outcome;
+      }
+    }
+    const { resources, ...outcome } = await a11y.run(page);
+    // An outcome with an engine or a rule that failed is not kept: the next run tries them again.
+    if (outcome.errors.length === 0 && (outcome.engineErrors ?? []).length === 0) verdicts.record(key, digest, { outcome, resources: resources ?? [] });
+    return outcome;
   }
 
   /** Waits for the accessibility checks handed out so far. */

@@ -10,7 +10,9 @@ import { selectModules, type CourseDates, type SelectedModule } from '../brights
 import type { TocResponse } from '../brightspace/types.ts';
 import { checkStructure } from '../checks/structure.ts';
 import { CourseStylesheets, MAX_STYLESHEET_BYTES } from '../extract/stylesheets.ts';
-import { LinkChecker } from '../net/link-checker.ts';
+import type { LoadedResource } from '../a11y/resource-digests.ts';
+import { siteOriginOf } from '../brightspace/session.ts';
+import { LinkChecker, type LinkProbe } from '../net/link-checker.ts';
 import { buildReport } from '../report/build-report.ts';
 import type { Report } from '../report/model.ts';
 import { CourseIndex } from '../sources/course-index.ts';
@@ -23,21 +25,26 @@ import { progressReporter, type ProgressReporter, type RunProgress } from './pro
 import { DEFAULT_TOPIC_CONCURRENCY, openRunResources, type RunResources } from './run-resources.ts';
 import { assertRunInput } from './run-input.ts';
 import type { CourseTestInput } from './types.ts';
+import { RunVerdicts, runJudges } from './run-verdicts.ts';
+import { emptyCourseVerdicts } from './verdict-cache.ts';
 
 export async function runCourseTest(input: CourseTestInput, onProgress?: (progress: RunProgress) => void): Promise<Report> {
   assertRunInput(input);
   const startedAt = new Date();
   const now = input.options?.now ?? startedAt;
   const progress = progressReporter(onProgress);
-  await using run = await openRunResources(input, progress);
   const { orgUnitId, signal } = input;
+  const scope = { site: siteOriginOf(input.siteUrl, input.allowPrivateTargets).origin, orgUnitId };
+  const previous = input.cache === undefined || input.full === true ? emptyCourseVerdicts() : await input.cache.load(scope);
+  await using run = await openRunResources(input, progress, previous.items.size === 0);
+  const verdicts = input.cache === undefined ? undefined : new RunVerdicts({ previous, now: startedAt, linkMaxAgeMs: input.options?.linkMaxAgeMs, siteOrigin: run.origin, ...runJudges(input, run.a11y.runner.mode, run.documents.limits) });
 
   progress('contents', 0, 1);
   const outline = await readCourseOutline(run.session, orgUnitId, now);
   if (outline.offering?.name != null) input.onCourseName?.(outline.offering.name);
   const courseDates: CourseDates = { start: outline.offering?.start ?? null, end: outline.offering?.end ?? null };
   const selected = selectModules(outline.toc, input.modules, input.excludeModules);
-  const { checks, finishLinks, documents, frames, notes, context } = startChecks(run, input, outline.toc, selected, { now, courseDates, progress });
+  const { checks, finishLinks, documents, frames, notes, context } = startChecks(run, input, outline.toc, selected, { now, courseDates, progress, verdicts });
   const concurrency = input.options?.topicConcurrency ?? DEFAULT_TOPIC_CONCURRENCY;
   const course = await readWholeCourse(context, { outline, selected, scopes: input.scopes ?? [], concurrency, documents });
   checks.addFindings(checkStructure(course.selected, now, courseDates));
@@ -48,7 +55,8 @@ export async function runCourseTest(input: CourseTestInput, onProgress?: (progre
   // before the document reader starts, so the two never hold memory at once. How it checked is
   // taken first, while the browser that says its version is still there.
   await checks.accessibilityDone();
-  const accessibility = await run.a11y.describe(checks.ruleErrors, checks.engineErrors);
+  const accessibility = await run.a11y.describe(checks.ruleErrors, checks.engineErrors, verdicts?.reusedBrowserVersion);
+  verdicts?.setBrowserVersion(accessibility.browserVersion);
   await run.a11y.runner.close();
   await documents.readAll(context);
   await run.documents.close();
@@ -76,7 +84,10 @@ export async function runCourseTest(input: CourseTestInput, onProgress?: (progre
     startedAt,
     finishedAt: new Date(),
     accessibility,
+    ...(verdicts === undefined ? {} : { reuse: verdicts.summary() }),
   });
+  // What this run checked is kept for the next; a store that fails costs the next run time, not this run.
+  if (verdicts !== undefined) await input.cache!.save(scope, verdicts.checked).catch(() => undefined);
   progress('report', 1, 1);
   return report;
 }
@@ -87,7 +98,7 @@ function onePerPlace(items: CheckedItem[]): CheckedItem[] {
 }
 
 /** The run's checks, its documents, and the context its sources hand items through. */
-function startChecks(run: RunResources, input: CourseTestInput, toc: TocResponse, selected: SelectedModule[], at: { now: Date; courseDates: CourseDates; progress: ProgressReporter }) {
+function startChecks(run: RunResources, input: CourseTestInput, toc: TocResponse, selected: SelectedModule[], at: { now: Date; courseDates: CourseDates; progress: ProgressReporter; verdicts?: RunVerdicts }) {
   const { origin, session } = run;
   const { orgUnitId, signal } = input;
   const { now, progress } = at;
@@ -100,11 +111,12 @@ function startChecks(run: RunResources, input: CourseTestInput, toc: TocResponse
     signal,
     anchorsOf: anchorNamesOf,
     pageFactsOf,
+    ...(at.verdicts === undefined ? {} : { earlierAnswer: (url: string) => at.verdicts!.keptLink(url), onAnswer: (url: string, probe: LinkProbe) => at.verdicts!.recordLink(url, probe) }),
     onProgress: (done, total) => {
       if (inLinkPhase) progress('links', done, total);
     },
   });
-  const documents = new CourseDocuments(run.documents, origin, selected);
+  const documents = new CourseDocuments(at.verdicts?.documentReader(run.documents) ?? run.documents, origin, selected);
   const frames = new CourseFrames(origin);
   const index = new CourseIndex(toc);
   const stylesheets = new CourseStylesheets({ read: (url) => session.readSiteText(url, MAX_STYLESHEET_BYTES), isOwn: (url) => url.origin === origin.origin, orgUnitId });
@@ -118,6 +130,7 @@ function startChecks(run: RunResources, input: CourseTestInput, toc: TocResponse
     now,
     courseDates: at.courseDates,
     urls: itemUrls(origin, orgUnitId),
+    ...(at.verdicts === undefined ? {} : { verdicts: at.verdicts, resourcesUnchanged: (loaded: readonly LoadedResource[]) => run.a11y.resourcesUnchanged(loaded) }),
     onLink: (link, item) => {
       documents.noteLink(link, item);
       frames.noteLink(link, item);

@@ -23,8 +23,12 @@ export interface RunResources extends AsyncDisposable {
   session: BrightspaceSession;
 }
 
-/** Opens what a run needs and signs in (the run's "sign-in" phase). */
-export async function openRunResources(input: CourseTestInput, progress: ProgressReporter): Promise<RunResources> {
+/**
+ * Opens what a run needs and signs in (the run's "sign-in" phase). `warmUp`: the browser starts while
+ * the run signs in; without it, it starts when a page must be rendered (a run that reuses earlier
+ * verdicts may need none).
+ */
+export async function openRunResources(input: CourseTestInput, progress: ProgressReporter, warmUp = true): Promise<RunResources> {
   const options = input.options ?? {};
   // The local switch holds for a site on this machine or its network only: a public site's pages
   // must not reach loopback or LAN services through the browser or the link checker.
@@ -57,7 +61,7 @@ export async function openRunResources(input: CourseTestInput, progress: Progres
       await openAccessibilityRunner({ options, language: input.language, http: linkHttp, siteOrigin: origin, sessionHeaders: (url) => signedIn.session?.headersFor(url) ?? {}, signal: input.signal }),
       (opened) => opened.runner.close(),
     );
-    a11y.runner.warmUp();
+    if (warmUp) a11y.runner.warmUp();
     progress('sign-in', 0, 1);
     const session = stack.adopt(
       await BrightspaceSession.open({ origin, username: input.username, password: input.password, http: siteHttp, signal: input.signal }),

@@ -5,6 +5,7 @@ import type { DocumentLimits } from '../extract/document-facts.ts';
 import type { LinkCheckLimits } from '../net/link-checker.ts';
 import type { Language } from '../i18n/languages.ts';
 import type { Resolver } from '../net/address-guard.ts';
+import type { VerdictCache } from './verdict-cache.ts';
 
 export interface CourseTestInput {
   /** The Brightspace site origin, e.g. https://school.brightspace.com */
@@ -32,6 +33,13 @@ export interface CourseTestInput {
   onCourseName?: (name: string) => void;
   /** Tuning; the defaults suit a real course. */
   options?: CourseTestOptions;
+  /**
+   * Where verdicts are kept between runs of the course: an item whose digest is unchanged is not
+   * judged again (run-verdicts.ts). None: every item is judged, nothing is kept.
+   */
+  cache?: VerdictCache;
+  /** Check everything again: the cache's verdicts are not reused (what this run checks is still kept). */
+  full?: boolean;
 }
 
 export interface CourseTestOptions {
@@ -59,4 +67,11 @@ export interface CourseTestOptions {
   enhancedContrast?: boolean;
   /** Limits of reading one document (size, pages, time, memory); the defaults suit a real course. */
   documentLimits?: Partial<DocumentLimits>;
+  /** How long a link's good answer is reused from an earlier run (default one day); 0: every link is asked again. */
+  linkMaxAgeMs?: number;
+  /**
+   * Added to what judged the run's items in the verdict cache's digests (the engines' versions and
+   * code are always in them): a different value is a new judge, so nothing earlier is reused.
+   */
+  judges?: string;
 }

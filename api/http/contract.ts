@@ -85,6 +85,8 @@ export const runTestsRequest = z.extend(tocRequest, {
   SCOPES: z.nullish(courseScopesRule),
   /** The chosen and left-out modules' titles as the user saw them (id -> title), for their run history. */
   MODULE_TITLES: z.nullish(moduleTitlesRule),
+  /** "Check everything again": true ignores the verdicts kept from earlier runs of the course; absent: false. */
+  FULL: z.nullish(z.boolean()),
 }).check(
   z.superRefine(
     (request, context) => {

@@ -157,6 +157,7 @@ export function handleRunTests(request: ApiRequest, deps: ApiDeps): Promise<ApiR
       ...(input.excludeModules === undefined ? {} : { excludeModules: input.excludeModules }),
       ...(input.moduleTitles === undefined ? {} : { moduleTitles: input.moduleTitles }),
       ...(input.scopes === undefined ? {} : { scopes: input.scopes }),
+      ...(input.full === undefined ? {} : { full: true }),
       userName: input.username,
       ...(input.language === undefined ? {} : { language: input.language }),
       filename: reportFilename({ client: input.client, orgUnitId: input.orgUnitId, at: now }),

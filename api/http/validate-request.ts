@@ -34,6 +34,8 @@ export interface RunTestsInput extends TocInput {
   scopes?: CourseScope[];
   /** The modules' titles as the user saw them, for their history; undefined when none. */
   moduleTitles?: Record<string, string>;
+  /** FULL: check every item now, ignoring the verdicts kept from earlier runs; undefined when not asked. */
+  full?: true;
 }
 
 export interface ValidationPolicy {
@@ -86,7 +88,7 @@ export function guardedOrigin(url: string, policy: ValidationPolicy): { origin: 
   }
 }
 
-type RequestField = 'USER_NAME' | 'PASSWORD' | 'CLIENT_URL' | 'ORG_UNIT_ID' | 'CLIENT_NAME' | 'MODULES' | 'EXCLUDE_MODULES' | 'SCOPES' | 'MODULE_TITLES' | 'LANGUAGE';
+type RequestField = 'USER_NAME' | 'PASSWORD' | 'CLIENT_URL' | 'ORG_UNIT_ID' | 'CLIENT_NAME' | 'MODULES' | 'EXCLUDE_MODULES' | 'SCOPES' | 'MODULE_TITLES' | 'FULL' | 'LANGUAGE';
 
 const WHAT: Partial<Record<RequestField, MessageId>> = {
   USER_NAME: 'error.field.what.user-name',
@@ -118,6 +120,8 @@ function requestProblem(field: RequestField, broken: BrokenRule): Message {
       return msg('error.field.scopes', { scopes: COURSE_SCOPES.join(', ') });
     case 'MODULE_TITLES':
       return msg('error.field.module-titles');
+    case 'FULL':
+      return msg('error.field.full');
     case 'LANGUAGE':
       return msg('error.field.language', { languages: LANGUAGES.join(', ') });
   }
@@ -187,7 +191,7 @@ export function parseTocRequest(body: unknown, policy: ValidationPolicy): TocInp
 
 export function parseRunTestsRequest(body: unknown, policy: ValidationPolicy): RunTestsInput {
   const fields = asObject(body, 'USER_NAME, PASSWORD, CLIENT_URL, ORG_UNIT_ID, CLIENT_NAME and MODULES');
-  const order = ['USER_NAME', 'PASSWORD', 'CLIENT_URL', 'ORG_UNIT_ID', 'CLIENT_NAME', 'MODULES', 'EXCLUDE_MODULES', 'SCOPES', 'MODULE_TITLES', 'LANGUAGE'] as const;
+  const order = ['USER_NAME', 'PASSWORD', 'CLIENT_URL', 'ORG_UNIT_ID', 'CLIENT_NAME', 'MODULES', 'EXCLUDE_MODULES', 'SCOPES', 'MODULE_TITLES', 'FULL', 'LANGUAGE'] as const;
   const { request, siteUrl } = checked(runTestsRequest, fields, order, policy);
   // Titles of this run's modules only.
   const named = new Set([...request.MODULES, ...(request.EXCLUDE_MODULES ?? [])].map(String));
@@ -202,6 +206,7 @@ export function parseRunTestsRequest(body: unknown, policy: ValidationPolicy): R
     ...(request.EXCLUDE_MODULES == null || request.EXCLUDE_MODULES.length === 0 ? {} : { excludeModules: request.EXCLUDE_MODULES }),
     ...(request.SCOPES == null ? {} : { scopes: request.SCOPES }),
     ...(titles.length === 0 ? {} : { moduleTitles: Object.fromEntries(titles) }),
+    ...(request.FULL === true ? { full: true as const } : {}),
     ...(request.LANGUAGE == null ? {} : { language: request.LANGUAGE }),
   };
 }

@@ -10,6 +10,7 @@ import { formatMessage, msg, type Message } from '../i18n/messages.ts';
 import { runCourseTest } from '../engine/run-course-test.ts';
 import type { RunProgress } from '../engine/progress.ts';
 import type { CourseTestOptions } from '../engine/types.ts';
+import type { VerdictCache } from '../engine/verdict-cache.ts';
 import { failureDetail } from '../log.ts';
 import type { Log } from '../log.ts';
 import { COURSE_SCOPES, type CourseScope } from '../brightspace/course-scopes.ts';
@@ -46,8 +47,12 @@ export interface ExecuteJobInput {
    */
   protocol?: Protocol;
   allowPrivateTargets: boolean;
-  /** Options of this one run (the command line's --enhanced-contrast); absent: the environment's. */
-  options?: Pick<CourseTestOptions, 'enhancedContrast'>;
+  /** Options of this one run (the command line's --enhanced-contrast, the server's link age); absent: the environment's and the defaults. */
+  options?: Pick<CourseTestOptions, 'enhancedContrast' | 'linkMaxAgeMs'>;
+  /** Where verdicts are kept between runs of a course (verdict-cache.ts); absent: every item is judged. */
+  cache?: VerdictCache;
+  /** Ignore the cache for this run (the command line's --full); what it checks is still kept. */
+  full?: boolean;
   /** Aborting stops the run; an AppError given as the abort reason becomes the job's reason. */
   signal?: AbortSignal;
   /** Progress is written at most this often (the last value always lands). Default 1000 ms. */
@@ -144,6 +149,9 @@ export async function executeJob(input: ExecuteJobInput): Promise<JobRecord | un
           writes = writes.then(() => jobs.update(job.id, { courseName })).then(stopIfEnded).catch(() => undefined);
         },
         ...(input.options === undefined ? {} : { options: input.options }),
+        ...(input.cache === undefined ? {} : { cache: input.cache }),
+        // Asked for by the command line (--full) or by the run's request (run-tests FULL).
+        ...(input.full === true || job.full === true ? { full: true } : {}),
       },
       onProgress,
     );

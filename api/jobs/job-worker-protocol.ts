@@ -13,6 +13,10 @@ export interface JobWorkerData {
   progressIntervalMs?: number;
   /** Whether the pool can give the run a baseline to compare with (it holds the stores). */
   compare: boolean;
+  /** The SQLite file of the verdict cache (the job store's), opened by the job's process; none: no cache. */
+  verdictsPath?: string;
+  /** How long a link's good answer is reused (the server's setting); absent: the engine's default. */
+  linkMaxAgeMs?: number;
 }
 
 export type WorkerToMain =

@@ -4,9 +4,13 @@
 import { executeJob } from './execute-job.ts';
 import { createFileReportStore } from './file-report-store.ts';
 import { serveJob } from './job-process.ts';
+import { openSqliteVerdictCache } from './sqlite-verdict-cache.ts';
 
 serveJob(async ({ data, jobs, baselines, signal }) => {
+  const cache = data.verdictsPath === undefined ? undefined : openSqliteVerdictCache({ path: data.verdictsPath });
   await executeJob({
+    ...(cache === undefined ? {} : { cache }),
+    ...(data.linkMaxAgeMs === undefined ? {} : { options: { linkMaxAgeMs: data.linkMaxAgeMs } }),
     job: data.job,
     credentials: data.credentials,
     jobs,
@@ -16,5 +20,5 @@ serveJob(async ({ data, jobs, baselines, signal }) => {
     signal,
     progressIntervalMs: data.progressIntervalMs,
     log: (line) => console.error(line),
-  });
+  }).finally(() => cache?.close());
 });

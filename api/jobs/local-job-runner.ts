@@ -57,6 +57,10 @@ export interface LocalJobRunnerOptions {
   /** The job process's entry module (it calls serveJob, job-process.ts); the default runs executeJob. */
   workerEntry?: URL;
   progressIntervalMs?: number;
+  /** The SQLite file where runs keep their verdicts (verdict cache); absent: runs keep none. */
+  verdictsPath?: string;
+  /** How long a link's good answer is reused by later runs; absent: the engine's default. */
+  linkMaxAgeMs?: number;
   log?: Log;
 }
 
@@ -154,6 +158,8 @@ export function createLocalJobRunner(options: LocalJobRunnerOptions): LocalJobRu
       allowPrivateTargets: options.allowPrivateTargets,
       progressIntervalMs: options.progressIntervalMs,
       compare: options.baselines !== undefined,
+      ...(options.verdictsPath === undefined ? {} : { verdictsPath: options.verdictsPath }),
+      ...(options.linkMaxAgeMs === undefined ? {} : { linkMaxAgeMs: options.linkMaxAgeMs }),
     };
     // The job and its credentials go over IPC only: no arguments. The environment holds only what a
     // run reads (the engine's settings, Node's), never a copy of the server's, whose secrets

@@ -10,7 +10,8 @@ import { languageOf } from '../i18n/languages.ts';
 import type { AdmitOutcome, JobHistory, JobPatch, JobRecord, JobStore, RunLimits } from './types.ts';
 
 // 2: progress_phase. 3: scopes, language, course_name, summary. 4: exclude_modules, module_titles, user_name.
-const SCHEMA_VERSION = 4;
+// 5: full.
+const SCHEMA_VERSION = 5;
 
 const statusList = JOB_STATUSES.map((status) => `'${status}'`).join(', ');
 // The lifecycle order, as SQL: PROVISIONING 0 ... SUCCEEDED/FAILED 4.
@@ -29,6 +30,7 @@ CREATE TABLE IF NOT EXISTS jobs (
   exclude_modules TEXT,
   module_titles TEXT,
   scopes TEXT,
+  full INTEGER,
   language TEXT,
   user_name TEXT,
   filename TEXT NOT NULL UNIQUE,
@@ -69,6 +71,7 @@ interface JobRow {
   exclude_modules: string | null;
   module_titles: string | null;
   scopes: string | null;
+  full: number | null;
   language: string | null;
   user_name: string | null;
   filename: string;
@@ -101,6 +104,7 @@ function toRecord(row: JobRow): JobRecord {
   if (row.exclude_modules !== null) record.excludeModules = JSON.parse(row.exclude_modules) as number[];
   if (row.module_titles !== null) record.moduleTitles = JSON.parse(row.module_titles) as Record<string, string>;
   if (row.scopes !== null) record.scopes = JSON.parse(row.scopes) as string[];
+  if (row.full !== null) record.full = row.full === 1;
   if (row.user_name !== null) record.userName = row.user_name;
   const language = languageOf(row.language);
   if (language !== undefined) record.language = language;
@@ -153,14 +157,15 @@ export function openSqliteJobStore(options: SqliteJobStoreOptions): SqliteJobSto
   if (version >= 1 && version < 4) {
     for (const column of ['exclude_modules', 'module_titles', 'user_name']) db.exec(`ALTER TABLE jobs ADD COLUMN ${column} TEXT`);
   }
+  if (version >= 1 && version < 5) db.exec('ALTER TABLE jobs ADD COLUMN full INTEGER');
   db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
 
   const insert = db.prepare(`
     INSERT INTO jobs (id, owner, status, client, site_url, org_unit_id, modules, exclude_modules, module_titles,
-      scopes, language, user_name, filename, course_name, summary, created_at, updated_at, started_at, finished_at,
+      scopes, full, language, user_name, filename, course_name, summary, created_at, updated_at, started_at, finished_at,
       progress_done, progress_total, progress_phase, reason, runner_ref)
     VALUES (:id, :owner, :status, :client, :siteUrl, :orgUnitId, :modules, :excludeModules, :moduleTitles,
-      :scopes, :language, :userName, :filename, :courseName, :summary, :createdAt, :updatedAt, :startedAt, :finishedAt,
+      :scopes, :full, :language, :userName, :filename, :courseName, :summary, :createdAt, :updatedAt, :startedAt, :finishedAt,
       :progressDone, :progressTotal, :progressPhase, :reason, :runnerRef)`);
   const selectOne = db.prepare('SELECT * FROM jobs WHERE id = ?');
   // COALESCE keeps a column when the patch leaves it out (null parameter).
@@ -205,6 +210,7 @@ export function openSqliteJobStore(options: SqliteJobStoreOptions): SqliteJobSto
       excludeModules: job.excludeModules === undefined ? null : JSON.stringify(job.excludeModules),
       moduleTitles: job.moduleTitles === undefined ? null : JSON.stringify(job.moduleTitles),
       scopes: job.scopes === undefined ? null : JSON.stringify(job.scopes),
+      full: job.full === undefined ? null : job.full ? 1 : 0,
       language: job.language ?? null,
       userName: job.userName ?? null,
       filename: job.filename,

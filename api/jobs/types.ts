@@ -24,6 +24,8 @@ export interface JobRecord {
   moduleTitles?: Record<string, string>;
   /** Course-wide items read besides the modules (run-tests SCOPES); absent: none. */
   scopes?: string[];
+  /** Check every item now, ignoring the verdicts kept from earlier runs (run-tests FULL); absent: reuse them. */
+  full?: boolean;
   /**
    * The Brightspace user name the run signs in with, so that its owner can run it again; the
    * password is never kept.

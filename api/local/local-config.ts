@@ -1,4 +1,7 @@
-// The app's /config.json for the local stack: sign-in, token refresh and the API all on this origin.
+// The app's /config.json for the local stack: sign-in, token refresh and the API all on this origin;
+// and the local server's settings read from its environment.
+import { parseMaxAge } from '../engine/run-verdicts.ts';
+
 export const LOCAL_POOL_ID = 'ca-central-1_Local';
 export const LOCAL_CLIENT_ID = 'ctpo-local-web';
 export const DEV_SERVER_ORIGIN = 'http://localhost:5173';
@@ -13,6 +16,15 @@ export interface LocalRuntimeConfig {
   apiUrl: string;
   jobStatusApiUrl: string;
   pollIntervalMs: number;
+}
+
+/**
+ * How long a link's good answer is reused by the next runs: `CTPO_LINK_MAX_AGE` (seconds, or `30m`,
+ * `12h`, `1d`); undefined (the engine's default, one day) when unset or not such a value.
+ */
+export function linkMaxAgeFromEnv(env: Record<string, string | undefined> = process.env): number | undefined {
+  const configured = env.CTPO_LINK_MAX_AGE;
+  return configured === undefined ? undefined : (parseMaxAge(configured) ?? undefined);
 }
 
 /** The config for an app served from `appOrigin`, signing in at and calling `stackOrigin`. */

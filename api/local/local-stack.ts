@@ -34,7 +34,7 @@ import { createIdentityProvider } from './identity/identity-provider.ts';
 import type { IdentityProvider, IdentityUser } from './identity/identity-provider.ts';
 import { loadOrCreateSigningKey } from './identity/signing-key.ts';
 import { DEV_KEY_FILE, createDevOriginRoute, writeDevKey } from './dev-origins.ts';
-import { LOCAL_CLIENT_ID, LOCAL_POOL_ID, localRuntimeConfig } from './local-config.ts';
+import { LOCAL_CLIENT_ID, LOCAL_POOL_ID, linkMaxAgeFromEnv, localRuntimeConfig } from './local-config.ts';
 import { apiRequestHead, hasBody, isClientGone, listen, readApiBody, writeApiResponse } from './node-http.ts';
 import type { LocalResponse } from './node-http.ts';
 import { loadOrCreateReportKey } from './report-link-key.ts';
@@ -167,6 +167,8 @@ export interface LocalStackOptions {
   workerEntry?: URL;
   /** How long a report link job-status hands out keeps working. Default 12 hours. */
   reportLinkLifetimeMs?: number;
+  /** How long a link's good answer is reused by later runs of a course; default `CTPO_LINK_MAX_AGE`, else one day. */
+  linkMaxAgeMs?: number;
   /** The clock report links are signed and checked by (tests expire links with it). */
   now?: () => Date;
   /** The identity stand-in's clock, in ms (tests expire tokens with it). */
@@ -402,6 +404,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     stopGraceMs: options.stopGraceMs,
     workerEntry: options.workerEntry,
     progressIntervalMs: options.progressIntervalMs,
+    // Runs keep their verdicts beside the jobs, so that the next run of a course re-checks only what changed.
+    verdictsPath: join(dataDir, 'jobs.sqlite'),
+    linkMaxAgeMs: options.linkMaxAgeMs ?? linkMaxAgeFromEnv(),
     log,
   });
 

@@ -113,6 +113,10 @@ export interface LinkCheckerOptions {
   anchorsOf: (markup: string) => Set<string>;
   /** A page's title, main heading and text; without it no page is compared with its host's "not found" answer. */
   pageFactsOf?: (markup: string) => PageFacts;
+  /** An earlier run's answer that may stand for an address (the engine decides which); asked over the network otherwise. */
+  earlierAnswer?: (url: string) => LinkProbe | undefined;
+  /** Told each answer asked over the network this run, to keep for the next. */
+  onAnswer?: (url: string, probe: LinkProbe) => void;
 }
 
 export class LinkChecker {
@@ -148,7 +152,9 @@ export class LinkChecker {
   check(url: string): Promise<LinkProbe> {
     let result = this.#results.get(url);
     if (result === undefined) {
-      result = this.#probe(new URL(url)).finally(() => {
+      const earlier = this.#options.earlierAnswer?.(url);
+      const probing = earlier === undefined ? this.#probe(new URL(url)).then((probe) => (this.#options.onAnswer?.(url, probe), probe)) : Promise.resolve(earlier);
+      result = probing.finally(() => {
         this.#done++;
         this.#options.onProgress?.(this.#done, this.#results.size);
       });

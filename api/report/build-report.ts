@@ -12,7 +12,7 @@ import type { AccessibilityCheckInfo } from '../a11y/a11y-runner.ts';
 import { formatMessage, type Message } from '../i18n/messages.ts';
 import { accessibilityOfReport } from './accessibility-summary.ts';
 import { scopeOfFinding } from './coverage.ts';
-import { REPORT_SCHEMA_VERSION, type Report, type ReportFinding } from './model.ts';
+import { REPORT_SCHEMA_VERSION, type Report, type ReportFinding, type ReportReuse } from './model.ts';
 
 export const TOOL_VERSION: string = packageJson.version;
 
@@ -41,6 +41,8 @@ export interface ReportInput {
   finishedAt: Date;
   /** How the run checked accessibility. */
   accessibility?: AccessibilityCheckInfo;
+  /** What the run judged now and what it reused (runs with a verdict cache only). */
+  reuse?: ReportReuse;
 }
 
 const SEVERITY_ORDER: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
@@ -157,5 +159,6 @@ export function buildReport(input: ReportInput): Report {
     notes: (input.runNotes ?? []).map((note) => ({ message: formatMessage(note, language) })),
     documents,
     ...(input.accessibility === undefined ? {} : { accessibility: accessibilityOfReport(input.accessibility, language) }),
+    ...(input.reuse === undefined ? {} : { reuse: input.reuse }),
   };
 }

@@ -127,6 +127,30 @@ export interface Report {
   accessibility?: ReportAccessibility;
   /** The run scored against the client's course testing protocol (api/protocol/); absent before it was. */
   protocol?: ReportProtocol;
+  /** What the run judged now and what it reused from earlier runs (the verdict cache); absent for a run that kept none. */
+  reuse?: ReportReuse;
+}
+
+/**
+ * Items judged now, and items whose verdict an earlier run made: the item, its page or file, and the
+ * run that judged it, unchanged since (same bytes, same resources, same judges).
+ */
+export interface ReportReuse {
+  checked: number;
+  reused: number;
+  /** When the oldest reused verdict was made; null when none was reused. */
+  since: string | null;
+  items: ReportReusedItem[];
+}
+
+export interface ReportReusedItem {
+  /** The module and topic of a page (none for a document, which is named by its address). */
+  moduleId: number | null;
+  topicId: number | null;
+  itemType: string | null;
+  itemId: number | null;
+  url: string | null;
+  checkedAt: string;
 }
 
 /** One item of the protocol as this run decided it. */

@@ -6,7 +6,9 @@
 // run as a formula (=, +, -, @, tab, return) are prefixed with ' (csv-stringify's escape_formulas),
 // since course text is not ours.
 // A report compared with the course's previous run has two more columns (new, still open, fixed or
-// dismissed; who dismissed it, when and why) and rows for the findings fixed and dismissed.
+// dismissed; who dismissed it, when and why) and rows for the findings fixed and dismissed. A run
+// with a verdict cache has one more: when the verdict of the finding's item was made, if an earlier
+// run made it.
 import { stringify } from 'csv-stringify/sync';
 import { bcp47Of } from '../i18n/languages.ts';
 import type { Report, ReportFinding } from './model.ts';
@@ -30,6 +32,19 @@ export function renderCsvReport(report: Report): string {
   ];
   const compared = report.comparison !== undefined;
   if (compared) header.push(p.t('csv.status'), p.t('csv.dismissal'));
+  // A run with a verdict cache says, per finding, when the verdict of its item was made if an earlier run made it.
+  const reuse = report.reuse;
+  if (reuse !== undefined) header.push(p.t('csv.reused'));
+  const reusedCell = (finding: ReportFinding | undefined): string[] => {
+    if (reuse === undefined) return [];
+    const times = finding === undefined ? [] : reuse.items
+      .filter((item) => (finding.document === undefined
+        ? item.topicId === finding.topicId && item.itemType === finding.itemType && item.itemId === finding.itemId
+        : item.topicId === null && item.url === finding.document))
+      .map((item) => item.checkedAt)
+      .sort();
+    return [times.length === 0 ? '' : when(times[0]!)];
+  };
   const placeCells = (entry: { moduleId: number | null; moduleTitle: string | null; topicId: number | null; topicTitle: string | null; itemType: Report['findings'][number]['itemType']; itemId: number | null; itemTitle: string | null }) => [
     entry.moduleId === null ? '' : moduleTitle(p, entry.moduleId, entry.moduleTitle),
     entry.topicId === null ? '' : topicTitle(p, entry.topicId, entry.topicTitle),
@@ -47,6 +62,7 @@ export function renderCsvReport(report: Report): string {
     fixFor(p, finding) ?? '',
     finding.fingerprint,
     ...(compared ? [state === undefined ? '' : p.t('report.history.state', { state }), dismissal] : []),
+    ...reusedCell(state === 'fixed' || state === 'dismissed' ? undefined : finding),
   ];
   const when = (iso: string) => `${new Intl.DateTimeFormat(bcp47Of(p.language), { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }).format(new Date(iso))} UTC`;
   const rows = [
@@ -72,6 +88,7 @@ export function renderCsvReport(report: Report): string {
     p.t('report.not-scanned.hint'),
     '',
     ...(compared ? ['', ''] : []),
+    ...reusedCell(undefined),
   ]);
   // The protocol's items, one row each: the item as the "item", its status as the severity, and the
   // findings that failed it by their fingerprints.
@@ -95,6 +112,7 @@ export function renderCsvReport(report: Report): string {
     '',
     item.findings.join(' '),
     ...(compared ? ['', ''] : []),
+    ...reusedCell(undefined),
   ]);
   return stringify([header, ...protocolRows, ...rows, ...notScanned], { bom: true, escape_formulas: true, record_delimiter: 'windows' });
 }

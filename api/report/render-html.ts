@@ -243,12 +243,13 @@ function renderModule(ctx: Context, module: ReportModule, findings: ReportFindin
     const own = findings.filter((item) => item.topicId === topic.topicId);
     const skipped = notScanned.filter((item) => item.topicId === topic.topicId);
     const title = topicTitle(p, topic.topicId, topic.title);
+    const reused = reusedNote(ctx, (item) => item.topicId === topic.topicId);
     if (own.length === 0 && skipped.length === 0) {
-      clean.push(linkTo(topic.viewUrl, title));
+      clean.push(reused === '' ? linkTo(topic.viewUrl, title) : `${linkTo(topic.viewUrl, title)} ${reused}`);
       continue;
     }
     topics.push(`<article class="topic" id="topic-${topic.topicId}" aria-labelledby="topic-${topic.topicId}-title">
-<h4 id="topic-${topic.topicId}-title">${linkTo(topic.viewUrl, title)}</h4>
+<h4 id="topic-${topic.topicId}-title">${linkTo(topic.viewUrl, title)}</h4>${reused === '' ? '' : `\n<p>${reused}</p>`}
 ${renderNotScanned(ctx, skipped)}
 ${renderFindings(ctx, own)}
 </article>`);
@@ -296,7 +297,8 @@ function renderDocuments(ctx: Context): string {
   const rows = report.documents.map((item) => {
     const name = item.title ?? fileNameOf(item.url);
     const pages = item.pages === undefined || item.pages === null ? '' : new Intl.NumberFormat(bcp47Of(p.language)).format(item.pages);
-    return `<tr><td class="address">${linkTo(item.url, name)}</td><td>${escapeHtml(item.type.toUpperCase())}</td><td>${escapeHtml(pages)}</td><td>${courseText(item.topicTitle ?? item.itemTitle ?? '')}</td></tr>`;
+    const reused = reusedNote(ctx, (entry) => entry.topicId === null && entry.url === item.url);
+    return `<tr><td class="address">${linkTo(item.url, name)}${reused === '' ? '' : `<br>${reused}`}</td><td>${escapeHtml(item.type.toUpperCase())}</td><td>${escapeHtml(pages)}</td><td>${courseText(item.topicTitle ?? item.itemTitle ?? '')}</td></tr>`;
   });
   return `<section id="documents" aria-labelledby="documents-title">
 <h2 id="documents-title">${escapeHtml(p.t('report.documents.title', { count: report.documents.length }))}</h2>
@@ -514,6 +516,21 @@ function renderChart(ctx: Context): string {
 }
 
 /** How accessibility was checked, for the header's facts (in the report's language already). */
+/** How many items were judged now and how many verdicts were reused, from when: said only when some were. */
+function reuseMeta(ctx: Context): string {
+  const { reuse } = ctx.report;
+  if (reuse === undefined || reuse.reused === 0 || reuse.since === null) return '';
+  const { p } = ctx;
+  return `<dt>${escapeHtml(p.t('report.meta.reuse'))}</dt><dd>${escapeHtml(p.t('report.meta.reuse-value', { checked: reuse.checked, reused: reuse.reused, date: when(p, reuse.since) }))}</dd>`;
+}
+
+/** The small line under an item whose verdict an earlier run made (the oldest, when it has several parts). */
+function reusedNote(ctx: Context, matches: (item: NonNullable<Report['reuse']>['items'][number]) => boolean): string {
+  const times = (ctx.report.reuse?.items ?? []).filter(matches).map((item) => item.checkedAt).sort();
+  if (times.length === 0) return '';
+  return `<small class="hint reused">${escapeHtml(ctx.p.t('report.reused', { date: when(ctx.p, times[0]!) }))}</small>`;
+}
+
 function accessibilityMeta(ctx: Context): string {
   const { accessibility } = ctx.report;
   if (accessibility === undefined) return '';
@@ -650,7 +667,7 @@ ${filterStyles(checks)}</style>
 <dt>${escapeHtml(p.t('report.meta.run'))}</dt><dd>${escapeHtml(p.t('report.meta.run-value', { start: when(p, report.startedAt), end: when(p, report.finishedAt), duration: duration(p, report.startedAt, report.finishedAt) }))}</dd>
 <dt>${escapeHtml(p.t('report.meta.modules'))}</dt><dd>${escapeHtml(new Intl.NumberFormat(bcp47Of(p.language)).format(report.modules.length))}</dd>
 <dt>${escapeHtml(p.t('report.meta.scopes'))}</dt><dd>${escapeHtml(scopes)}</dd>
-${accessibilityMeta(ctx)}
+${accessibilityMeta(ctx)}${reuseMeta(ctx)}
 </dl>
 ${accessibilityNotes(ctx)}
 <nav class="sections" aria-label="${escapeHtml(p.t('report.nav.label'))}"><ul>${sections.map(([id, label]) => `<li><a href="#${id}">${escapeHtml(label)}</a></li>`).join('')}</ul></nav>

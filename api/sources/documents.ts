@@ -9,7 +9,7 @@
 import type { SelectedModule } from '../brightspace/toc.ts';
 import type { DocumentFailure, DocumentType } from '../extract/document-facts.ts';
 import { documentTypeOf } from '../extract/document-facts.ts';
-import type { DocumentRunner } from '../extract/document-runner.ts';
+import type { DocumentResult, DocumentRunner } from '../extract/document-runner.ts';
 import type { ItemPlace } from '../brightspace/places.ts';
 import type { LinkOccurrence } from '../extract/html.ts';
 import { msg, type Message } from '../i18n/messages.ts';
@@ -54,6 +54,12 @@ interface DocumentTopic {
   done: () => void;
 }
 
+/** Reads a document's bytes (the document worker, or the engine's verdicts in front of it, which key them by address). */
+export interface DocumentReader {
+  readonly limits: DocumentRunner['limits'];
+  read(type: DocumentType, bytes: Uint8Array, url: string): Promise<DocumentResult>;
+}
+
 interface LinkedDocument {
   url: URL;
   type: DocumentType;
@@ -62,7 +68,7 @@ interface LinkedDocument {
 }
 
 export class CourseDocuments {
-  readonly #runner: DocumentRunner;
+  readonly #runner: DocumentReader;
   readonly #origin: URL;
   readonly #topicRank = new Map<number, number>();
   /** Addresses read (or being read) this run: each document once. */
@@ -70,7 +76,7 @@ export class CourseDocuments {
   readonly #linked = new Map<string, LinkedDocument>();
   readonly #topics: DocumentTopic[] = [];
 
-  constructor(runner: DocumentRunner, origin: URL, selected: SelectedModule[]) {
+  constructor(runner: DocumentReader, origin: URL, selected: SelectedModule[]) {
     this.#runner = runner;
     this.#origin = origin;
     for (const entry of selected) for (const topic of entry.topics) this.#topicRank.set(topic.TopicId, this.#topicRank.size);
@@ -95,7 +101,7 @@ export class CourseDocuments {
   async #readTopic(ctx: SourceContext, place: ItemPlace, topic: { TopicId: number; Title: string }, url: URL, type: DocumentType, done: () => void): Promise<void> {
     const file = await ctx.session.getTopicFile(ctx.orgUnitId, topic.TopicId, this.#runner.limits.maxBytes);
     if (!file.ok) return ctx.emit({ place, url: url.href, unreadable: { reason: file.reason, title: topic.Title } }, done);
-    const result = await this.#runner.read(type, file.bytes);
+    const result = await this.#runner.read(type, file.bytes, url.href);
     if (!result.ok) return ctx.emit({ place, url: url.href, unreadable: { reason: failureReason(type, result.failure, this.#runner.limits.timeoutMs), title: topic.Title } }, done);
     await ctx.emit({ place, url: url.href, isTopic: true, document: { facts: result.facts, linked: false } }, done);
   }
@@ -126,7 +132,7 @@ export class CourseDocuments {
       // A file that is not there is a broken link, which the link checks report.
       if (!file.ok && (file.status === 404 || file.status === 410)) return;
       if (!file.ok) return notScanned(file.reason);
-      const result = await this.#runner.read(type, file.bytes);
+      const result = await this.#runner.read(type, file.bytes, url.href);
       if (!result.ok) return notScanned(failureReason(type, result.failure, this.#runner.limits.timeoutMs));
       await ctx.emit({ place, url: url.href, document: { facts: result.facts, linked: true } });
     });

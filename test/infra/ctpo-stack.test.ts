@@ -40,6 +40,11 @@ const STACK: [string, Find, string][] = [
   ['the jobs table', (t) => jobsTable(t).id, 'QaApiJobs14A4748D'],
   ['the dismissals table', (t) => dismissalsTable(t).id, 'QaApiDismissals7B8681ED'],
   ['the protocols table', (t) => protocolsTable(t).id, 'QaApiProtocols039B17FA'],
+  [
+    'the verdicts table',
+    (t) => only(t, 'AWS::DynamoDB::GlobalTable', { KeySchema: [{ AttributeName: 'course', KeyType: 'HASH' }, { AttributeName: 'key', KeyType: 'RANGE' }] }).id,
+    'QaApiVerdicts6B98093E',
+  ],
   ['the reports bucket', (t) => reportsBucket(t).id, 'QaApiReportsFD714834'],
   ["the reports bucket's emptying on delete", autoDeleteOf((t) => reportsBucket(t).id), 'QaApiReportsAutoDeleteObjectsCustomResourceFD7CFEBD'],
   ['the app bucket', appBucket, 'SiteBucket978D4AEB'],

@@ -139,3 +139,13 @@ export function protocolsTable(template: Template): Found {
     ],
   });
 }
+
+/** The verdicts table: keyed by course partition and entry. */
+export function verdictsTable(template: Template): Found {
+  return only(template, 'AWS::DynamoDB::GlobalTable', {
+    KeySchema: [
+      { AttributeName: 'course', KeyType: 'HASH' },
+      { AttributeName: 'key', KeyType: 'RANGE' },
+    ],
+  });
+}

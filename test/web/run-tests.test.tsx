@@ -66,6 +66,34 @@ describe('Run CTPO', () => {
     });
   });
 
+  it('offers "Check everything again", off, with its hint, and sends FULL: true only when it is ticked', async () => {
+    const api = backend();
+    const { user } = await readyToRun();
+    const full = screen.getByRole('checkbox', { name: 'Check everything again' });
+    expect(full).not.toBeChecked();
+    expect(full).toHaveAccessibleDescription('Ignore verdicts kept from earlier runs and check every item now.');
+
+    await user.click(runButton());
+    await waitFor(() => expect(api.requestsTo('/api/run-tests')).toHaveLength(1));
+    expect(api.requestsTo('/api/run-tests')[0]?.body).not.toHaveProperty('FULL');
+
+    await user.click(full);
+    expect(full).toBeChecked();
+    await waitFor(() => expect(runButton()).toBeEnabled());
+    await user.click(runButton());
+    await waitFor(() => expect(api.requestsTo('/api/run-tests')).toHaveLength(2));
+    const [plain, again] = api.requestsTo('/api/run-tests');
+    // The same run, but for the one choice.
+    expect(again?.body).toEqual({ ...(plain?.body as object), FULL: true });
+
+    // Unticked again, the next run reuses what it may.
+    await user.click(full);
+    await waitFor(() => expect(runButton()).toBeEnabled());
+    await user.click(runButton());
+    await waitFor(() => expect(api.requestsTo('/api/run-tests')).toHaveLength(3));
+    expect(api.requestsTo('/api/run-tests')[2]?.body).not.toHaveProperty('FULL');
+  });
+
   it('reads "Running…" and is disabled, with Choose Modules, until the server answers', async () => {
     const answer = deferred();
     backend(answer.handler);

@@ -116,6 +116,7 @@ export const errors = {
   'error.field.module-titles': 'MODULE_TITLES must be an object of module IDs and their titles.',
   'error.field.language': 'LANGUAGE must be one of {languages}.',
   'error.field.scopes': 'SCOPES must be a list of course-wide items to include, from {scopes}.',
+  'error.field.full': 'FULL must be true or false: true checks every item again, ignoring the verdicts kept from earlier runs.',
   'error.site.toc-timeout': 'The Brightspace site did not answer in time. Check the Client Site URL and try again.',
   'error.site.not-found': '{host} could not be found. Check the Client Site URL.',
   'error.runs.too-many': 'You already have {count, plural, one {# test run} other {# test runs}} in progress. Wait for one to finish, then start this one.',

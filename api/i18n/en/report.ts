@@ -91,6 +91,9 @@ export const report = {
   'report.meta.run-value': '{start} to {end} UTC ({duration})',
   'report.meta.modules': 'Modules tested',
   'report.meta.scopes': 'Course-wide items',
+  'report.meta.reuse': 'Verdicts',
+  'report.meta.reuse-value': '{checked, number} items checked now, {reused, number} verdicts reused from earlier runs (the oldest from {date} UTC), unchanged since',
+  'report.reused': 'Verdict reused from the run of {date} UTC: unchanged since.',
   'report.duration.seconds': '{seconds, number} s',
   'report.duration.minutes': '{minutes, number} min {seconds, number} s',
   'report.scope': '{scope, select, assignments {Assignments} quizzes {Quizzes} discussions {Discussions} announcements {Announcements} overview {Course overview} gradebook {Gradebook} other {{scope}}}',
@@ -192,6 +195,7 @@ export const report = {
   'csv.address': 'Address',
   'csv.fix': 'How to fix',
   'csv.fingerprint': 'Fingerprint',
+  'csv.reused': 'Verdict reused from the run of',
   'check.doc.limit-reached':
     "Document not fully read",
   'check.limit.findings':

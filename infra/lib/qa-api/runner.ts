@@ -12,6 +12,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
+import { VERDICTS_PREFIX } from '../../../api/aws/dynamo-verdict-cache.ts';
 import { JOB_SESSION_SECONDS, JOB_SESSION_TAGS, JOB_UPDATE_ATTRIBUTES } from '../../../api/aws/job-session.ts';
 import { CREDENTIALS_CONTEXT_KEY, ENV } from '../../../api/aws/settings.ts';
 import { Grouping } from '../logical-ids.ts';
@@ -133,6 +134,7 @@ export class QaApiRunner extends Grouping {
         [ENV.jobsTable]: storage.jobsTable.tableName,
         [ENV.dismissalsTable]: storage.dismissalsTable.tableName,
         [ENV.protocolsTable]: storage.protocolsTable.tableName,
+        [ENV.verdictsTable]: storage.verdictsTable.tableName,
         [ENV.reportExpiryDays]: String(props.reportExpiryDays),
         [ENV.reportsBucket]: storage.reportsBucket.bucketName,
         [ENV.reportsPrefix]: REPORTS_PREFIX,
@@ -218,9 +220,9 @@ export class QaApiRunner extends Grouping {
       description: 'CTPO: what one run may touch, through a session tagged with its job',
       assumedBy: new iam.SessionTagsPrincipal(
         new iam.PrincipalWithConditions(new iam.ArnPrincipal(starter.roleArn), {
-          // Every session names its job, its owner and its report, and no other tag.
+          // Every session names its job, its owner, its report and its course, and no other tag.
           'ForAllValues:StringEquals': { 'aws:TagKeys': tagKeys },
-          StringLike: Object.fromEntries([JOB_SESSION_TAGS.job, JOB_SESSION_TAGS.owner, JOB_SESSION_TAGS.report].map((tag) => [`aws:RequestTag/${tag}`, '?*'])),
+          StringLike: Object.fromEntries([JOB_SESSION_TAGS.job, JOB_SESSION_TAGS.owner, JOB_SESSION_TAGS.report, JOB_SESSION_TAGS.course].map((tag) => [`aws:RequestTag/${tag}`, '?*'])),
         }),
       ),
       // Assumed with the starter's own role credentials: such a session lasts an hour at most.
@@ -264,6 +266,23 @@ export class QaApiRunner extends Grouping {
     // The JSON twin of the owner's previous run of the course, which the starter looked up.
     const baseline = storage.reportsBucket.arnForObjects(`${REPORTS_PREFIX}${sessionTag(JOB_SESSION_TAGS.baseline)}.json`);
     role.addToPolicy(new iam.PolicyStatement({ sid: 'ThePreviousReport', actions: ['s3:GetObject'], resources: [baseline] }));
+    // Its course's cached verdicts (api/aws/dynamo-verdict-cache.ts): the partition `<site origin>/<org
+    // unit>` read, its entries written and deleted (in batches), and its large values under
+    // `verdicts/<partition>/`. Another course's verdicts are out of reach, so a run cannot make another
+    // client's faults vanish from their next report; and so no run drops another course: the number of
+    // courses is bounded by the entries' time to live. A tag value holds no wildcard, and a partition
+    // holds no `/` after its origin's host but the one before its org unit, so no course's prefix is
+    // another's.
+    const course = sessionTag(JOB_SESSION_TAGS.course);
+    role.addToPolicy(new iam.PolicyStatement({
+      sid: 'ItsCoursesVerdicts',
+      actions: ['dynamodb:Query', 'dynamodb:BatchWriteItem'],
+      resources: [storage.verdictsTable.tableArn],
+      conditions: { 'ForAllValues:StringEquals': { 'dynamodb:LeadingKeys': [course] } },
+    }));
+    const verdictObjects = storage.reportsBucket.arnForObjects(`${VERDICTS_PREFIX}${course}/*`);
+    role.addToPolicy(new iam.PolicyStatement({ sid: 'ItsCoursesVerdictValues', actions: ['s3:GetObject', 's3:PutObject', 's3:DeleteObject'], resources: [verdictObjects] }));
+    acknowledgeWildcardResource(role, verdictObjects, "The session's course tag names one course's verdict values; the wildcard is that course's entries.");
     starter.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['sts:AssumeRole', 'sts:TagSession'], resources: [role.roleArn] }));
     this.jobRole = role;
     return role;

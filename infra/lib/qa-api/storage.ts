@@ -1,10 +1,12 @@
-// What the QA API keeps between requests: the jobs, the findings users dismissed, and the reports.
+// What the QA API keeps between requests: the jobs, the findings users dismissed, the reports, and
+// the verdicts a run may reuse.
 import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
 import { OWNER_CREATED_INDEX } from '../../../api/aws/dynamo-job-history.ts';
 import { EXPIRES_AT, OWNER_INDEX } from '../../../api/aws/dynamo-job-store.ts';
+import { VERDICT_EXPIRES_AT, VERDICT_PARTITION_KEY, VERDICT_SORT_KEY } from '../../../api/aws/dynamo-verdict-cache.ts';
 import { Grouping } from '../logical-ids.ts';
 
 /** Key prefix of the reports in the reports bucket; CloudFront forwards /reports/<file> as is. */
@@ -25,6 +27,13 @@ export class QaApiStorage extends Grouping {
    * (api/aws/dynamo-protocol-store.ts): no expiry, a protocol outlives the reports.
    */
   readonly protocolsTable: dynamodb.TableV2;
+  /**
+   * The verdict cache (api/aws/dynamo-verdict-cache.ts): per course, each item's digest and findings
+   * and each link's last answer, which a later run reuses instead of checking again. Values too large
+   * for an item go to the reports bucket under `verdicts/`, where the bucket's one lifecycle rule
+   * deletes them with the reports: an entry whose object is gone is checked again.
+   */
+  readonly verdictsTable: dynamodb.TableV2;
   /** A user's runs newest first: the history the jobs route lists and the runner compares with. */
   readonly jobHistoryIndexArn: string;
 
@@ -80,6 +89,17 @@ export class QaApiStorage extends Grouping {
       // A dismissal expires DISMISSAL_KEEP_DAYS after it was made (api/aws/dynamo-dismissal-store.ts).
       timeToLiveAttribute: 'expiresAt',
       // Tearing the stack down takes everything with it, as it does the jobs.
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+
+    this.verdictsTable = new dynamodb.TableV2(this, 'Verdicts', {
+      partitionKey: { name: VERDICT_PARTITION_KEY, type: dynamodb.AttributeType.STRING },
+      sortKey: { name: VERDICT_SORT_KEY, type: dynamodb.AttributeType.STRING },
+      billing: dynamodb.Billing.onDemand(),
+      // An entry not written again for EXPIRY_DAYS (api/engine/verdict-cache.ts) is deleted.
+      timeToLiveAttribute: VERDICT_EXPIRES_AT,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      // A cache: tearing the stack down takes it, and the next run checks everything.
       removalPolicy: RemovalPolicy.DESTROY,
     });
 

@@ -124,10 +124,12 @@ describe('the ECS job runner', () => {
     expect(JSON.stringify(await dynamo.items(tableName))).not.toMatch(/S3cret|qa\.bot/);
   });
 
-  it("hands the task a session of the job role tagged with its job, owner and report, and the owner's previous report of the course to compare with", async () => {
+  it("hands the task a session of the job role tagged with its job, owner, report and course, and the owner's previous report of the course to compare with", async () => {
     ecsMock.on(RunTaskCommand).resolves({ tasks: [{ taskArn: TASK_ARN, lastStatus: 'PROVISIONING' }], failures: [] });
-    const earlier = { ...aJob('job-0'), status: 'SUCCEEDED' as const, filename: 'acme-ou6606-earlier', createdAt: '2026-11-27T10:00:00.000Z' };
-    const job = { ...aJob('job-2'), createdAt: '2026-11-28T10:00:00.000Z' };
+    // A site address with a path: the course's tag is its origin, as the engine's cache partition is.
+    const course = { siteUrl: 'https://school.brightspace.com/d2l/home', orgUnitId: 6606 };
+    const earlier = { ...aJob('job-0'), ...course, status: 'SUCCEEDED' as const, filename: 'acme-ou6606-earlier', createdAt: '2026-11-27T10:00:00.000Z' };
+    const job = { ...aJob('job-2'), ...course, createdAt: '2026-11-28T10:00:00.000Z' };
     await store.create(earlier);
     await store.create(job);
     await runner.submit(job, credentials);
@@ -141,6 +143,7 @@ describe('the ECS job runner', () => {
           { Key: 'ctpo-job', Value: 'job-2' },
           { Key: 'ctpo-owner', Value: job.owner },
           { Key: 'ctpo-report', Value: job.filename },
+          { Key: 'ctpo-course', Value: 'https://school.brightspace.com/6606' },
           { Key: 'ctpo-baseline', Value: 'acme-ou6606-earlier' },
         ],
       },

@@ -7,6 +7,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { formatMessage } from '../../../api/i18n/messages.ts';
 import { encryptCredentials } from '../../../api/aws/credentials-cipher.ts';
 import { createDynamoJobStore } from '../../../api/aws/dynamo-job-store.ts';
+import { createDynamoVerdictCache } from '../../../api/aws/dynamo-verdict-cache.ts';
+import type { VerdictCache, VerdictCacheScope } from '../../../api/engine/verdict-cache.ts';
 import { CREDENTIALS_UNREADABLE_REASON, RUN_TIMEOUT_MS, SESSION_END_MARGIN_MS, runFargateTask, runTimeoutWithin } from '../../../api/aws/fargate-task.ts';
 import { createS3ReportStore } from '../../../api/aws/s3-report-store.ts';
 import type { JobRecord, JobStore } from '../../../api/jobs/types.ts';
@@ -103,6 +105,56 @@ describe('the Fargate task', () => {
     expect(report).toMatchObject({ client: 'Acme College', orgUnitId: 6606 });
     const everything = JSON.stringify([await dynamo.items(tableName), puts.map((put) => put.Body), logs]);
     expect(everything).not.toContain(PASSWORD);
+  });
+
+  it('hands the deployment’s verdict cache to the run, which keeps the course’s verdicts for the next; FULL reuses none and still keeps them', async () => {
+    const verdictsTable = await dynamo.createVerdictsTable();
+    const store = createDynamoVerdictCache({ client: dynamo.client, tableName: verdictsTable, s3, bucket: 'reports' });
+    const calls: { load: VerdictCacheScope[]; save: { scope: VerdictCacheScope; items: number }[] } = { load: [], save: [] };
+    const cache: VerdictCache = {
+      load: (scope) => (calls.load.push(scope), store.load(scope)),
+      save: (scope, checked) => (calls.save.push({ scope, items: checked.items.size }), store.save(scope, checked)),
+    };
+    const runWith = (env: Record<string, string>) =>
+      runFargateTask({ env, jobs, reports: createS3ReportStore({ client: s3, bucket: 'reports', prefix: 'reports/' }), cache, kms: kms.client, allowPrivateTargets: true, log: (line) => logs.push(line) });
+    const course = { site: site.origin, orgUnitId: 6606 };
+
+    await jobs.create(aJob('job-first'));
+    expect(await runWith(await envFor('job-first', PASSWORD))).toBe(0);
+    expect(calls.load).toEqual([course]);
+    expect(calls.save).toEqual([{ scope: course, items: expect.any(Number) }]);
+    expect(calls.save[0]!.items).toBeGreaterThan(0);
+    expect((await store.load(course)).items.size).toBe(calls.save[0]!.items);
+
+    // The next run of the course reads them back, and keeps them again (reused or checked anew).
+    await jobs.create(aJob('job-second'));
+    expect(await runWith(await envFor('job-second', PASSWORD))).toBe(0);
+    expect(calls.load).toEqual([course, course]);
+    expect(calls.save[1]).toEqual(calls.save[0]);
+
+    await jobs.create(aJob('job-full', { full: true }));
+    expect(await runWith({ ...(await envFor('job-full', PASSWORD)), CTPO_LINK_MAX_AGE: '48h' })).toBe(0);
+    expect(calls.load).toHaveLength(2);
+    expect(calls.save).toHaveLength(3);
+    expect(JSON.stringify(await dynamo.items(verdictsTable))).not.toContain(PASSWORD);
+  });
+
+  it('checks everything, and says so in its log, when the verdict cache cannot be read', async () => {
+    const unreadable: VerdictCache = {
+      load: () => Promise.reject(Object.assign(new Error('Rate of requests exceeds the allowed throughput.'), { name: 'ProvisionedThroughputExceededException' })),
+      save: () => Promise.resolve(),
+    };
+    await jobs.create(aJob('job-unreadable-cache'));
+    const code = await runFargateTask({ env: await envFor('job-unreadable-cache', PASSWORD), jobs, reports: createS3ReportStore({ client: s3, bucket: 'reports', prefix: 'reports/' }), cache: unreadable, kms: kms.client, allowPrivateTargets: true, log: (line) => logs.push(line) });
+    expect(code).toBe(0);
+    expect(await jobs.get('job-unreadable-cache')).toMatchObject({ status: 'SUCCEEDED' });
+    expect(logs).toContain('job job-unreadable-cache: the verdict cache could not be read (ProvisionedThroughputExceededException); every item is checked');
+  });
+
+  it('refuses a link maximum age it cannot read, before it touches the job', async () => {
+    await jobs.create(aJob('job-setting'));
+    await expect(run({ ...(await envFor('job-setting', PASSWORD)), CTPO_LINK_MAX_AGE: '1.5h' })).rejects.toThrow(/CTPO_LINK_MAX_AGE must be a number of seconds/);
+    expect(await jobs.get('job-setting')).toMatchObject({ status: 'PROVISIONING' });
   });
 
   it('ends FAILED with the engine’s reason and exits 1 when Brightspace refuses the password', async () => {

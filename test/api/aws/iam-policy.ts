@@ -154,6 +154,27 @@ export function dynamoRequestOf(operation: string, body: Record<string, unknown>
 }
 
 /**
+ * The requests a BatchWriteItem makes of IAM: one per table, whose leading keys are every partition
+ * key its puts and deletes name (with ForAllValues, as judging each write apart would), and whose
+ * attributes are every attribute its puts write and its deletes' keys.
+ */
+export function batchWriteRequestsOf(body: Record<string, unknown>, tables: Record<string, TableShape>): AccessRequest[] {
+  return Object.entries(body.RequestItems as Record<string, { PutRequest?: { Item: Record<string, AttributeValue> }; DeleteRequest?: { Key: Record<string, AttributeValue> } }[]>).map(([name, writes]) => {
+    const table = tables[name];
+    if (table === undefined) throw new Error(`The test knows no table ${name}.`);
+    const leading = new Set<string>();
+    const attributes = new Set<string>();
+    for (const write of writes) {
+      const item = write.PutRequest?.Item ?? write.DeleteRequest?.Key ?? {};
+      const partition = scalarOf(item[table.partitionKey]);
+      if (partition !== undefined) leading.add(partition);
+      for (const attribute of Object.keys(item)) attributes.add(attribute);
+    }
+    return { action: 'dynamodb:BatchWriteItem', resource: table.arn, context: { 'dynamodb:LeadingKeys': [...leading], 'dynamodb:Attributes': [...attributes] } };
+  });
+}
+
+/**
  * Checks every request the client sends against the statements, as the session with these tags; a
  * request IAM would refuse fails as DynamoDB fails it, and never reaches the server.
  */
@@ -165,10 +186,13 @@ export function checkDynamoRequests(client: DynamoDBClient, statements: readonly
     (next) => async (args) => {
       const request = args.request as { headers: Record<string, string>; body: string };
       const operation = String(request.headers['x-amz-target']).split('.')[1]!;
-      const access = dynamoRequestOf(operation, JSON.parse(request.body) as Record<string, unknown>, tables);
-      const allowed = isAllowed(statements, tags, access);
-      record(access, allowed);
-      if (!allowed) throw new AccessDenied(access);
+      const body = JSON.parse(request.body) as Record<string, unknown>;
+      const accesses = operation === 'BatchWriteItem' ? batchWriteRequestsOf(body, tables) : [dynamoRequestOf(operation, body, tables)];
+      for (const access of accesses) {
+        const allowed = isAllowed(statements, tags, access);
+        record(access, allowed);
+        if (!allowed) throw new AccessDenied(access);
+      }
       return next(args);
     },
     { step: 'build', name: 'iamPolicyCheck' },

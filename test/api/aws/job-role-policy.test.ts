@@ -2,9 +2,11 @@
 // dynalite, each DynamoDB call is first judged by a small IAM evaluator (iam-policy.ts) as the
 // session run-tests takes for the job, and S3 is faked at its client with the same check. A real run
 // (the real stores, the real task) gets everything it needs; its session reaches no other job, no
-// other report, no other owner's history, and cannot change who owns its own job.
+// other report, no other owner's history, no other course's cached verdicts, and cannot change who
+// owns its own job.
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, DynamoDBDocumentClient, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { BatchWriteCommand, DeleteCommand, DynamoDBDocumentClient, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { Match } from 'aws-cdk-lib/assertions';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { taskDepsOf } from '../../../api/aws/aws-deps.ts';
@@ -13,12 +15,14 @@ import { createDynamoDismissalStore } from '../../../api/aws/dynamo-dismissal-st
 import { OWNER_CREATED_INDEX } from '../../../api/aws/dynamo-job-history.ts';
 import { createDynamoJobStore } from '../../../api/aws/dynamo-job-store.ts';
 import { createDynamoProtocolStore } from '../../../api/aws/dynamo-protocol-store.ts';
+import { INLINE_VALUE_BYTES, VERDICTS_PREFIX, createDynamoVerdictCache, verdictPartition } from '../../../api/aws/dynamo-verdict-cache.ts';
+import type { CourseVerdicts } from '../../../api/engine/verdict-cache.ts';
 import { runFargateTask } from '../../../api/aws/fargate-task.ts';
 import { assumeJobRole } from '../../../api/aws/job-session.ts';
 import type { JobRecord } from '../../../api/jobs/types.ts';
 import { startBrightspaceSite } from '../../fixtures/brightspace-site.ts';
 import type { BrightspaceSite } from '../../fixtures/brightspace-site.ts';
-import { dismissalsTable, jobsTable, protocolsTable, reportsBucket, statementsOf } from '../../infra/resources.ts';
+import { dismissalsTable, jobsTable, protocolsTable, reportsBucket, statementsOf, verdictsTable } from '../../infra/resources.ts';
 import { only, render, synthesize } from '../../infra/support.ts';
 import { startDynalite } from '../support/dynalite.ts';
 import type { Dynalite } from '../support/dynalite.ts';
@@ -38,7 +42,7 @@ const KEY = 'arn:aws:kms:ca-central-1:111122223333:key/1234abcd-12ab-34cd-56ef-1
 const PASSWORD = 'Tr0ub4dor&3-policy';
 
 /** The job role's statements as synthesized, with the stack's ARNs; and the template's ids to map. */
-let synthesized: { statements: PolicyStatement[]; ids: { jobs: string; dismissals: string; protocols: string; bucket: string } };
+let synthesized: { statements: PolicyStatement[]; ids: { jobs: string; dismissals: string; protocols: string; verdicts: string; bucket: string } };
 let site: BrightspaceSite;
 let dynamo: Dynalite;
 
@@ -48,7 +52,7 @@ beforeAll(async () => {
     const role = only(synth.template, 'AWS::IAM::Role', { Description: Match.stringLikeRegexp('what one run may touch') });
     synthesized = {
       statements: statementsOf(synth.template, role.id) as PolicyStatement[],
-      ids: { jobs: jobsTable(synth.template).id, dismissals: dismissalsTable(synth.template).id, protocols: protocolsTable(synth.template).id, bucket: reportsBucket(synth.template).id },
+      ids: { jobs: jobsTable(synth.template).id, dismissals: dismissalsTable(synth.template).id, protocols: protocolsTable(synth.template).id, verdicts: verdictsTable(synth.template).id, bucket: reportsBucket(synth.template).id },
     };
   } finally {
     synth.dispose();
@@ -66,7 +70,7 @@ afterAll(async () => {
 });
 
 describe('the job role, as synthesized, on the calls a run makes', () => {
-  let tables: { jobs: string; dismissals: string; protocols: string };
+  let tables: { jobs: string; dismissals: string; protocols: string; verdicts: string };
   let shapes: Record<string, TableShape>;
   /** The statements with this test's tables and bucket in their ARNs. */
   let statements: PolicyStatement[];
@@ -79,16 +83,18 @@ describe('the job role, as synthesized, on the calls a run makes', () => {
   const aJob = (id: string, overrides: Partial<JobRecord> = {}): JobRecord => aRecord(id, { siteUrl: site.origin, modules: [11], ...overrides });
 
   beforeEach(async () => {
-    tables = { jobs: await dynamo.createJobsTable(), dismissals: await dynamo.createDismissalsTable(), protocols: await dynamo.createProtocolsTable() };
+    tables = { jobs: await dynamo.createJobsTable(), dismissals: await dynamo.createDismissalsTable(), protocols: await dynamo.createProtocolsTable(), verdicts: await dynamo.createVerdictsTable() };
     shapes = {
       [tables.jobs]: { arn: `${ACCOUNT}/${tables.jobs}`, partitionKey: 'id', indexes: { [OWNER_CREATED_INDEX]: 'owner', 'by-owner': 'owner' } },
       [tables.dismissals]: { arn: `${ACCOUNT}/${tables.dismissals}`, partitionKey: 'course' },
       [tables.protocols]: { arn: `${ACCOUNT}/${tables.protocols}`, partitionKey: 'scope' },
+      [tables.verdicts]: { arn: `${ACCOUNT}/${tables.verdicts}`, partitionKey: 'course' },
     };
     const arns = {
       [`${synthesized.ids.jobs}.Arn`]: `${ACCOUNT}/${tables.jobs}`,
       [`${synthesized.ids.dismissals}.Arn`]: `${ACCOUNT}/${tables.dismissals}`,
       [`${synthesized.ids.protocols}.Arn`]: `${ACCOUNT}/${tables.protocols}`,
+      [`${synthesized.ids.verdicts}.Arn`]: `${ACCOUNT}/${tables.verdicts}`,
       [`${synthesized.ids.bucket}.Arn`]: `arn:aws:s3:::${BUCKET}`,
     };
     statements = synthesized.statements.map((statement) => ({
@@ -119,6 +125,7 @@ describe('the job role, as synthesized, on the calls a run makes', () => {
       CTPO_JOBS_TABLE: tables.jobs,
       CTPO_DISMISSALS_TABLE: tables.dismissals,
       CTPO_PROTOCOLS_TABLE: tables.protocols,
+      CTPO_VERDICTS_TABLE: tables.verdicts,
       CTPO_REPORT_EXPIRY_DAYS: '30',
       CTPO_REPORTS_BUCKET: BUCKET,
       CTPO_REPORTS_PREFIX: 'reports/',
@@ -128,7 +135,7 @@ describe('the job role, as synthesized, on the calls a run makes', () => {
       ...(baseline === undefined ? {} : { CTPO_BASELINE_REPORT: baseline }),
     };
     const client = DynamoDBDocumentClient.from(raw);
-    return { env, client, s3, deps: taskDepsOf(env, { dynamo: client, s3: s3.client }) };
+    return { env, client, s3, tags, deps: taskDepsOf(env, { dynamo: client, s3: s3.client }) };
   }
 
   const run = async (session: Awaited<ReturnType<typeof sessionFor>>) =>
@@ -159,6 +166,9 @@ describe('the job role, as synthesized, on the calls a run makes', () => {
         `dynamodb:Query ${tables.dismissals}`,
         `dynamodb:GetItem ${tables.protocols}`,
         `dynamodb:Query ${tables.protocols}`,
+        // Its course's cached verdicts: read, then what it checked written.
+        `dynamodb:Query ${tables.verdicts}`,
+        `dynamodb:BatchWriteItem ${tables.verdicts}`,
         `s3:PutObject ${BUCKET}/reports/${first.filename}.json`,
         `s3:PutObject ${BUCKET}/reports/${first.filename}.csv`,
         `s3:PutObject ${BUCKET}/reports/${first.filename}.html`,
@@ -218,6 +228,67 @@ describe('the job role, as synthesized, on the calls a run makes', () => {
     // Nothing of the other job changed.
     expect(await unchecked.get('job-other')).toMatchObject({ status: 'PROVISIONING', owner: 'user-b' });
     expect(await unchecked.get('job-own')).toMatchObject({ owner: 'user-a', filename: own.filename });
+  });
+
+  it('lets a run load and save its own course’s cached verdicts, values in the bucket included, and refuses it every other course’s', async () => {
+    const own = aJob('job-cache');
+    const session = await sessionFor(own);
+    const ownCourse = { site: site.origin, orgUnitId: own.orgUnitId };
+    // The partition the starter tagged the session with is the one the engine's store names.
+    expect(session.tags['ctpo-course']).toBe(verdictPartition(ownCourse));
+    const otherCourse = { site: site.origin, orgUnitId: own.orgUnitId + 1 };
+    const otherSite = { site: 'https://other.brightspace.com', orgUnitId: own.orgUnitId };
+    const large = 'v'.repeat(INLINE_VALUE_BYTES + 1);
+    const checked = (value: string): CourseVerdicts => ({
+      items: new Map([['topic:101', { digest: 'd', checkedAt: '2026-11-28T06:00:00.000Z', value }], ['topic:102', { digest: 'e', checkedAt: '2026-11-28T06:00:00.000Z', value: 'small' }]]),
+      links: new Map([['https://example.com/', { checkedAt: '2026-11-28T06:00:00.000Z', value: 200 }]]),
+    });
+    const refusedDynamo = { name: 'AccessDeniedException' };
+
+    // Another course's verdicts, as an honest store holds them (written without the session).
+    const bucketOnly = checkedS3([{ Effect: 'Allow', Action: 's3:*', Resource: '*' }], {}, (bucket) => `arn:aws:s3:::${bucket}`, () => undefined);
+    restores.push(() => bucketOnly.restore());
+    const unchecked = createDynamoVerdictCache({ client: dynamo.client, tableName: tables.verdicts, s3: bucketOnly.client, bucket: BUCKET });
+    for (const other of [otherCourse, otherSite]) await unchecked.save(other, checked(large));
+    const otherObjects = [...bucketOnly.objects.keys()];
+    expect(otherObjects).toHaveLength(2);
+    for (const [key, body] of bucketOnly.objects) session.s3.objects.set(key, body);
+
+    // Its own course: saved (the large value to the bucket under its course's prefix), loaded, replaced.
+    const cache = createDynamoVerdictCache({ client: session.client, tableName: tables.verdicts, s3: session.s3.client, bucket: BUCKET, now: () => new Date('2026-11-28T06:30:00.000Z') });
+    await cache.save(ownCourse, checked(large));
+    const ownObjects = [...session.s3.objects.keys()].filter((key) => !otherObjects.includes(key));
+    expect(ownObjects).toHaveLength(1);
+    expect(ownObjects[0]!.startsWith(`${VERDICTS_PREFIX}${site.origin}/${own.orgUnitId}/`)).toBe(true);
+    const loaded = await cache.load(ownCourse);
+    expect(loaded.items.get('topic:101')?.value).toBe(large);
+    expect(loaded.links.get('https://example.com/')?.value).toBe(200);
+    await cache.save(ownCourse, { items: new Map([['topic:101', { digest: 'd2', checkedAt: '2026-11-28T06:20:00.000Z', value: 'now small' }]]), links: new Map() });
+    expect(session.s3.objects.has(ownObjects[0]!)).toBe(false);
+    expect(denied).toEqual([]);
+
+    // Another course, of its site or of another: neither loaded nor saved through the store.
+    for (const other of [otherCourse, otherSite]) {
+      await expect(cache.load(other)).rejects.toMatchObject(refusedDynamo);
+      await expect(cache.save(other, checked('forged'))).rejects.toMatchObject(refusedDynamo);
+    }
+    // Nor by a batch that slips one foreign write among its own, nor by a Query of another partition.
+    const put = (course: string) => ({ PutRequest: { Item: { course, key: 'item#x', kind: 'item', name: 'x', checkedAt: 'a', writtenAt: 'a', expiresAt: 9_999_999_999, json: '1' } } });
+    await expect(session.client.send(new BatchWriteCommand({ RequestItems: { [tables.verdicts]: [put(verdictPartition(ownCourse)), put(verdictPartition(otherCourse))] } }))).rejects.toMatchObject(refusedDynamo);
+    await expect(session.client.send(new BatchWriteCommand({ RequestItems: { [tables.verdicts]: [{ DeleteRequest: { Key: { course: verdictPartition(otherCourse), key: 'item#x' } } }] } }))).rejects.toMatchObject(refusedDynamo);
+    await expect(
+      session.client.send(new QueryCommand({ TableName: tables.verdicts, KeyConditionExpression: '#c = :c', ExpressionAttributeNames: { '#c': 'course' }, ExpressionAttributeValues: { ':c': verdictPartition(otherSite) } })),
+    ).rejects.toMatchObject(refusedDynamo);
+    // Another course's values in the bucket: not read, replaced or deleted.
+    for (const key of otherObjects) {
+      await expect(session.s3.client.send(new GetObjectCommand({ Bucket: BUCKET, Key: key }))).rejects.toMatchObject({ name: 'AccessDenied' });
+      await expect(session.s3.client.send(new PutObjectCommand({ Bucket: BUCKET, Key: key, Body: '"forged"' }))).rejects.toMatchObject({ name: 'AccessDenied' });
+      await expect(session.s3.client.send(new DeleteObjectCommand({ Bucket: BUCKET, Key: key }))).rejects.toMatchObject({ name: 'AccessDenied' });
+    }
+    // A course whose partition starts like its own (org unit 1 and 10) is another course.
+    await expect(session.s3.client.send(new GetObjectCommand({ Bucket: BUCKET, Key: `${VERDICTS_PREFIX}${verdictPartition(ownCourse)}0/item-x.json` }))).rejects.toMatchObject({ name: 'AccessDenied' });
+    // The other courses are whole.
+    for (const other of [otherCourse, otherSite]) expect((await unchecked.load(other)).items.get('topic:101')?.value).toBe(large);
   });
 });
 

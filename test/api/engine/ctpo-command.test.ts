@@ -217,8 +217,19 @@ describe('npm run ctpo', () => {
         expect(second.stdout).toMatch(/0 findings are new, 0 were fixed and \d+ (is|are) still open\./);
         const [latest] = (await jobs.listByOwner(owner, { limit: 10 })).jobs;
         expect(latest!.summary?.comparison).toMatchObject({ new: 0, fixed: 0, dismissed: 1, comparedOn: { all: true } });
-        const compared = JSON.parse(await readFile(join(data, 'reports', `${latest!.filename}.json`), 'utf8')) as { dismissed: { fingerprint: string }[] };
+        const compared = JSON.parse(await readFile(join(data, 'reports', `${latest!.filename}.json`), 'utf8')) as { dismissed: { fingerprint: string }[]; reuse?: { checked: number; reused: number } };
         expect(compared.dismissed.map((finding) => finding.fingerprint)).toEqual([report.findings[0]!.fingerprint]);
+        // The unchanged pages' verdicts were kept in the data folder by the first run and reused.
+        expect(compared.reuse?.checked).toBe(0);
+        expect(compared.reuse?.reused).toBeGreaterThan(0);
+
+        // --full reuses nothing, and finds the same.
+        const full = await ctpo([...args, '--full'], credentials);
+        expect(full.code).toBe(0);
+        expect(full.stdout).toMatch(/0 findings are new, 0 were fixed and \d+ (is|are) still open\./);
+        const [fullRun] = (await jobs.listByOwner(owner, { limit: 10 })).jobs;
+        const fullReport = JSON.parse(await readFile(join(data, 'reports', `${fullRun!.filename}.json`), 'utf8')) as { reuse?: { checked: number; reused: number } };
+        expect(fullReport.reuse).toMatchObject({ reused: 0, checked: compared.reuse!.reused });
       } finally {
         jobs.close();
         dismissals.close();
@@ -226,6 +237,9 @@ describe('npm run ctpo', () => {
       // Without --data, it says the run was not compared.
       const alone = await ctpo(['--site', site.origin, '--org-unit', '6606', '--modules', '10', '--client', 'Acme', '--out', data, '--allow-private-targets'], credentials);
       expect(alone.stdout).toContain('Not compared with earlier runs and no dismissals applied: give --data');
+      const fullAlone = await ctpo(['--site', site.origin, '--org-unit', '6606', '--modules', '10', '--client', 'Acme', '--out', data, '--full'], credentials);
+      expect(fullAlone.code).toBe(2);
+      expect(fullAlone.stderr).toContain('--full and --link-max-age only apply with --data DIR');
     } finally {
       await rm(data, { recursive: true, force: true });
     }

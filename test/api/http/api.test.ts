@@ -129,6 +129,17 @@ describe('a run, as the app drives it', () => {
     expect(jobStatusAnswer.parse(done)).toEqual(done);
   });
 
+  it('records "check everything again" (FULL) on the job the run carries out, and only when asked', async () => {
+    const full = await call('POST', '/api/run-tests', { token: tokenA, body: { ...goodRun, CLIENT_NAME: 'sleep-10', FULL: true } });
+    expect(full.status).toBe(202);
+    expect(await stack.jobs.get(full.body.taskArn as string)).toMatchObject({ full: true });
+    await waitForStatus(tokenA, full.body.taskArn as string, ['SUCCEEDED', 'FAILED']);
+    const reused = await call('POST', '/api/run-tests', { token: tokenA, body: { ...goodRun, CLIENT_NAME: 'sleep-10', FULL: false } });
+    expect(reused.status).toBe(202);
+    expect(await stack.jobs.get(reused.body.taskArn as string)).not.toHaveProperty('full');
+    await waitForStatus(tokenA, reused.body.taskArn as string, ['SUCCEEDED', 'FAILED']);
+  });
+
   it('reports a failed run with its reason and no report address', async () => {
     const started = await call('POST', '/api/run-tests', { token: tokenA, body: { ...goodRun, CLIENT_NAME: 'fail' } });
     const done = await waitForStatus(tokenA, started.body.taskArn as string, ['SUCCEEDED', 'FAILED']);

@@ -47,6 +47,14 @@ describe('the wire contract', () => {
     expect(contract.LANGUAGES).toBe(languages.LANGUAGES);
   });
 
+  it('takes "check everything again" as an optional FULL, true or false, and nothing else', () => {
+    const request = { USER_NAME: 'qa', PASSWORD: 'pw', CLIENT_URL: 'https://acme.brightspace.com', ORG_UNIT_ID: 6606, CLIENT_NAME: 'Acme', MODULES: [1] };
+    for (const full of [true, false, null, undefined]) expect(contract.runTestsRequest.safeParse({ ...request, FULL: full }).success).toBe(true);
+    for (const full of ['true', 1, 'yes', {}]) expect(contract.runTestsRequest.safeParse({ ...request, FULL: full }).success).toBe(false);
+    expect(contract.runTestsRequest.parse({ ...request, FULL: true }).FULL).toBe(true);
+    expectTypeOf<z.input<typeof contract.runTestsRequest>['FULL']>().toEqualTypeOf<boolean | null | undefined>();
+  });
+
   it('loads without Node, a message catalogue or the engine’s machinery, so the app can bundle it', () => {
     const { files, packages } = reach(CONTRACT);
     expect([...files].map((file) => file.slice(file.lastIndexOf('/api/') + 1)).sort()).toEqual([

@@ -52,6 +52,14 @@ describe('the run-tests request', () => {
     expect(parseTocRequest({ ...valid, LANGUAGE: 'ar' }, strict).language).toBe('ar');
   });
 
+  it('takes FULL ("check everything again") only when it is true, and refuses what is not true or false', () => {
+    expect(parseRunTestsRequest({ ...valid, FULL: true }, strict).full).toBe(true);
+    for (const full of [false, null, undefined]) expect(parseRunTestsRequest({ ...valid, FULL: full }, strict)).not.toHaveProperty('full');
+    const refused = errorOf(() => parseRunTestsRequest({ ...valid, FULL: 'yes' }, strict));
+    expect(refused.code).toBe('invalid_input');
+    expect(refused.message).toContain('FULL must be true or false');
+  });
+
   it.each([
     ['a missing field', { ...valid, USER_NAME: undefined }, 'USER_NAME is required'],
     ['a blank field', { ...valid, CLIENT_NAME: '   ' }, 'CLIENT_NAME must not be empty'],

@@ -95,7 +95,7 @@ describe('the SQLite job store', () => {
     store.close();
     const old = new DatabaseSync(path);
     old.exec(`ALTER TABLE jobs DROP COLUMN exclude_modules; ALTER TABLE jobs DROP COLUMN module_titles; ALTER TABLE jobs DROP COLUMN user_name;
-      PRAGMA user_version = 3;`);
+      ALTER TABLE jobs DROP COLUMN full; PRAGMA user_version = 3;`);
     old.close();
 
     store = openSqliteJobStore({ path, now: () => clock });
@@ -103,5 +103,21 @@ describe('the SQLite job store', () => {
     const chosen = aJob('new', { excludeModules: [4], moduleTitles: { 1: 'Unit 1' }, userName: 'qa.tester' });
     await store.create(chosen);
     expect(await store.get('new')).toEqual(chosen);
+  });
+
+  it('opens a database of the fourth schema, keeps its jobs, and keeps "check everything again" from then on', async () => {
+    store.close();
+    const path = join(dir, 'schema-4.sqlite');
+    store = openSqliteJobStore({ path, now: () => clock });
+    await store.create(aJob('old'));
+    store.close();
+    const old = new DatabaseSync(path);
+    old.exec('ALTER TABLE jobs DROP COLUMN full; PRAGMA user_version = 4;');
+    old.close();
+
+    store = openSqliteJobStore({ path, now: () => clock });
+    expect(await store.get('old')).toEqual(aJob('old'));
+    await store.create(aJob('new', { full: true }));
+    expect(await store.get('new')).toEqual(aJob('new', { full: true }));
   });
 });

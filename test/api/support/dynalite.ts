@@ -1,7 +1,8 @@
 // A real DynamoDB-compatible server for the tests: dynalite, in memory, on a free loopback port,
 // started once per test file. Each test makes its own tables, shaped as the stack makes them
 // (infra/lib/qa-api/storage.ts): the jobs table with key `id`, the owner index on (`owner`, `statusRank`)
-// and the history's index on (`owner`, `createdAt`); the dismissals table keyed (`course`, `fingerprint`).
+// and the history's index on (`owner`, `createdAt`); the dismissals table keyed (`course`, `fingerprint`);
+// the verdict cache's keyed (`course`, `key`).
 import type { AddressInfo } from 'node:net';
 import { CreateTableCommand, DynamoDBClient, type CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
@@ -18,6 +19,8 @@ export interface Dynalite {
   createDismissalsTable(): Promise<string>;
   /** The protocols table keyed (`scope`, `key`). */
   createProtocolsTable(): Promise<string>;
+  /** The verdict cache's table keyed (`course`, `key`). */
+  createVerdictsTable(): Promise<string>;
   /** Every item of a table as stored, slot items included. */
   items(tableName: string): Promise<Record<string, unknown>[]>;
   close(): Promise<void>;
@@ -91,6 +94,17 @@ export async function startDynalite(): Promise<Dynalite> {
         ],
         KeySchema: [
           { AttributeName: 'scope', KeyType: 'HASH' },
+          { AttributeName: 'key', KeyType: 'RANGE' },
+        ],
+      }),
+    createVerdictsTable: () =>
+      createTable('verdicts', {
+        AttributeDefinitions: [
+          { AttributeName: 'course', AttributeType: 'S' },
+          { AttributeName: 'key', AttributeType: 'S' },
+        ],
+        KeySchema: [
+          { AttributeName: 'course', KeyType: 'HASH' },
           { AttributeName: 'key', KeyType: 'RANGE' },
         ],
       }),

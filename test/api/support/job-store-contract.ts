@@ -40,6 +40,15 @@ export function describeJobStoreContract(name: string, open: (now: () => Date) =
       expect(await store.get('chosen')).toMatchObject({ modules: [1, 2], excludeModules: [12, 13], moduleTitles: { 1: 'Unit 1', 12: 'Lab 1.2' }, userName: 'qa.tester' });
     });
 
+    it('keeps whether a run was asked to check everything again', async () => {
+      await store.create(aJob('full', { full: true }));
+      await store.create(aJob('not-full', { full: false }));
+      await store.create(aJob('unsaid'));
+      expect(await store.get('full')).toEqual(aJob('full', { full: true }));
+      expect(await store.get('not-full')).toEqual(aJob('not-full', { full: false }));
+      expect(await store.get('unsaid')).not.toHaveProperty('full');
+    });
+
     it('refuses a status outside the lifecycle', async () => {
       await expect(store.create(aJob('bad', { status: 'DONE' as JobRecord['status'] }))).rejects.toThrow();
       expect(await store.get('bad')).toBeUndefined();

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { protocolsTable, credentialsKey, dismissalsTable, environmentOf, jobsTable, reportsBucket, roleOf, routeFunction, runnerTask, statementsOf, taskStateFunction } from '../resources.ts';
+import { protocolsTable, credentialsKey, dismissalsTable, environmentOf, jobsTable, reportsBucket, roleOf, routeFunction, runnerTask, statementsOf, taskStateFunction, verdictsTable } from '../resources.ts';
 import type { Statement } from '../resources.ts';
 import { Match } from 'aws-cdk-lib/assertions';
 import { REPO_ROOT, only, referenceOf, render, synthesize } from '../support.ts';
@@ -81,7 +81,7 @@ describe('the QA API runner', () => {
     expect(statementsOf(synth.template, taskRole).map(actionsOf)).toEqual([['kms:Decrypt']]);
   });
 
-  it('lets a run touch only its own job, its own report, the report it compares with and its owner’s history, through a session tagged by run-tests', () => {
+  it('lets a run touch only its own job, its own report, the report it compares with, its owner’s history and its course’s cached verdicts, through a session tagged by run-tests', () => {
     const jobRole = only(synth.template, 'AWS::IAM::Role', { Description: Match.stringLikeRegexp('what one run may touch') });
     const starter = roleOf(routeFunction(synth.template, '/api/run-tests'));
     // Only run-tests may take a session, only with the job's tags, and for an hour at most.
@@ -92,8 +92,8 @@ describe('the QA API runner', () => {
         Principal: { AWS: { 'Fn::GetAtt': [starter, 'Arn'] } },
         Action: ['sts:AssumeRole', 'sts:TagSession'],
         Condition: {
-          'ForAllValues:StringEquals': { 'aws:TagKeys': ['ctpo-job', 'ctpo-owner', 'ctpo-report', 'ctpo-baseline'] },
-          StringLike: { 'aws:RequestTag/ctpo-job': '?*', 'aws:RequestTag/ctpo-owner': '?*', 'aws:RequestTag/ctpo-report': '?*' },
+          'ForAllValues:StringEquals': { 'aws:TagKeys': ['ctpo-job', 'ctpo-owner', 'ctpo-report', 'ctpo-baseline', 'ctpo-course'] },
+          StringLike: { 'aws:RequestTag/ctpo-job': '?*', 'aws:RequestTag/ctpo-owner': '?*', 'aws:RequestTag/ctpo-report': '?*', 'aws:RequestTag/ctpo-course': '?*' },
         },
       },
     ]);
@@ -136,6 +136,14 @@ describe('the QA API runner', () => {
       },
       { Sid: 'ItsOwnReport', Effect: 'Allow', Action: ['s3:DeleteObject', 's3:PutObject'], Resource: `${bucket}/reports/\${aws:PrincipalTag/ctpo-report}.*` },
       { Sid: 'ThePreviousReport', Effect: 'Allow', Action: 's3:GetObject', Resource: `${bucket}/reports/\${aws:PrincipalTag/ctpo-baseline}.json` },
+      {
+        Sid: 'ItsCoursesVerdicts',
+        Effect: 'Allow',
+        Action: ['dynamodb:BatchWriteItem', 'dynamodb:Query'],
+        Resource: render(arnOf(verdictsTable(synth.template))),
+        Condition: { 'ForAllValues:StringEquals': { 'dynamodb:LeadingKeys': ['${aws:PrincipalTag/ctpo-course}'] } },
+      },
+      { Sid: 'ItsCoursesVerdictValues', Effect: 'Allow', Action: ['s3:DeleteObject', 's3:GetObject', 's3:PutObject'], Resource: `${bucket}/verdicts/\${aws:PrincipalTag/ctpo-course}/*` },
     ]);
     // The owner attribute is never among what an update may name.
     expect(JSON.stringify(statements[1]!.Condition)).not.toMatch(/"owner"|"filename"|"runnerRef"/);

@@ -15,11 +15,22 @@ export interface ModuleSelection {
   titles: Readonly<Record<string, string>>;
 }
 
+/** How the run checks: `full` ignores the verdicts kept from earlier runs and checks every item now. */
+export interface RunChoices {
+  full: boolean;
+}
+
 /**
  * POST /api/run-tests: starts the job over the chosen modules and course-wide items; its report and
  * every message about it are in `language`.
  */
-export async function startTestRun(fields: CourseFields, selection: ModuleSelection, scopes: readonly CourseScope[], language: LocaleTag): Promise<TestRunStarted> {
+export async function startTestRun(
+  fields: CourseFields,
+  selection: ModuleSelection,
+  scopes: readonly CourseScope[],
+  language: LocaleTag,
+  choices: RunChoices = { full: false },
+): Promise<TestRunStarted> {
   const request = {
     USER_NAME: fields.userName.trim(),
     PASSWORD: fields.password,
@@ -30,6 +41,8 @@ export async function startTestRun(fields: CourseFields, selection: ModuleSelect
     ...(selection.excluded.length > 0 ? { EXCLUDE_MODULES: selection.excluded.map(Number) } : {}),
     SCOPES: [...scopes],
     ...(Object.keys(selection.titles).length > 0 ? { MODULE_TITLES: { ...selection.titles } } : {}),
+    // Sent only when ticked: otherwise the run reuses the verdicts of what has not changed.
+    ...(choices.full ? { FULL: true } : {}),
     LANGUAGE: language,
   } satisfies RunTestsRequest;
   const body = await apiRequest<unknown>('/api/run-tests', { method: 'POST', body: request });

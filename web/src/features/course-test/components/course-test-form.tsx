@@ -103,6 +103,8 @@ export function CourseTestForm({ monitor, prefill = null, onRunStarted, runFaile
   const [toc, setToc] = useState<TocState>({ status: 'idle' });
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [scopes, setScopes] = useState<ReadonlySet<CourseScope>>(new Set(COURSE_SCOPES));
+  // "Check everything again": off unless asked for, so a run reuses what has not changed.
+  const [full, setFull] = useState(false);
   const [running, setRunning] = useState(false);
   const [banner, setBanner] = useState<Banner | null>(null);
   // Set when a load ends, so focus moves to what it gave (the list, or why it failed) once shown.
@@ -224,7 +226,7 @@ export function CourseTestForm({ monitor, prefill = null, onRunStarted, runFaile
     setSavedFields(request);
     setBanner({ tone: 'info', text: intl.formatMessage({ id: 'run.starting' }) });
     try {
-      const started = await startTestRun(request, { modules: chosen.modules, excluded: chosen.excluded, titles }, chosenScopes, locale);
+      const started = await startTestRun(request, { modules: chosen.modules, excluded: chosen.excluded, titles }, chosenScopes, locale, { full });
       setBanner({ tone: 'success', text: intl.formatMessage({ id: 'run.success' }, { message: started.message }) });
       if (started.taskArn) onRunStarted({ taskArn: started.taskArn, filename: started.filename ?? '', client: request.clientName.trim(), orgUnitId: request.orgUnitId.trim() });
     } catch (error) {
@@ -330,6 +332,8 @@ export function CourseTestForm({ monitor, prefill = null, onRunStarted, runFaile
               setSelected(new Set());
               setScopes(new Set());
             }}
+            full={full}
+            onToggleFull={() => setFull((previous) => !previous)}
             onRun={() => void runTests(toc.modules)}
             blockedReason={outOfDate ? intl.formatMessage({ id: 'modules.outOfDate' }) : null}
           />

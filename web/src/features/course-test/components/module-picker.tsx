@@ -1,8 +1,8 @@
 // The "Modules" checkbox group as a tree that shows what a run will test: a module takes its
 // sub-modules, a partly chosen one is mixed (its own topics and the checked sub-modules), and the
 // count says modules and topics. Below it, the course-wide items (assignments, quizzes...) as one
-// more group, then the bulk buttons, which choose or clear both, and 'Run CTPO'. When 'Run CTPO'
-// cannot start, the reason is said beside it.
+// more group, then the bulk buttons, which choose or clear both, "Check everything again" and 'Run
+// CTPO'. When 'Run CTPO' cannot start, the reason is said beside it.
 import { useEffect, useId, useRef, type Ref } from 'react';
 import { useIntl } from 'react-intl';
 import { COURSE_SCOPES, type CourseScope } from '@contract';
@@ -19,6 +19,9 @@ interface ModulePickerProps {
   onDeselectAll: () => void;
   scopes: ReadonlySet<CourseScope>;
   onToggleScope: (scope: CourseScope) => void;
+  /** "Check everything again": the run ignores the verdicts kept from earlier runs. */
+  full: boolean;
+  onToggleFull: () => void;
   onRun: () => void;
   running: boolean;
   /** The group, so the form can move focus to it once the modules have loaded. */
@@ -58,10 +61,11 @@ function ModuleTree({ modules, parentId, selected, onToggle }: { modules: readon
   );
 }
 
-export function ModulePicker({ modules, selected, onToggle, onSelectAll, onDeselectAll, scopes, onToggleScope, onRun, running, groupRef, blockedReason = null }: ModulePickerProps) {
+export function ModulePicker({ modules, selected, onToggle, onSelectAll, onDeselectAll, scopes, onToggleScope, full, onToggleFull, onRun, running, groupRef, blockedReason = null }: ModulePickerProps) {
   const intl = useIntl();
   const countId = useId();
   const reasonId = useId();
+  const fullHintId = useId();
   const selectedCount = modules.filter((module) => selected.has(module.id)).length;
   const topics = selectedTopicCount(modules, selected);
   const allChosen = selectedCount === modules.length && scopes.size === COURSE_SCOPES.length;
@@ -103,6 +107,15 @@ export function ModulePicker({ modules, selected, onToggle, onSelectAll, onDesel
         <button type="button" className="button button--secondary" onClick={onDeselectAll} disabled={nothingChosen}>
           {intl.formatMessage({ id: 'modules.deselectAll' })}
         </button>
+      </div>
+      <div className="module-picker__full">
+        <label className="module-picker__option">
+          <input type="checkbox" checked={full} onChange={onToggleFull} aria-describedby={fullHintId} />
+          <span>{intl.formatMessage({ id: 'modules.full' })}</span>
+        </label>
+        <p id={fullHintId} className="module-picker__count">
+          {intl.formatMessage({ id: 'modules.full.hint' })}
+        </p>
       </div>
       <div className="module-picker__actions">
         <button
