@@ -505,7 +505,11 @@ export class BrowserRunner implements AccessibilityRunner {
     for (let sheet = pending.pop(); sheet !== undefined; sheet = pending.pop()) {
       const imports = slot.imports.get(sheet);
       if (imports === undefined) opaqueSheets = true;
-      for (const url of imports ?? []) if (!sheets.has(url)) pending.push(url), sheets.add(url);
+      for (const url of imports ?? []) {
+        if (sheets.has(url)) continue;
+        sheets.add(url);
+        pending.push(url);
+      }
     }
     const resources = resourcesOfItem([...slot.loaded.values()], slot.askedNow, { images: used.images, sheets: [...sheets], opaqueSheets, embeds: results.embeds.map((embed) => embed.url) });
     return { ...(standIns.size === 0 ? outcome : withoutStandIns(outcome, standIns)), resources };
