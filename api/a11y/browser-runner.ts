@@ -28,7 +28,7 @@ import { BROWSER_NICENESS, type A11yItem, type AccessibilityRunner } from './a11
 import { AXE_EXAMPLES, AXE_SOURCE, axeLocaleOf, axeRulesFor, axeRunOptions, summarizeAxeResults, type AxeOutcome } from './axe-rules.ts';
 import { IBM_ENGINE, ibmSource, ibmRunArguments, runIbmInPage, summarizeIbmResults, type IbmPageResult } from './ibm-rules.ts';
 import type { PageResources } from './page-resources.ts';
-import { answerDigest, resourcesOfItem, type LoadedResource } from './resource-digests.ts';
+import { answerDigest, resourcesOfItem, stylesheetImports, type LoadedResource } from './resource-digests.ts';
 import { sandboxedLaunchOptions } from './sandboxed-chromium.ts';
 
 export interface BrowserRunnerOptions {
@@ -137,6 +137,8 @@ interface Slot {
   loaded: Map<string, LoadedResource>;
   /** The addresses asked for by the current item. */
   askedNow: Set<string>;
+  /** The addresses each stylesheet the document loaded imports, read from its text. */
+  imports: Map<string, string[]>;
 }
 
 interface Job {
@@ -340,7 +342,7 @@ export class BrowserRunner implements AccessibilityRunner {
     });
     const page = await context.newPage();
     const devtools = await context.newCDPSession(page);
-    const slot: Slot = { context, page, warmOrigin: null, pending: null, inflight: 0, lastRequestAt: 0, devtools, sinceCollected: 0, standIns: new Set(), loaded: new Map(), askedNow: new Set() };
+    const slot: Slot = { context, page, warmOrigin: null, pending: null, inflight: 0, lastRequestAt: 0, devtools, sinceCollected: 0, standIns: new Set(), loaded: new Map(), askedNow: new Set(), imports: new Map() };
     this.#slots.add(slot);
     // Pop-ups are not part of the page.
     context.on('page', (other) => void (other !== page && other.close().catch(() => undefined)));
@@ -373,6 +375,7 @@ export class BrowserRunner implements AccessibilityRunner {
       const loaded = { url: request.url(), method: request.method(), resourceType: request.resourceType(), digest: answerDigest(answer) };
       slot.loaded.set(`${loaded.method} ${loaded.url}`, loaded);
       slot.askedNow.add(loaded.url);
+      if (answer.ok && loaded.resourceType === 'stylesheet') slot.imports.set(loaded.url, stylesheetImports(answer.body.toString('utf8'), loaded.url));
       if (answer.ok) await route.fulfill({ status: answer.status, headers: answer.headers, body: answer.body });
       else await route.abort(answer.error === 'blocked' ? 'blockedbyclient' : answer.error);
     } catch {
@@ -398,6 +401,7 @@ export class BrowserRunner implements AccessibilityRunner {
       // A kept document serves what an earlier item loaded (an image, a stylesheet) without asking
       // again, so what an item loaded is everything its document loaded since it was fresh.
       slot.loaded.clear();
+      slot.imports.clear();
       slot.warmOrigin = null;
       slot.pending = { url, html };
       try {
@@ -480,20 +484,34 @@ export class BrowserRunner implements AccessibilityRunner {
     const standIns = new Set(results.embeds.filter((embed) => slot.standIns.has(embed.url.split('#')[0]!) || slot.standIns.has(embed.url)).map((embed) => embed.key));
     const used = await page.evaluate(() => {
       const sheets: string[] = [];
-      let opaqueSheets = false;
+      /** Stylesheets of another origin, whose rules (and so imports) the page may not read. */
+      const opaque: string[] = [];
       const visit = (sheet: CSSStyleSheet) => {
         if (sheet.href !== null) sheets.push(sheet.href);
         try {
           for (const rule of sheet.cssRules) if (rule instanceof CSSImportRule && rule.styleSheet !== null) visit(rule.styleSheet);
         } catch {
-          opaqueSheets = true;
+          opaque.push(sheet.href ?? '');
         }
       };
       for (const sheet of document.styleSheets) visit(sheet);
       const images = [...document.images].map((image) => image.currentSrc || image.src);
-      return { images, sheets, opaqueSheets };
+      return { images, sheets, opaque };
     });
-    const resources = resourcesOfItem([...slot.loaded.values()], slot.askedNow, { ...used, embeds: results.embeds.map((embed) => embed.url) });
+    // An unreadable stylesheet's imports are those its text names, as it was answered to the page.
+    const sheets = new Set(used.sheets);
+    let opaqueSheets = false;
+    const pending = [...used.opaque];
+    for (let sheet = pending.pop(); sheet !== undefined; sheet = pending.pop()) {
+      const imports = slot.imports.get(sheet);
+      if (imports === undefined) opaqueSheets = true;
+      for (const url of imports ?? []) {
+        if (sheets.has(url)) continue;
+        sheets.add(url);
+        pending.push(url);
+      }
+    }
+    const resources = resourcesOfItem([...slot.loaded.values()], slot.askedNow, { images: used.images, sheets: [...sheets], opaqueSheets, embeds: results.embeds.map((embed) => embed.url) });
     return { ...(standIns.size === 0 ? outcome : withoutStandIns(outcome, standIns)), resources };
   }
 

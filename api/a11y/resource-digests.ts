@@ -45,6 +45,22 @@ export function resourcesOfItem(document: readonly LoadedResource[], askedNow: R
   });
 }
 
+/**
+ * The addresses a stylesheet's text imports (`@import url(...)`, `@import "..."`), absolute. Read
+ * loosely: an import in a comment is counted too, which costs a check, never a stale verdict.
+ */
+export function stylesheetImports(text: string, sheetUrl: string): string[] {
+  const found: string[] = [];
+  for (const match of text.matchAll(/@import\s+(?:url\(\s*)?["']?([^"')\s;]+)/gi)) {
+    try {
+      found.push(new URL(match[1]!, sheetUrl).href);
+    } catch {
+      // not an address
+    }
+  }
+  return found;
+}
+
 /** A digest of what a page was answered: the status, the content type and the bytes, or the kind of refusal. */
 export function answerDigest(answer: PageAnswer): string {
   if (!answer.ok) return `refused:${answer.error}`;

@@ -2,7 +2,7 @@
 // document had from earlier items that the item uses, with every stylesheet's fonts and backgrounds
 // once it uses a stylesheet the document had; never what only earlier items used.
 import { describe, expect, it } from 'vitest';
-import { answerDigest, resourcesOfItem, type LoadedResource } from '../../../api/a11y/resource-digests.ts';
+import { answerDigest, resourcesOfItem, stylesheetImports, type LoadedResource } from '../../../api/a11y/resource-digests.ts';
 
 const entry = (url: string, resourceType: string): LoadedResource => ({ url, method: 'GET', resourceType, digest: `d:${url}` });
 const documentLoaded = [
@@ -46,5 +46,14 @@ describe('resourcesOfItem', () => {
     ]);
     expect(digests.size).toBe(6);
     expect(answerDigest({ ...ok, body: Buffer.from('a') })).toBe(answerDigest(ok));
+  });
+});
+
+describe('stylesheetImports', () => {
+  it('reads every form of @import, absolute, and skips what is no address', () => {
+    const text = `@import url("fonts.css"); @import url(print.css) print; @import 'https://cdn.example/base.css' layer(base);\n@IMPORT "../up.css";`;
+    expect(stylesheetImports(text, 'https://s/css/course.css')).toEqual([
+      'https://s/css/fonts.css', 'https://s/css/print.css', 'https://cdn.example/base.css', 'https://s/up.css',
+    ]);
   });
 });
