@@ -5,6 +5,9 @@
 // by the engine (page-resources.ts), never by the browser's own network, and the Brightspace session
 // never enters the browser.
 //
+// The engines and the page checks' probes run in an isolated JavaScript world of the page
+// (page-world.ts), never in the page's own: a page's scripts cannot replace them or their results.
+//
 // Speed: loading axe into a fresh document costs more than running it, so a page keeps its document
 // and axe between items and writes each new item into it (the address set to the item's own first).
 // An item with scripts of its own (or event handlers, or a refresh) gets a fresh document instead,
@@ -28,6 +31,7 @@ import { BROWSER_NICENESS, type A11yItem, type AccessibilityRunner } from './a11
 import { AXE_EXAMPLES, AXE_SOURCE, axeLocaleOf, axeRulesFor, axeRunOptions, summarizeAxeResults, type AxeOutcome } from './axe-rules.ts';
 import { IBM_ENGINE, ibmSource, ibmRunArguments, runIbmInPage, summarizeIbmResults, type IbmPageResult } from './ibm-rules.ts';
 import type { PageResources } from './page-resources.ts';
+import { PageWorld } from './page-world.ts';
 import { sandboxedLaunchOptions } from './sandboxed-chromium.ts';
 
 export interface BrowserRunnerOptions {
@@ -128,6 +132,8 @@ interface Slot {
   lastRequestAt: number;
   /** The page's DevTools session, by which its renderer is asked to collect its garbage. */
   devtools: CDPSession;
+  /** The isolated world of the page's document in which the engines and probes run. */
+  world: PageWorld;
   /** Items checked since the last collection. */
   sinceCollected: number;
   /** Embedded documents of the current item answered by a stand-in (page-resources.ts). */
@@ -292,7 +298,7 @@ export class BrowserRunner implements AccessibilityRunner {
         current.page.once('crash', onCrash);
       });
       // The page checks read the rendered item after axe, within the item's time limit.
-      const checking = this.#check(current, job.item).then((outcome) => withPageFacts(outcome, current.page, current.devtools));
+      const checking = this.#check(current, job.item).then((outcome) => withPageFacts(outcome, current.page, current.devtools, current.world));
       checking.catch(() => undefined);
       job.resolve(await Promise.race([checking, failure]));
       // The page's garbage is collected before it takes the next item (the item is answered first).
@@ -330,7 +336,8 @@ export class BrowserRunner implements AccessibilityRunner {
     });
     const page = await context.newPage();
     const devtools = await context.newCDPSession(page);
-    const slot: Slot = { context, page, warmOrigin: null, pending: null, inflight: 0, lastRequestAt: 0, devtools, sinceCollected: 0, standIns: new Set() };
+    const world = new PageWorld(devtools, this.#axeScript);
+    const slot: Slot = { context, page, warmOrigin: null, pending: null, inflight: 0, lastRequestAt: 0, devtools, world, sinceCollected: 0, standIns: new Set() };
     this.#slots.add(slot);
     // Pop-ups are not part of the page.
     context.on('page', (other) => void (other !== page && other.close().catch(() => undefined)));
@@ -383,19 +390,21 @@ export class BrowserRunner implements AccessibilityRunner {
       this.stats.fresh++;
       slot.warmOrigin = null;
       slot.pending = { url, html };
+      slot.world.reset();
       try {
         await page.goto(url, { waitUntil: 'load', timeout: 0 });
       } finally {
         slot.pending = null;
       }
       if (active) await this.#settle(slot);
-      await page.evaluate(this.#axeScript);
+      // The engines are loaded into the new document's isolated world here, before the item's check.
+      await slot.world.contextId();
     }
     const runOptions = axeRunOptions(item.whole ? this.#rules.whole : this.#rules.fragment) as Record<string, unknown>;
     // One round trip: write the item into the kept document (when reused), wait for its load, run
     // axe, and send back only what the report uses: a few elements per rule, and the reasons.
-    const results = await page.evaluate(
-      async ({ write, options, examples }) => {
+    const results = await slot.world.evaluate(
+      async ({ write, options, examples }: { write: { address: string; content: string } | null; options: Record<string, unknown>; examples: number }) => {
         if (write !== null) {
           await new Promise<void>((resolve) => {
             history.replaceState(null, '', write.address);
@@ -446,7 +455,7 @@ export class BrowserRunner implements AccessibilityRunner {
       },
       { write: reuse ? { address: url, content: html } : null, options: runOptions, examples: AXE_EXAMPLES },
     );
-    const ibm: IbmPageResult | undefined = this.#ibm ? await page.evaluate(runIbmInPage, ibmRunArguments(item.whole)) : undefined;
+    const ibm: IbmPageResult | undefined = this.#ibm ? await slot.world.evaluate(runIbmInPage, ibmRunArguments(item.whole)) : undefined;
     // A document whose own scripts ran is not reused: the next item gets a fresh one.
     slot.warmOrigin = active ? null : item.url.origin;
     const engineErrors = [...('failed' in results ? ['axe-core'] : []), ...(ibm !== undefined && 'error' in ibm ? [IBM_ENGINE] : [])];
