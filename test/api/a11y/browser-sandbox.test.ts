@@ -20,7 +20,7 @@ beforeAll(() => {
     throw new Error('These tests need Chromium: install Debian\'s "chromium" package, or set CTPO_CHROMIUM to a Chromium binary.');
   }
   http = new GuardedHttpClient({ policy: { allowPrivateTargets: true, allowHttp: true }, timeoutMs: 5_000 });
-  const resources = new PageResources({ http, siteOrigin: new URL('http://127.0.0.1:9'), sessionHeaders: () => ({}) });
+  const resources = new PageResources({ http, siteOrigin: new URL('http://127.0.0.1:9'), orgUnitId: 1, sessionHeaders: () => ({}) });
   runner = new BrowserRunner({ executablePath: CHROMIUM, resources, enhancedContrast: false, timeoutMs: 100_000 });
 });
 
