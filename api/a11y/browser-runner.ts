@@ -27,6 +27,7 @@ import { bcp47Of, type Language } from '../i18n/languages.ts';
 import { msg } from '../i18n/messages.ts';
 import { sleep } from '../net/retry.ts';
 import { withPageFacts } from './page-checks/collect-page-facts.ts';
+import type { PageCheckOutcome } from './page-checks/page-facts.ts';
 import { BROWSER_NICENESS, type A11yItem, type AccessibilityRunner } from './a11y-runner.ts';
 import { AXE_EXAMPLES, AXE_SOURCE, axeLocaleOf, axeRulesFor, axeRunOptions, summarizeAxeResults, type AxeOutcome } from './axe-rules.ts';
 import { IBM_ENGINE, ibmSource, ibmRunArguments, runIbmInPage, summarizeIbmResults, type IbmPageResult } from './ibm-rules.ts';
@@ -120,6 +121,14 @@ const CLOSE_GRACE_MS = 5_000;
  * every 25 items, at 40-70 ms a collection (2-3 ms an item).
  */
 const COLLECT_EVERY = 25;
+/**
+ * Requests one item's page may make. A Brightspace topic in one of D2L's HTML templates asks for a
+ * dozen or two files (the template's stylesheets, scripts and fonts, a banner and the page's own
+ * images), an image-rich page a few dozen more: 300 leaves room for ten times a real page. One
+ * course page's script made the engine send 2 000 requests in 5 s; past the cap, the rest are
+ * refused at once and the item's result says so (limit.page-requests).
+ */
+export const MAX_PAGE_REQUESTS = 300;
 
 interface Slot {
   context: BrowserContext;
@@ -138,11 +147,14 @@ interface Slot {
   sinceCollected: number;
   /** Embedded documents of the current item answered by a stand-in (page-resources.ts). */
   standIns: Set<string>;
+  /** Requests the current item's page made (its own document aside), and those refused past MAX_PAGE_REQUESTS. */
+  requests: number;
+  refusedRequests: number;
 }
 
 interface Job {
   item: A11yItem;
-  resolve: (outcome: AxeOutcome) => void;
+  resolve: (outcome: AxeOutcome & PageCheckOutcome) => void;
   reject: (error: Error) => void;
 }
 
@@ -206,7 +218,7 @@ export class BrowserRunner implements AccessibilityRunner {
     this.#launch().catch(() => undefined);
   }
 
-  run(item: A11yItem): Promise<AxeOutcome> {
+  run(item: A11yItem): Promise<AxeOutcome & PageCheckOutcome> {
     if (this.#closed) return Promise.reject(closedError());
     return new Promise((resolve, reject) => {
       // #process never rejects: a rejection is the queue's own, for an item cleared by close().
@@ -298,7 +310,9 @@ export class BrowserRunner implements AccessibilityRunner {
         current.page.once('crash', onCrash);
       });
       // The page checks read the rendered item after axe, within the item's time limit.
-      const checking = this.#check(current, job.item).then((outcome) => withPageFacts(outcome, current.page, current.devtools, current.world));
+      const checking = this.#check(current, job.item)
+        .then((outcome) => withPageFacts(outcome, current.page, current.devtools, current.world))
+        .then((outcome) => (outcome.page === null || outcome.page === undefined || current.refusedRequests === 0 ? outcome : { ...outcome, page: { ...outcome.page, requestCap: { max: MAX_PAGE_REQUESTS, refused: current.refusedRequests } } }));
       checking.catch(() => undefined);
       job.resolve(await Promise.race([checking, failure]));
       // The page's garbage is collected before it takes the next item (the item is answered first).
@@ -337,7 +351,7 @@ export class BrowserRunner implements AccessibilityRunner {
     const page = await context.newPage();
     const devtools = await context.newCDPSession(page);
     const world = new PageWorld(devtools, this.#axeScript);
-    const slot: Slot = { context, page, warmOrigin: null, pending: null, inflight: 0, lastRequestAt: 0, devtools, world, sinceCollected: 0, standIns: new Set() };
+    const slot: Slot = { context, page, warmOrigin: null, pending: null, inflight: 0, lastRequestAt: 0, devtools, world, sinceCollected: 0, standIns: new Set(), requests: 0, refusedRequests: 0 };
     this.#slots.add(slot);
     // Pop-ups are not part of the page.
     context.on('page', (other) => void (other !== page && other.close().catch(() => undefined)));
@@ -358,6 +372,11 @@ export class BrowserRunner implements AccessibilityRunner {
         } else {
           await route.abort('blockedbyclient');
         }
+        return;
+      }
+      if (++slot.requests > MAX_PAGE_REQUESTS) {
+        slot.refusedRequests++;
+        await route.abort('blockedbyclient');
         return;
       }
       const answer = await this.#options.resources.answer({
@@ -384,6 +403,8 @@ export class BrowserRunner implements AccessibilityRunner {
     const { page } = slot;
     const reuse = !active && !EMBEDDED_OBJECT.test(html) && slot.warmOrigin === item.url.origin;
     slot.standIns.clear();
+    slot.requests = 0;
+    slot.refusedRequests = 0;
     if (reuse) {
       this.stats.reused++;
     } else {

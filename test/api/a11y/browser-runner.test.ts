@@ -13,9 +13,12 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BROWSER_NICENESS, browserNicenessFromEnv, findChromium } from '../../../api/a11y/a11y-runner.ts';
 import type { AxeOutcome } from '../../../api/a11y/axe-rules.ts';
 import { chromium } from 'playwright-core';
-import { BrowserRunner } from '../../../api/a11y/browser-runner.ts';
+import { BrowserRunner, MAX_PAGE_REQUESTS } from '../../../api/a11y/browser-runner.ts';
 import { PageResources } from '../../../api/a11y/page-resources.ts';
 import { sandboxedLaunchOptions } from '../../../api/a11y/sandboxed-chromium.ts';
+import { topicPlace } from '../../../api/brightspace/places.ts';
+import { pageCheckFindings } from '../../../api/checks/page-checks.ts';
+import { formatMessage } from '../../../api/i18n/messages.ts';
 import { GuardedHttpClient } from '../../../api/net/guarded-http.ts';
 import { chromiumChildren } from '../support/chromium.ts';
 
@@ -210,6 +213,30 @@ describe('the network of a page', () => {
     expect(cookieOf('/content/enforced/12-C/secret.html')).toBeUndefined();
     expect(cookieOf('/shared/private/secret.txt')).toBeUndefined();
     expect(cookieOf('/content/enforced/1-A/own.txt')).toBe(SESSION_COOKIE);
+  }, 120_000);
+
+  it('sends at most MAX_PAGE_REQUESTS of a page\'s requests, refuses the rest at once, and says so', async () => {
+    site.seen.length = 0;
+    const url = new URL(`/content/enforced/1-A/topic-${++topic}.html`, site.origin);
+    const outcome = await runner.run({
+      html: page('<p id="done">waiting</p><script>const all = []; for (let index = 0; index < 2000; index++) all.push(fetch("echo?n=" + index).catch(() => {}));' +
+        ' Promise.all(all).then(() => { document.getElementById("done").textContent = "all 2000 answered or refused"; });</script>'),
+      url,
+      whole: true,
+    });
+    const sent = site.seen.filter((request) => request.path.startsWith('/content/enforced/1-A/echo')).length;
+    expect(sent).toBeGreaterThan(0);
+    expect(sent).toBeLessThanOrEqual(MAX_PAGE_REQUESTS);
+    // Every request had its answer or its refusal: none was left waiting.
+    expect(outcome.page?.texts.map((fact) => fact.text)).toContain('all 2000 answered or refused');
+    expect(outcome.page?.requestCap).toEqual({ max: MAX_PAGE_REQUESTS, refused: 2000 - sent });
+    const note = pageCheckFindings(outcome.page, true, topicPlace({ ModuleId: 1, Title: 'M' }, { TopicId: 2, Title: 'T' }), url.href).filter((found) => found.check === 'limit.page-requests');
+    expect(note).toHaveLength(1);
+    expect(note[0]?.severity).toBe('info');
+    expect(formatMessage(note[0]!.message)).toBe(`This page asked for more than ${MAX_PAGE_REQUESTS} files; CTPO refused the other ${(2000 - sent).toLocaleString('en')} and checked the page as it stood without them.`);
+    // The next page has its own allowance.
+    const next = await check(page('<img src="hero.png" alt="Hero">'));
+    expect(next.page?.requestCap).toBeUndefined();
   }, 120_000);
 
   it('refuses a private address through the guard, and no connection leaves the browser', async () => {
