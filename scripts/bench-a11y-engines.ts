@@ -21,6 +21,7 @@ import { AXE_SOURCE, axeRulesFor, axeRunOptions } from '../api/a11y/axe-rules.ts
 import { CHROMIUM_ARGS, fragmentPage } from '../api/a11y/browser-runner.ts';
 import { IBM_OFF_RULES, IBM_POLICY } from '../api/a11y/ibm-rules.ts';
 import { collectPageFacts } from '../api/a11y/page-checks/collect-page-facts.ts';
+import { PageWorld } from '../api/a11y/page-world.ts';
 import type { ItemPlace } from '../api/brightspace/places.ts';
 import { pageCheckFindings } from '../api/checks/page-checks.ts';
 import { ENGINE_CASES } from '../test/fixtures/a11y-engines/cases.ts';
@@ -75,7 +76,8 @@ async function candidates(dir: string | undefined): Promise<Candidate[]> {
     run: async (page) => {
       let devtools = sessions.get(page);
       if (devtools === undefined) sessions.set(page, (devtools = await page.context().newCDPSession(page)));
-      const facts = await collectPageFacts(page, devtools);
+      // A world of its own for each page: every page is a new document.
+      const facts = await collectPageFacts(page, devtools, new PageWorld(devtools, ''));
       const place = { itemType: 'topic', itemId: 0, topicId: 0, title: 'Topic' } as unknown as ItemPlace;
       return pageCheckFindings(facts, true, place, null).filter((finding) => finding.severity !== 'info').map((finding) => finding.check);
     },

@@ -565,7 +565,7 @@ async function runA11yAlone(config: ServeConfig, ibm: boolean): Promise<ToolResu
   const pages = await Promise.all(config.pageUrls.map(async (url) => (await fetch(url, { headers: { cookie: config.cookie } })).text()));
   const http = new GuardedHttpClient({ policy: { allowPrivateTargets: true, allowHttp: true } });
   const site = new URL(config.siteOrigin);
-  const resources = new PageResources({ http, siteOrigin: site, sessionHeaders: (url): Record<string, string> => (url.origin === site.origin ? { cookie: config.cookie } : {}) });
+  const resources = new PageResources({ http, siteOrigin: site, orgUnitId: ORG_UNIT, sessionHeaders: (url): Record<string, string> => (url.origin === site.origin ? { cookie: config.cookie } : {}) });
   const runner = new BrowserRunner({ executablePath: findChromium()!, resources, enhancedContrast: false, ibm });
   runner.warmUp();
   await runner.version();

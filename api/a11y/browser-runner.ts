@@ -5,6 +5,9 @@
 // by the engine (page-resources.ts), never by the browser's own network, and the Brightspace session
 // never enters the browser.
 //
+// The engines and the page checks' probes run in an isolated JavaScript world of the page
+// (page-world.ts), never in the page's own: a page's scripts cannot replace them or their results.
+//
 // Speed: loading axe into a fresh document costs more than running it, so a page keeps its document
 // and axe between items and writes each new item into it (the address set to the item's own first).
 // An item with scripts of its own (or event handlers, or a refresh) gets a fresh document instead,
@@ -24,11 +27,13 @@ import { bcp47Of, type Language } from '../i18n/languages.ts';
 import { msg } from '../i18n/messages.ts';
 import { sleep } from '../net/retry.ts';
 import { withPageFacts } from './page-checks/collect-page-facts.ts';
+import type { PageCheckOutcome } from './page-checks/page-facts.ts';
 import { BROWSER_NICENESS, type A11yItem, type AccessibilityRunner } from './a11y-runner.ts';
 import { AXE_EXAMPLES, AXE_SOURCE, axeLocaleOf, axeRulesFor, axeRunOptions, summarizeAxeResults, type AxeOutcome } from './axe-rules.ts';
 import { IBM_ENGINE, ibmSource, ibmRunArguments, runIbmInPage, summarizeIbmResults, type IbmPageResult } from './ibm-rules.ts';
 import type { PageResources } from './page-resources.ts';
 import { answerDigest, resourcesOfItem, stylesheetImports, type LoadedResource } from './resource-digests.ts';
+import { PageWorld } from './page-world.ts';
 import { sandboxedLaunchOptions } from './sandboxed-chromium.ts';
 
 export interface BrowserRunnerOptions {
@@ -117,6 +122,15 @@ const CLOSE_GRACE_MS = 5_000;
  * every 25 items, at 40-70 ms a collection (2-3 ms an item).
  */
 const COLLECT_EVERY = 25;
+/**
+ * Requests one item's page may make. A page of a Brightspace HTML template (a university's public
+ * template library, its image page) names 15 files: 4 stylesheets, 5 scripts, 6 images; its
+ * stylesheets add a few fonts and background pictures, about 25 in all, and an image-rich page a
+ * few dozen more. 300 leaves room for ten such pages; one course page's script made the engine
+ * send 2 000 requests in 5 s. Past the cap the rest are refused at once and the item's result says
+ * so (limit.page-requests).
+ */
+export const MAX_PAGE_REQUESTS = 300;
 
 interface Slot {
   context: BrowserContext;
@@ -129,6 +143,8 @@ interface Slot {
   lastRequestAt: number;
   /** The page's DevTools session, by which its renderer is asked to collect its garbage. */
   devtools: CDPSession;
+  /** The isolated world of the page's document in which the engines and probes run. */
+  world: PageWorld;
   /** Items checked since the last collection. */
   sinceCollected: number;
   /** Embedded documents of the current item answered by a stand-in (page-resources.ts). */
@@ -139,11 +155,14 @@ interface Slot {
   askedNow: Set<string>;
   /** The addresses each stylesheet the document loaded imports, read from its text. */
   imports: Map<string, string[]>;
+  /** Requests the current item's page made (its own document aside), and those refused past MAX_PAGE_REQUESTS. */
+  requests: number;
+  refusedRequests: number;
 }
 
 interface Job {
   item: A11yItem;
-  resolve: (outcome: AxeOutcome) => void;
+  resolve: (outcome: AxeOutcome & PageCheckOutcome) => void;
   reject: (error: Error) => void;
 }
 
@@ -212,7 +231,7 @@ export class BrowserRunner implements AccessibilityRunner {
     this.#launch().catch(() => undefined);
   }
 
-  run(item: A11yItem): Promise<AxeOutcome> {
+  run(item: A11yItem): Promise<AxeOutcome & PageCheckOutcome> {
     if (this.#closed) return Promise.reject(closedError());
     return new Promise((resolve, reject) => {
       // #process never rejects: a rejection is the queue's own, for an item cleared by close().
@@ -304,7 +323,9 @@ export class BrowserRunner implements AccessibilityRunner {
         current.page.once('crash', onCrash);
       });
       // The page checks read the rendered item after axe, within the item's time limit.
-      const checking = this.#check(current, job.item).then((outcome) => withPageFacts(outcome, current.page, current.devtools));
+      const checking = this.#check(current, job.item)
+        .then((outcome) => withPageFacts(outcome, current.page, current.devtools, current.world))
+        .then((outcome) => (outcome.page === null || outcome.page === undefined || current.refusedRequests === 0 ? outcome : { ...outcome, page: { ...outcome.page, requestCap: { max: MAX_PAGE_REQUESTS, refused: current.refusedRequests } } }));
       checking.catch(() => undefined);
       job.resolve(await Promise.race([checking, failure]));
       // The page's garbage is collected before it takes the next item (the item is answered first).
@@ -342,7 +363,11 @@ export class BrowserRunner implements AccessibilityRunner {
     });
     const page = await context.newPage();
     const devtools = await context.newCDPSession(page);
-    const slot: Slot = { context, page, warmOrigin: null, pending: null, inflight: 0, lastRequestAt: 0, devtools, sinceCollected: 0, standIns: new Set(), loaded: new Map(), askedNow: new Set(), imports: new Map() };
+    const world = new PageWorld(devtools, this.#axeScript);
+    const slot: Slot = {
+      context, page, warmOrigin: null, pending: null, inflight: 0, lastRequestAt: 0, devtools, world, sinceCollected: 0, standIns: new Set(),
+      loaded: new Map(), askedNow: new Set(), imports: new Map(), requests: 0, refusedRequests: 0,
+    };
     this.#slots.add(slot);
     // Pop-ups are not part of the page.
     context.on('page', (other) => void (other !== page && other.close().catch(() => undefined)));
@@ -363,6 +388,11 @@ export class BrowserRunner implements AccessibilityRunner {
         } else {
           await route.abort('blockedbyclient');
         }
+        return;
+      }
+      if (++slot.requests > MAX_PAGE_REQUESTS) {
+        slot.refusedRequests++;
+        await route.abort('blockedbyclient');
         return;
       }
       const answer = await this.#options.resources.answer({
@@ -394,6 +424,8 @@ export class BrowserRunner implements AccessibilityRunner {
     const reuse = !active && !EMBEDDED_OBJECT.test(html) && slot.warmOrigin === item.url.origin;
     slot.standIns.clear();
     slot.askedNow.clear();
+    slot.requests = 0;
+    slot.refusedRequests = 0;
     if (reuse) {
       this.stats.reused++;
     } else {
@@ -404,19 +436,21 @@ export class BrowserRunner implements AccessibilityRunner {
       slot.imports.clear();
       slot.warmOrigin = null;
       slot.pending = { url, html };
+      slot.world.reset();
       try {
         await page.goto(url, { waitUntil: 'load', timeout: 0 });
       } finally {
         slot.pending = null;
       }
       if (active) await this.#settle(slot);
-      await page.evaluate(this.#axeScript);
+      // The engines are loaded into the new document's isolated world here, before the item's check.
+      await slot.world.contextId();
     }
     const runOptions = axeRunOptions(item.whole ? this.#rules.whole : this.#rules.fragment) as Record<string, unknown>;
     // One round trip: write the item into the kept document (when reused), wait for its load, run
     // axe, and send back only what the report uses: a few elements per rule, and the reasons.
-    const results = await page.evaluate(
-      async ({ write, options, examples }) => {
+    const results = await slot.world.evaluate(
+      async ({ write, options, examples }: { write: { address: string; content: string } | null; options: Record<string, unknown>; examples: number }) => {
         if (write !== null) {
           await new Promise<void>((resolve) => {
             history.replaceState(null, '', write.address);
@@ -467,7 +501,7 @@ export class BrowserRunner implements AccessibilityRunner {
       },
       { write: reuse ? { address: url, content: html } : null, options: runOptions, examples: AXE_EXAMPLES },
     );
-    const ibm: IbmPageResult | undefined = this.#ibm ? await page.evaluate(runIbmInPage, ibmRunArguments(item.whole)) : undefined;
+    const ibm: IbmPageResult | undefined = this.#ibm ? await slot.world.evaluate(runIbmInPage, ibmRunArguments(item.whole)) : undefined;
     // A document whose own scripts ran is not reused: the next item gets a fresh one.
     slot.warmOrigin = active ? null : item.url.origin;
     const engineErrors = [...('failed' in results ? ['axe-core'] : []), ...(ibm !== undefined && 'error' in ibm ? [IBM_ENGINE] : [])];

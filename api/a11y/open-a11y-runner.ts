@@ -17,6 +17,8 @@ export interface OpenA11yRunnerOptions {
   /** The client every request of a page goes through (the guarded link client). */
   http: GuardedHttpClient;
   siteOrigin: URL;
+  /** The course under test: the session goes to its own files only. */
+  orgUnitId: number;
   /** The session's headers for the site's own files; the browser never sees them. */
   sessionHeaders: (url: URL) => Record<string, string>;
   signal?: AbortSignal;
@@ -53,7 +55,7 @@ export async function openAccessibilityRunner(input: OpenA11yRunnerOptions): Pro
     return { runner, describe: async (ruleErrors) => info('jsdom', ruleErrors), resourcesUnchanged: async (loaded) => loaded.length === 0 };
   }
   const { BrowserRunner } = await import('./browser-runner.ts');
-  const resources = new PageResources({ http: input.http, siteOrigin: input.siteOrigin, sessionHeaders: input.sessionHeaders, signal: input.signal });
+  const resources = new PageResources({ http: input.http, siteOrigin: input.siteOrigin, orgUnitId: input.orgUnitId, sessionHeaders: input.sessionHeaders, signal: input.signal });
   const runner = new BrowserRunner({
     executablePath: chromium,
     resources,

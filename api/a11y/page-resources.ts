@@ -1,6 +1,6 @@
 // Answers every request a page in the headless browser makes (browser-runner.ts): the browser has no
 // network of its own. Each address goes through the address guard and the guarded HTTP client; the
-// Brightspace session is added for the course site's own files only (never in the browser, which has
+// Brightspace session is added for the run's own course files only (never in the browser, which has
 // no cookie); what a page does not need to be checked (media, frames of other sites, beacons, any
 // method but GET and HEAD) is refused at once, and everything else has a short time limit, so that
 // nothing a page loads can hold a topic up. Answers the same for every topic (a template's
@@ -11,6 +11,13 @@
 // not what it embeds): a found document is an empty page, a found video is not downloaded. Where the
 // real status cannot be had (the guard refuses the address, the site does not answer in time), an
 // empty page stands in, marked as such: the runner does not count verdicts that depend on it.
+//
+// The session goes to the files of the course under test (`/content/enforced/<org unit>-<code>/`),
+// whoever asks for them, and to the site's shared templates (`/shared/`) only for what a page's HTML
+// and stylesheets name (stylesheets, images, fonts, scripts), never for a script's fetch or
+// XMLHttpRequest: a course page's script cannot read another course's files, nor a template's file
+// it could send elsewhere. An answer read with the session is kept only for requests that would
+// have got it.
 import { isAppError } from '../errors.ts';
 import type { GuardedHttpClient, IncomingHttpHeaders } from '../net/guarded-http.ts';
 
@@ -31,8 +38,10 @@ export type PageAnswer =
 
 export interface PageResourcesOptions {
   http: GuardedHttpClient;
-  /** The Brightspace site: its course files are read with the session. */
+  /** The Brightspace site. */
   siteOrigin: URL;
+  /** The course under test: only its own files (and the site's templates a page names) are read with the session. */
+  orgUnitId: number;
   /** The session's headers for an address of the site (the cookie), or none. */
   sessionHeaders: (url: URL) => Record<string, string>;
   /** Time limit of one request (default 10 s); fonts and embedded documents get less (default 5 s), since a page's load waits for them. */
@@ -44,8 +53,15 @@ export interface PageResourcesOptions {
 /** Says who is asking, apart from the link checker: site operators can tell the two apart. */
 export const RENDERING_USER_AGENT = 'CTPO/0.1 (Course Testing Protocol Observer; loads course pages for accessibility checks)';
 
-/** Where a course site keeps the files a page uses: the course's own files and the shared templates. */
-const SITE_FILE_PATHS = ['/content/', '/shared/'];
+/** Where a course site keeps its shared templates, which every course's pages name. */
+const SHARED_PATH = '/shared/';
+/** What a page's HTML and stylesheets name (and may read with the session from the shared templates); never a script's fetch or XMLHttpRequest. */
+const NAMED_TYPES = new Set(['stylesheet', 'image', 'font', 'script']);
+/**
+ * An escaped slash, backslash or dot in a path: a server that decodes them would read another
+ * course's file from an address that looks like one of ours, so such an address gets no session.
+ */
+const ESCAPED_SEPARATOR = /%(?:2f|5c|2e)|\\/i;
 const REFUSED_TYPES = new Set(['websocket', 'eventsource', 'manifest', 'ping', 'texttrack', 'other', 'cspreport']);
 const MAX_BODY_BYTES = 8 * 1024 * 1024;
 const CACHE_ENTRY_BYTES = 2 * 1024 * 1024;
@@ -80,13 +96,27 @@ export class PageResources {
   refused = 0;
   standIns = 0;
 
+  /** The course's own files: Brightspace keeps them under `/content/enforced/<org unit>-<code>/`. */
+  readonly #coursePath: string;
+
   constructor(options: PageResourcesOptions) {
     this.#options = options;
+    this.#coursePath = `/content/enforced/${options.orgUnitId}-`;
   }
 
-  /** The session goes to the site's own files, read with GET or HEAD, and to nothing else. */
-  #isSiteFile(url: URL): boolean {
-    return url.origin === this.#options.siteOrigin.origin && SITE_FILE_PATHS.some((path) => url.pathname.startsWith(path));
+  /**
+   * Whether an address is read with the session: the course's own files, and the shared templates
+   * when `named` (the request is for something a page's HTML or stylesheets name). The org unit's
+   * path is matched whole, so `/content/enforced/66-X/` is not org unit 6606's.
+   */
+  #readsWithSession(url: URL, named: boolean): boolean {
+    if (url.origin !== this.#options.siteOrigin.origin || ESCAPED_SEPARATOR.test(url.pathname)) return false;
+    if (url.pathname.startsWith(this.#coursePath) && /^[^/]+\//.test(url.pathname.slice(this.#coursePath.length))) return true;
+    return named && url.pathname.startsWith(SHARED_PATH);
+  }
+
+  #sessionFor(named: boolean): (hop: URL) => Record<string, string> {
+    return (hop) => (this.#readsWithSession(hop, named) ? this.#options.sessionHeaders(hop) : {});
   }
 
   async answer(request: PageRequest): Promise<PageAnswer> {
@@ -108,12 +138,15 @@ export class PageResources {
     }
     const timeoutMs = request.resourceType === 'font' ? (this.#options.fontTimeoutMs ?? 5_000) : (this.#options.timeoutMs ?? 10_000);
     const cacheable = method === 'GET' && headers.range === undefined;
-    const key = `${url.href}\u0000${headers.origin ?? ''}`;
+    const named = NAMED_TYPES.has(request.resourceType);
+    // Whether the shared templates were read with the session is part of the key: such an answer
+    // is never handed to a script's fetch of the same address.
+    const key = `${named ? 'named' : 'fetched'}\u0000${url.href}\u0000${headers.origin ?? ''}`;
     if (cacheable) {
       const cached = this.#cache.get(key);
       if (cached !== undefined) return cached;
     }
-    const pending = this.#fetch(url, method, headers, timeoutMs);
+    const pending = this.#fetch(url, method, headers, timeoutMs, named);
     if (!cacheable) return pending;
     this.#cache.set(key, pending);
     const answer = await pending;
@@ -156,7 +189,8 @@ export class PageResources {
     try {
       const { response } = await http.follow(
         { url, method: 'GET', headers: { 'user-agent': RENDERING_USER_AGENT }, timeoutMs: this.#options.fontTimeoutMs ?? 5_000, signal },
-        { maxRedirects: 5, headersFor: (hop) => (this.#isSiteFile(hop) ? this.#options.sessionHeaders(hop) : {}) },
+        // A frame, object or video is named by the page; only its status reaches the page.
+        { maxRedirects: 5, headersFor: this.#sessionFor(true) },
       );
       this.answered++;
       return response.status;
@@ -170,12 +204,12 @@ export class PageResources {
     return { ok: false, error: 'blocked' };
   }
 
-  async #fetch(url: URL, method: string, headers: Record<string, string>, timeoutMs: number): Promise<PageAnswer> {
+  async #fetch(url: URL, method: string, headers: Record<string, string>, timeoutMs: number, named: boolean): Promise<PageAnswer> {
     const { http, signal } = this.#options;
     try {
       const { response } = await http.follow(
         { url, method: method === 'HEAD' ? 'HEAD' : 'GET', headers: { ...headers, 'user-agent': RENDERING_USER_AGENT }, timeoutMs, signal, readBodyLimit: MAX_BODY_BYTES, readBodyAs: 'bytes' },
-        { maxRedirects: 5, headersFor: (hop) => (this.#isSiteFile(hop) ? this.#options.sessionHeaders(hop) : {}) },
+        { maxRedirects: 5, headersFor: this.#sessionFor(named) },
       );
       this.answered++;
       return { ok: true, status: response.status, headers: responseHeaders(response.headers), body: response.bytes ?? Buffer.alloc(0) };

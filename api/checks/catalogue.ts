@@ -81,6 +81,7 @@ export const CHECKS = {
   'content.empty': 'warning',
   'content.session-token': 'error',
   'limit.findings': 'info',
+  'limit.page-requests': 'info',
 } as const satisfies Record<string, Severity>;
 
 export type CheckId = keyof typeof CHECKS;

@@ -3,6 +3,8 @@
 // parts, and structure and typography. Pure: facts in, findings out.
 import type { ItemPlace } from '../brightspace/places.ts';
 import type { PageFacts } from '../a11y/page-checks/page-facts.ts';
+import { msg } from '../i18n/messages.ts';
+import { finding } from './catalogue.ts';
 import type { Finding } from './finding.ts';
 import { imageTextFindings } from './image-text.ts';
 import { keyboardFindings } from './keyboard.ts';
@@ -19,5 +21,7 @@ export function pageCheckFindings(facts: PageFacts | null | undefined, whole: bo
     ...imageTextFindings(facts.images, place, url),
     ...languageOfPartsFindings(facts.texts, facts.pageLang, whole, place, url),
     ...pageStructureFindings(facts, whole, place, url),
+    // Not a defect: the page was checked as it stood once the cap was reached.
+    ...(facts.requestCap === undefined ? [] : [finding('limit.page-requests', place, url, msg('finding.limit.page-requests', facts.requestCap), { count: facts.requestCap.refused, subject: 'limit.page-requests' })]),
   ];
 }

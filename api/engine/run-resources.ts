@@ -58,7 +58,7 @@ export async function openRunResources(input: CourseTestInput, progress: Progres
     const signedIn: { session?: BrightspaceSession } = {};
     // The browser never sees the session: the site's files its pages load are read here, with it.
     const a11y = stack.adopt(
-      await openAccessibilityRunner({ options, language: input.language, http: linkHttp, siteOrigin: origin, sessionHeaders: (url) => signedIn.session?.headersFor(url) ?? {}, signal: input.signal }),
+      await openAccessibilityRunner({ options, language: input.language, http: linkHttp, siteOrigin: origin, orgUnitId: input.orgUnitId, sessionHeaders: (url) => signedIn.session?.headersFor(url) ?? {}, signal: input.signal }),
       (opened) => opened.runner.close(),
     );
     if (warmUp) a11y.runner.warmUp();

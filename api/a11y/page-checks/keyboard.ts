@@ -4,8 +4,10 @@
 // a focus indicator when its computed look (or its parent's, or its ::before/::after) differs from
 // its look before tabbing; where nothing differs, two screenshots of the element, focused and not,
 // decide. And the page's click listeners (read through DevTools, which sees those added by script)
-// are matched against what the keyboard can reach.
+// are matched against what the keyboard can reach. What runs in the page runs in its isolated world
+// (page-world.ts), where the page's scripts cannot reach the walk's state.
 import type { CDPSession, Page } from 'playwright-core';
+import type { PageWorld } from '../page-world.ts';
 import type { ElementFact, KeyboardFacts } from './page-facts.ts';
 
 export interface KeyboardLimits {
@@ -157,26 +159,27 @@ function observe(): Step {
  * hands, then each element takes the focus in turn inside the page, in one round trip instead of
  * two per element (a topic's tab walk cost more than axe's whole run on it).
  */
-export async function walkKeyboard(page: Page, devtools: CDPSession, scripted: boolean, limits: KeyboardLimits = KEYBOARD_LIMITS): Promise<KeyboardFacts> {
-  const clickOnly = scripted ? await clickOnlyElements(page, devtools, limits.listeners) : [];
+export async function walkKeyboard(page: Page, devtools: CDPSession, world: PageWorld, scripted: boolean, limits: KeyboardLimits = KEYBOARD_LIMITS): Promise<KeyboardFacts> {
+  const clickOnly = scripted ? await clickOnlyElements(devtools, world, limits.listeners) : [];
   if (!scripted) {
     // The keyboard's first press, then the rest of the tab order in the page.
     await page.keyboard.press('Tab');
-    const { tabbable, same } = await page.evaluate(prepare, limits.presses);
+    const { tabbable, same } = await world.evaluate(prepare, limits.presses);
     const facts: KeyboardFacts = { tabbable, presses: 1, complete: tabbable <= limits.presses, noVisibleFocus: [], focusRemoved: [], trap: [], clickOnly };
     let screenshots = 0;
     for (const suspect of same) {
       if (screenshots >= limits.screenshots) break;
-      await page.evaluate(({ index }) => {
+      await world.evaluate(({ index }: { index: number }) => {
         const state = (window as unknown as { __ctpoKeyboard: { elements: HTMLElement[] } }).__ctpoKeyboard;
         state.elements[index]?.focus({ focusVisible: true } as FocusOptions);
       }, suspect);
-      if (await looksSameUnfocused(page, suspect.rect, screenshots++)) facts.noVisibleFocus.push(suspect.fact);
+      if (await looksSameUnfocused(page, world, suspect.rect)) facts.noVisibleFocus.push(suspect.fact);
+      screenshots++;
     }
-    if (same.length > 0) await page.evaluate(() => void delete (window as unknown as { __ctpoKeyboard?: unknown }).__ctpoKeyboard);
+    if (same.length > 0) await world.evaluate(() => void delete (window as unknown as { __ctpoKeyboard?: unknown }).__ctpoKeyboard, undefined);
     return facts;
   }
-  const { tabbable } = await page.evaluate(prepare, null);
+  const { tabbable } = await world.evaluate(prepare, null);
   const facts: KeyboardFacts = { tabbable, presses: 0, complete: false, noVisibleFocus: [], focusRemoved: [], trap: [], clickOnly };
   if (tabbable === 0) {
     facts.complete = true;
@@ -190,7 +193,7 @@ export async function walkKeyboard(page: Page, devtools: CDPSession, scripted: b
   while (facts.presses < maxPresses) {
     await page.keyboard.press('Tab');
     facts.presses++;
-    const step = await page.evaluate(observe);
+    const step = await world.evaluate(observe, undefined);
     if (step.removed !== null) facts.focusRemoved.push(step.removed);
     if (step.index === -1) {
       facts.complete = true;
@@ -201,7 +204,7 @@ export async function walkKeyboard(page: Page, devtools: CDPSession, scripted: b
       if (step.compound && ++stuck < limits.insideCompound) continue;
       // Tab left the focus where it was: if Shift+Tab cannot move it either, it is trapped.
       await page.keyboard.press('Shift+Tab');
-      const back = await page.evaluate(observe);
+      const back = await world.evaluate(observe, undefined);
       if (back.index === step.index) facts.trap.push(step.fact!);
       break;
     }
@@ -218,11 +221,13 @@ export async function walkKeyboard(page: Page, devtools: CDPSession, scripted: b
       continue;
     }
     if (step.look === 'same' && step.rect !== null && step.fact !== null) {
-      if (screenshots >= limits.screenshots || !(await looksSameUnfocused(page, step.rect, screenshots++))) continue;
+      if (screenshots >= limits.screenshots) continue;
+      screenshots++;
+      if (!(await looksSameUnfocused(page, world, step.rect))) continue;
       facts.noVisibleFocus.push(step.fact);
     }
   }
-  await page.evaluate(() => void delete (window as unknown as { __ctpoKeyboard?: unknown }).__ctpoKeyboard);
+  await world.evaluate(() => void delete (window as unknown as { __ctpoKeyboard?: unknown }).__ctpoKeyboard, undefined);
   return facts;
 }
 
@@ -231,7 +236,7 @@ export async function walkKeyboard(page: Page, devtools: CDPSession, scripted: b
  * focus, and gives the focus back: true when the two are the same to the pixel. The caret and
  * animations can only make them differ, which counts as an indicator: never a false flag.
  */
-async function looksSameUnfocused(page: Page, rect: NonNullable<Step['rect']>, _attempt: number): Promise<boolean> {
+async function looksSameUnfocused(page: Page, world: PageWorld, rect: NonNullable<Step['rect']>): Promise<boolean> {
   const viewport = page.viewportSize() ?? { width: 1280, height: 800 };
   const margin = 8;
   const x = Math.max(0, Math.floor(rect.x - margin));
@@ -239,18 +244,23 @@ async function looksSameUnfocused(page: Page, rect: NonNullable<Step['rect']>, _
   const clip = { x, y, width: Math.min(viewport.width, Math.ceil(rect.x + rect.width + margin)) - x, height: Math.min(viewport.height, Math.ceil(rect.y + rect.height + margin)) - y };
   if (clip.width <= 0 || clip.height <= 0) return false;
   const focused = await page.screenshot({ clip, animations: 'disabled', caret: 'initial' });
-  const element = await page.evaluateHandle(() => document.activeElement as HTMLElement);
+  // The focused element is kept in the world's state between the two calls.
+  await world.evaluate(() => {
+    const state = (window as unknown as { __ctpoKeyboard: { blurred?: HTMLElement | null } }).__ctpoKeyboard;
+    state.blurred = document.activeElement as HTMLElement | null;
+    state.blurred?.blur();
+  }, undefined);
   try {
-    await element.evaluate((active) => active.blur());
     const unfocused = await page.screenshot({ clip, animations: 'disabled', caret: 'initial' });
-    await element.evaluate((active) => {
-      active.focus({ focusVisible: true } as FocusOptions);
-      // The focus given back is not a step of the walk.
-      (window as unknown as { __ctpoKeyboard: { focused: Element[] } }).__ctpoKeyboard.focused.length = 0;
-    });
     return focused.equals(unfocused);
   } finally {
-    await element.dispose();
+    await world.evaluate(() => {
+      const state = (window as unknown as { __ctpoKeyboard: { blurred?: HTMLElement | null; focused: Element[] } }).__ctpoKeyboard;
+      state.blurred?.focus({ focusVisible: true } as FocusOptions);
+      delete state.blurred;
+      // The focus given back is not a step of the walk.
+      state.focused.length = 0;
+    }, undefined);
   }
 }
 
@@ -262,9 +272,11 @@ const KEY_EVENTS = new Set(['keydown', 'keyup', 'keypress']);
  * focusable but no native control and with no key listener on it or above it. Listeners on the
  * page itself (delegation) and on elements that hold or sit in a control are the control's.
  */
-async function clickOnlyElements(page: Page, devtools: CDPSession, max: number): Promise<ElementFact[]> {
+async function clickOnlyElements(devtools: CDPSession, world: PageWorld, max: number): Promise<ElementFact[]> {
   const group = 'ctpo-page-checks';
   try {
+    // The listeners are listed from the page's own world, which DevTools reports them for; listing is
+    // the browser's own work, which the page's scripts cannot change.
     const { result } = await devtools.send('Runtime.evaluate', { expression: 'document', objectGroup: group });
     if (result.objectId === undefined) return [];
     const { listeners } = await devtools.send('DOMDebugger.getEventListeners', { objectId: result.objectId, depth: -1, pierce: false });
@@ -286,16 +298,16 @@ async function clickOnlyElements(page: Page, devtools: CDPSession, max: number):
     }
     if (clicked.size === 0) return [];
     const mark = async (backendNodeId: number, list: string) => {
-      const { object } = await devtools.send('DOM.resolveNode', { backendNodeId, objectGroup: group });
-      if (object.objectId === undefined) return;
+      const objectId = await world.resolveNode(backendNodeId, group);
+      if (objectId === undefined) return;
       await devtools.send('Runtime.callFunctionOn', {
-        objectId: object.objectId,
+        objectId,
         functionDeclaration: `function () { const marks = (window.__ctpoListeners ??= { click: [], key: [] }); marks[${JSON.stringify(list)}].push(this); }`,
       });
     };
     for (const id of [...clicked].slice(0, max)) await mark(id, 'click');
     for (const id of [...keyed].slice(0, max * 2)) await mark(id, 'key');
-    return await page.evaluate((keysOnPageToo) => {
+    return await world.evaluate((keysOnPageToo: boolean) => {
       const marks = (window as unknown as { __ctpoListeners?: { click: Element[]; key: Element[] } }).__ctpoListeners ?? { click: [], key: [] };
       delete (window as unknown as { __ctpoListeners?: unknown }).__ctpoListeners;
       const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();

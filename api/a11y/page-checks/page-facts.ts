@@ -109,6 +109,8 @@ export interface PageFacts {
   tables: TableFact[];
   refresh: RefreshFact[];
   keyboard: KeyboardFacts | null;
+  /** The page asked for more files than one page may (MAX_PAGE_REQUESTS in browser-runner.ts): the cap, and the requests refused past it. */
+  requestCap?: { max: number; refused: number };
 }
 
 /** What a runner hands on beside axe's outcome of an item: the page checks' facts (browser only; null when they could not be read). */

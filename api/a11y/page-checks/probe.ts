@@ -1,4 +1,4 @@
-// The in-page probe: runs inside the rendered item (page.evaluate) and reads what the page checks
+// The in-page probe: runs inside the rendered item (in its isolated world) and reads what the page checks
 // judge, as the browser has it after layout and scripts: accessible names, resolved addresses,
 // computed styles, visibility. It judges nothing; each function is sent to the page as source, so
 // it uses nothing from outside itself.

@@ -65,4 +65,6 @@ export const documents = {
     "{limit, select, slides {This presentation lists {total, number} slides; CTPO read the first {max, number}} pages {This PDF has {total, number} pages; CTPO read the first {max, number}} other {This file’s XML is nested more than {max, number} levels deep, deeper than Word or PowerPoint ever write; CTPO read it down to that depth}}, so the rest was not checked.",
   'finding.limit.findings':
     "…and {count, number} more {cap, select, check {findings of “{check}”} other {findings}} here, not listed: a report lists at most {max, number} {cap, select, check {of one kind} other {findings}} for one page or file.",
+  'finding.limit.page-requests':
+    "This page asked for more than {max, number} files; CTPO refused the other {refused, number} and checked the page as it stood without them.",
 } as const satisfies Record<string, string>;

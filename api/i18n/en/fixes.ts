@@ -66,4 +66,6 @@ export const fixes = {
     "Check the rest of the file by hand, or split it into smaller files and upload them again.",
   'fix.limit.findings':
     "Fix the findings listed here first; the next run lists those that remain.",
+  'fix.limit.page-requests':
+    "Look for a script on this page that requests files over and over (a loop of requests, a slideshow that loads every image at once) and change or remove it: a page should load what it shows.",
 } as const;

@@ -200,4 +200,6 @@ export const report = {
     "Document not fully read",
   'check.limit.findings':
     "More findings not listed",
+  'check.limit.page-requests':
+    "Page asked for too many files",
 } as const;

@@ -13,9 +13,12 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BROWSER_NICENESS, browserNicenessFromEnv, findChromium } from '../../../api/a11y/a11y-runner.ts';
 import type { AxeOutcome } from '../../../api/a11y/axe-rules.ts';
 import { chromium } from 'playwright-core';
-import { BrowserRunner } from '../../../api/a11y/browser-runner.ts';
+import { BrowserRunner, MAX_PAGE_REQUESTS } from '../../../api/a11y/browser-runner.ts';
 import { PageResources } from '../../../api/a11y/page-resources.ts';
 import { sandboxedLaunchOptions } from '../../../api/a11y/sandboxed-chromium.ts';
+import { topicPlace } from '../../../api/brightspace/places.ts';
+import { pageCheckFindings } from '../../../api/checks/page-checks.ts';
+import { formatMessage } from '../../../api/i18n/messages.ts';
 import { GuardedHttpClient } from '../../../api/net/guarded-http.ts';
 import { chromiumChildren } from '../support/chromium.ts';
 
@@ -35,9 +38,23 @@ async function startSite(): Promise<{ origin: string; seen: SeenRequest[]; close
     '/content/enforced/1-A/hero.png': ['image/png', 'not really a png'],
     '/shared/template/logo.png': ['image/png', 'logo'],
   };
+  // Files the site answers only to the session, as Brightspace does: another course's, a template's, and one of the course's own.
+  const private_: Record<string, string> = {
+    '/content/enforced/2-B/secret.html': 'Another course: exam answers',
+    '/content/enforced/12-C/secret.html': 'Org unit 12: exam answers',
+    '/shared/private/secret.txt': 'A template file: exam answers',
+    '/content/enforced/1-A/own.txt': 'Own course file',
+  };
   const server: Server = createServer((request, response) => {
     const path = request.url ?? '/';
     seen.push({ path, headers: request.headers });
+    const gated = private_[path];
+    if (gated !== undefined) {
+      const allowed = request.headers.cookie === SESSION_COOKIE;
+      response.writeHead(allowed ? 200 : 403, { 'content-type': 'text/plain' });
+      response.end(allowed ? gated : 'Not authorised');
+      return;
+    }
     const file = files[path.split('?')[0]!];
     if (file !== undefined) {
       response.writeHead(200, { 'content-type': file[0], 'set-cookie': 'tracker=from-the-site; Path=/' });
@@ -69,7 +86,7 @@ beforeAll(async () => {
   }
   site = await startSite();
   http = new GuardedHttpClient({ policy: { allowPrivateTargets: true, allowHttp: true }, timeoutMs: 5_000 });
-  resources = new PageResources({ http, siteOrigin: new URL(site.origin), sessionHeaders: () => ({ cookie: SESSION_COOKIE }) });
+  resources = new PageResources({ http, siteOrigin: new URL(site.origin), orgUnitId: 1, sessionHeaders: () => ({ cookie: SESSION_COOKIE }) });
   runner = new BrowserRunner({ executablePath: CHROMIUM, resources, enhancedContrast: false, timeoutMs: 100_000 });
 }, 120_000);
 
@@ -176,6 +193,52 @@ describe('the network of a page', () => {
     expect(site.seen.find((request) => request.path.startsWith('/d2l/api/'))?.headers.cookie).toBeUndefined();
   }, 120_000);
 
+  it('sends the session to the course\'s own files only: a script\'s fetch of another course\'s file or a template\'s gets no cookie and no body', async () => {
+    site.seen.length = 0;
+    // The script reads each file and writes what it got into the page, where the probe reads it.
+    const read = ['/content/enforced/2-B/secret.html', '/content/enforced/12-C/secret.html', '/shared/private/secret.txt', '/content/enforced/1-A/own.txt'];
+    const outcome = await check(page(
+      read.map((_, index) => `<p id="read-${index}">waiting</p>`).join('') +
+        `<script>${JSON.stringify(read)}.forEach((path, index) => { const xhr = index === 2;
+          const shown = (status, body) => { document.getElementById('read-' + index).textContent = status + ' ' + body; };
+          if (xhr) { const request = new XMLHttpRequest(); request.open('GET', path); request.onload = () => shown(request.status, request.responseText); request.send(); }
+          else fetch(path).then(async (answer) => shown(answer.status, await answer.text()), () => shown('failed', '')); });</script>`,
+    ));
+    const texts = outcome.page?.texts.map((fact) => fact.text) ?? [];
+    expect(texts).toEqual(expect.arrayContaining(['403 Not authorised', '200 Own course file']));
+    expect(texts.filter((text) => text === '403 Not authorised')).toHaveLength(3);
+    expect(texts.join(' ')).not.toMatch(/exam answers/);
+    const cookieOf = (path: string) => site.seen.find((request) => request.path === path)?.headers.cookie;
+    expect(cookieOf('/content/enforced/2-B/secret.html')).toBeUndefined();
+    expect(cookieOf('/content/enforced/12-C/secret.html')).toBeUndefined();
+    expect(cookieOf('/shared/private/secret.txt')).toBeUndefined();
+    expect(cookieOf('/content/enforced/1-A/own.txt')).toBe(SESSION_COOKIE);
+  }, 120_000);
+
+  it('sends at most MAX_PAGE_REQUESTS of a page\'s requests, refuses the rest at once, and says so', async () => {
+    site.seen.length = 0;
+    const url = new URL(`/content/enforced/1-A/topic-${++topic}.html`, site.origin);
+    const outcome = await runner.run({
+      html: page('<p id="done">waiting</p><script>const all = []; for (let index = 0; index < 2000; index++) all.push(fetch("echo?n=" + index).catch(() => {}));' +
+        ' Promise.all(all).then(() => { document.getElementById("done").textContent = "all 2000 answered or refused"; });</script>'),
+      url,
+      whole: true,
+    });
+    const sent = site.seen.filter((request) => request.path.startsWith('/content/enforced/1-A/echo')).length;
+    expect(sent).toBeGreaterThan(0);
+    expect(sent).toBeLessThanOrEqual(MAX_PAGE_REQUESTS);
+    // Every request had its answer or its refusal: none was left waiting.
+    expect(outcome.page?.texts.map((fact) => fact.text)).toContain('all 2000 answered or refused');
+    expect(outcome.page?.requestCap).toEqual({ max: MAX_PAGE_REQUESTS, refused: 2000 - sent });
+    const note = pageCheckFindings(outcome.page, true, topicPlace({ ModuleId: 1, Title: 'M' }, { TopicId: 2, Title: 'T' }), url.href).filter((found) => found.check === 'limit.page-requests');
+    expect(note).toHaveLength(1);
+    expect(note[0]?.severity).toBe('info');
+    expect(formatMessage(note[0]!.message)).toBe(`This page asked for more than ${MAX_PAGE_REQUESTS} files; CTPO refused the other ${(2000 - sent).toLocaleString('en')} and checked the page as it stood without them.`);
+    // The next page has its own allowance.
+    const next = await check(page('<img src="hero.png" alt="Hero">'));
+    expect(next.page?.requestCap).toBeUndefined();
+  }, 120_000);
+
   it('refuses a private address through the guard, and no connection leaves the browser', async () => {
     const connections: string[] = [];
     const target = createTcpServer((socket) => {
@@ -185,7 +248,7 @@ describe('the network of a page', () => {
     await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
     const { port } = target.address() as AddressInfo;
     const guarded = new GuardedHttpClient({ policy: { allowPrivateTargets: false, allowHttp: true } });
-    const publicResources = new PageResources({ http: guarded, siteOrigin: new URL('https://school.example.com'), sessionHeaders: () => ({ cookie: SESSION_COOKIE }) });
+    const publicResources = new PageResources({ http: guarded, siteOrigin: new URL('https://school.example.com'), orgUnitId: 1, sessionHeaders: () => ({ cookie: SESSION_COOKIE }) });
     const strict = new BrowserRunner({ executablePath: CHROMIUM!, resources: publicResources, enhancedContrast: false });
     try {
       const inside = `127.0.0.1:${port}`;

@@ -20,7 +20,7 @@ beforeAll(() => {
     throw new Error('These tests need Chromium: install Debian\'s "chromium" package, or set CTPO_CHROMIUM to a Chromium binary.');
   }
   http = new GuardedHttpClient({ policy: { allowPrivateTargets: true, allowHttp: true }, timeoutMs: 5_000 });
-  const resources = new PageResources({ http, siteOrigin: new URL('http://127.0.0.1:9'), sessionHeaders: () => ({}) });
+  const resources = new PageResources({ http, siteOrigin: new URL('http://127.0.0.1:9'), orgUnitId: 1, sessionHeaders: () => ({}) });
   runner = new BrowserRunner({ executablePath: CHROMIUM, resources, enhancedContrast: false, timeoutMs: 100_000 });
 });
 
@@ -69,7 +69,7 @@ describe('the browser\'s sandbox', () => {
     const canaries = { BRIGHTSPACE_PASSWORD: 'canary-password-4417', CTPO_LOCAL_PASSWORD: 'canary-local-4417', AWS_SECRET_ACCESS_KEY: 'canary-aws-4417' };
     const saved = Object.fromEntries(Object.keys(canaries).map((name) => [name, process.env[name]]));
     Object.assign(process.env, canaries);
-    const resources = new PageResources({ http, siteOrigin: new URL('http://127.0.0.1:9'), sessionHeaders: () => ({}) });
+    const resources = new PageResources({ http, siteOrigin: new URL('http://127.0.0.1:9'), orgUnitId: 1, sessionHeaders: () => ({}) });
     const own = new BrowserRunner({ executablePath: CHROMIUM!, resources, enhancedContrast: false, timeoutMs: 100_000 });
     try {
       const html = '<!doctype html><html lang="en"><head><title>Topic</title></head><body><p>A page</p></body></html>';

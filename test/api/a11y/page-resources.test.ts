@@ -1,5 +1,6 @@
 // How the engine answers a page's requests in the browser: through the guarded client, the session
-// for the course site's files only, state-setting headers dropped, what a check does not need refused.
+// for the course's own files only (and the site's templates for what a page names), state-setting
+// headers dropped, what a check does not need refused.
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,6 +22,13 @@ beforeAll(async () => {
       response.end('<p>Not found</p>');
       return;
     }
+    if (request.url?.includes('secret')) {
+      // Answered only to the session, as Brightspace does.
+      const allowed = request.headers.cookie === 'd2lSessionVal=secret';
+      response.writeHead(allowed ? 200 : 403, { 'content-type': 'text/plain' });
+      response.end(allowed ? 'exam answers' : 'Not authorised');
+      return;
+    }
     if (request.url === '/content/enforced/1-A/moved.css') {
       response.writeHead(302, { location: '/content/enforced/1-A/style.css' });
       response.end();
@@ -31,7 +39,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  resources = new PageResources({ http, siteOrigin: new URL(origin), sessionHeaders: () => ({ cookie: 'd2lSessionVal=secret' }), fontTimeoutMs: 300 });
+  resources = new PageResources({ http, siteOrigin: new URL(origin), orgUnitId: 1, sessionHeaders: () => ({ cookie: 'd2lSessionVal=secret' }), fontTimeoutMs: 300 });
 });
 
 afterAll(async () => {
@@ -70,6 +78,49 @@ describe('PageResources', () => {
     await resources.answer(request('/content/enforced/1-A/style.css'));
     await resources.answer(request('/content/enforced/1-A/style.css'));
     expect(seen.filter((entry) => entry.path === '/content/enforced/1-A/style.css')).toHaveLength(1);
+  });
+
+  it('sends the session to the run\'s own org unit only, matched whole', async () => {
+    const course = new PageResources({ http, siteOrigin: new URL(origin), orgUnitId: 6606, sessionHeaders: () => ({ cookie: 'd2lSessionVal=secret' }) });
+    const cookies: Record<string, string | undefined> = {};
+    for (const path of [
+      '/content/enforced/6606-EVS101/secret.css',
+      '/content/enforced/66-X/secret.css',
+      '/content/enforced/66061-Y/secret.css',
+      '/content/enforced/6606-/secret.css',
+      '/content/enforced/6606-EVS101%2F..%2F..%2F66-X/secret.css',
+      '/content/enforced/6606-EVS101/../66-X/secret.css',
+    ]) {
+      seen.length = 0;
+      const answer = await course.answer(request(path, { resourceType: 'script' }));
+      cookies[path] = seen[0]?.headers.cookie;
+      expect(answer.ok && answer.body.toString()).toBe(cookies[path] === undefined ? 'Not authorised' : 'exam answers');
+    }
+    expect(cookies).toEqual({
+      '/content/enforced/6606-EVS101/secret.css': 'd2lSessionVal=secret',
+      '/content/enforced/66-X/secret.css': undefined,
+      '/content/enforced/66061-Y/secret.css': undefined,
+      '/content/enforced/6606-/secret.css': undefined,
+      '/content/enforced/6606-EVS101%2F..%2F..%2F66-X/secret.css': undefined,
+      '/content/enforced/6606-EVS101/../66-X/secret.css': undefined,
+    });
+  });
+
+  it('reads the shared templates with the session for what a page names, never for a script\'s fetch, nor from the cache', async () => {
+    seen.length = 0;
+    const image = await resources.answer(request('/shared/template/secret.png', { resourceType: 'image' }));
+    expect(image.ok && image.body.toString()).toBe('exam answers');
+    // The same address fetched by a script: asked again, without the session, so the script gets no body.
+    for (const resourceType of ['fetch', 'xhr']) {
+      const fetched = await resources.answer(request('/shared/template/secret.png', { resourceType }));
+      expect(fetched).toMatchObject({ ok: true, status: 403 });
+      expect(fetched.ok && fetched.body.toString()).toBe('Not authorised');
+    }
+    expect(seen.map((entry) => entry.headers.cookie)).toEqual(['d2lSessionVal=secret', undefined, undefined]);
+    // The course's own files go with the session whoever asks.
+    seen.length = 0;
+    const own = await resources.answer(request('/content/enforced/1-A/secret.json', { resourceType: 'fetch' }));
+    expect(own.ok && own.body.toString()).toBe('exam answers');
   });
 
   it('refuses what a check does not need', async () => {
