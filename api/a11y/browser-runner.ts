@@ -516,7 +516,8 @@ export class BrowserRunner implements AccessibilityRunner {
       ...(engineErrors.length > 0 ? { engineErrors } : {}),
     };
     const standIns = new Set(results.embeds.filter((embed) => slot.standIns.has(embed.url.split('#')[0]!) || slot.standIns.has(embed.url)).map((embed) => embed.key));
-    const used = await page.evaluate(() => {
+    // What the document uses, read in the checks' own world: a page's scripts cannot hide it.
+    const used = await slot.world.evaluate(() => {
       const sheets: string[] = [];
       /** Stylesheets of another origin, whose rules (and so imports) the page may not read. */
       const opaque: string[] = [];
@@ -531,7 +532,7 @@ export class BrowserRunner implements AccessibilityRunner {
       for (const sheet of document.styleSheets) visit(sheet);
       const images = [...document.images].map((image) => image.currentSrc || image.src);
       return { images, sheets, opaque };
-    });
+    }, undefined);
     // An unreadable stylesheet's imports are those its text names, as it was answered to the page.
     const sheets = new Set(used.sheets);
     let opaqueSheets = false;
