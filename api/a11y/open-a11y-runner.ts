@@ -1,6 +1,9 @@
 // Picks the accessibility runner of a run: headless Chromium when one is installed, else jsdom; and
 // says afterwards how the run checked, for the report. The browser's module (playwright-core) is
 // loaded only when a browser is used.
+import { execFileSync } from 'node:child_process';
+import { statSync } from 'node:fs';
+import { childEnvironment } from '../child-environment.ts';
 import type { GuardedHttpClient } from '../net/guarded-http.ts';
 import type { Language } from '../i18n/languages.ts';
 import { browserNicenessFromEnv, enhancedContrastFromEnv, findChromium, type AccessibilityCheckInfo, type AccessibilityRunner } from './a11y-runner.ts';
@@ -26,6 +29,11 @@ export interface OpenA11yRunnerOptions {
 
 export interface OpenedA11yRunner {
   runner: AccessibilityRunner;
+  /**
+   * The renderer that judges pages, as part of a verdict's digest: the browser's build (its
+   * `--version`), read without starting it, or `jsdom`. A Chromium update re-judges every page.
+   */
+  renderer: string;
   /** How the run checked accessibility, with the rules that failed to run (rule -> items) and the engines that failed (engine -> items). */
   describe(ruleErrors: ReadonlyMap<string, number>, engineErrors?: ReadonlyMap<string, number>, knownBrowserVersion?: string): Promise<AccessibilityCheckInfo>;
   /**
@@ -33,6 +41,30 @@ export interface OpenedA11yRunner {
    * PageResources (which keeps answers for the run); true when there were none (jsdom loads nothing).
    */
   resourcesUnchanged(loaded: readonly LoadedResource[]): Promise<boolean>;
+}
+
+const builds = new Map<string, string>();
+
+/**
+ * What the Chromium at a path says it is (`Chromium 156.0.8078.108 built on Debian…`), asked once
+ * per process and path with `--version`, which prints and exits without starting a browser. Where
+ * it cannot say, the file's size and time stand for its build.
+ */
+export function chromiumBuild(path: string): string {
+  let build = builds.get(path);
+  if (build === undefined) {
+    try {
+      build = execFileSync(path, ['--version'], { encoding: 'utf8', timeout: 10_000, env: childEnvironment([]), stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    } catch {
+      build = '';
+    }
+    if (build === '') {
+      const file = statSync(path);
+      build = `${path} ${file.size} ${file.mtimeMs}`;
+    }
+    builds.set(path, build);
+  }
+  return build;
 }
 
 export async function openAccessibilityRunner(input: OpenA11yRunnerOptions): Promise<OpenedA11yRunner> {
@@ -52,7 +84,7 @@ export async function openAccessibilityRunner(input: OpenA11yRunnerOptions): Pro
   });
   if (chromium === undefined) {
     const runner = new JsdomRunner({ timeoutMs: options.axeTimeoutMs, language: input.language });
-    return { runner, describe: async (ruleErrors) => info('jsdom', ruleErrors), resourcesUnchanged: async (loaded) => loaded.length === 0 };
+    return { runner, renderer: 'jsdom', describe: async (ruleErrors) => info('jsdom', ruleErrors), resourcesUnchanged: async (loaded) => loaded.length === 0 };
   }
   const { BrowserRunner } = await import('./browser-runner.ts');
   const resources = new PageResources({ http: input.http, siteOrigin: input.siteOrigin, orgUnitId: input.orgUnitId, sessionHeaders: input.sessionHeaders, signal: input.signal });
@@ -67,6 +99,7 @@ export async function openAccessibilityRunner(input: OpenA11yRunnerOptions): Pro
   });
   return {
     runner,
+    renderer: chromiumBuild(chromium),
     // A browser that was never started (every verdict reused) is not started to say its version.
     describe: async (ruleErrors, engineErrors, knownBrowserVersion) =>
       info('browser', ruleErrors, runner.started || knownBrowserVersion === undefined ? await runner.version().catch(() => undefined) : knownBrowserVersion, engineErrors),

@@ -37,7 +37,7 @@ export async function runCourseTest(input: CourseTestInput, onProgress?: (progre
   const scope = { site: siteOriginOf(input.siteUrl, input.allowPrivateTargets).origin, orgUnitId };
   const previous = input.cache === undefined || input.full === true ? emptyCourseVerdicts() : await input.cache.load(scope);
   await using run = await openRunResources(input, progress, previous.items.size === 0);
-  const verdicts = input.cache === undefined ? undefined : new RunVerdicts({ previous, now: startedAt, linkMaxAgeMs: input.options?.linkMaxAgeMs, siteOrigin: run.origin, ...runJudges(input, run.a11y.runner.mode, run.documents.limits) });
+  const verdicts = input.cache === undefined ? undefined : new RunVerdicts({ previous, now: startedAt, linkMaxAgeMs: input.options?.linkMaxAgeMs, siteOrigin: run.origin, ...runJudges(input, run.a11y.runner.mode, run.a11y.renderer, run.documents.limits) });
 
   progress('contents', 0, 1);
   const outline = await readCourseOutline(run.session, orgUnitId, now);

@@ -217,12 +217,12 @@ function reusableProbe(value: unknown): value is LinkProbe {
   return probe !== null && typeof probe === 'object' && probe.outcome === 'ok' && probe.movedTo === null && probe.lookalike === undefined;
 }
 
-/** What judges a run's pages and documents: the engines, their code, rules and settings, the run's language. */
-export function runJudges(input: CourseTestInput, mode: string, documentLimits: object): { pageJudges: string; documentJudges: string } {
+/** What judges a run's pages and documents: the engines, their code, rules and settings, the renderer (the browser's build), the run's language. */
+export function runJudges(input: CourseTestInput, mode: string, renderer: string, documentLimits: object): { pageJudges: string; documentJudges: string } {
   const options = input.options ?? {};
   const extra = options.judges ?? '';
   return {
-    pageJudges: JSON.stringify([codeDigest('a11y'), AXE_VERSION, mode === 'browser' ? ibmVersion() : '', mode, input.language ?? 'en', options.enhancedContrast ?? enhancedContrastFromEnv(), extra]),
+    pageJudges: JSON.stringify([codeDigest('a11y'), AXE_VERSION, mode === 'browser' ? ibmVersion() : '', mode, renderer, input.language ?? 'en', options.enhancedContrast ?? enhancedContrastFromEnv(), extra]),
     documentJudges: JSON.stringify([codeDigest('extract'), documentLimits, extra]),
   };
 }
