@@ -2,17 +2,12 @@
 // isolated world of the page, so a course page whose scripts replace the engines, or patch the
 // prototypes and the Promise they use, still gets its violations reported. Needs Chromium (Debian's
 // chromium, or CTPO_CHROMIUM), as CI installs it.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findChromium } from '../../../api/a11y/a11y-runner.ts';
-import { BrowserRunner } from '../../../api/a11y/browser-runner.ts';
-import { PageResources } from '../../../api/a11y/page-resources.ts';
+import type { BrowserRunner } from '../../../api/a11y/browser-runner.ts';
 import { topicPlace } from '../../../api/brightspace/places.ts';
 import { pageCheckFindings } from '../../../api/checks/page-checks.ts';
-import { GuardedHttpClient } from '../../../api/net/guarded-http.ts';
+import { startMissingSiteRunner, type MissingSiteRunner } from '../support/missing-site-runner.ts';
 
-const CHROMIUM = findChromium();
 const PLACE = topicPlace({ ModuleId: 1, Title: 'M' }, { TopicId: 2, Title: 'T' });
 
 /** An image without alt text, a button without a name, and alt text that starts "Image of". */
@@ -36,31 +31,18 @@ const TAMPERING = {
   'patches Promise.prototype.then so that nothing awaited ever settles': 'Promise.prototype.then = function () { return new Promise(() => {}); };',
 };
 
-let server: Server;
-let origin: string;
-let http: GuardedHttpClient;
+let site: MissingSiteRunner;
 let runner: BrowserRunner;
+let origin: string;
 let topic = 0;
 
 beforeAll(async () => {
-  if (CHROMIUM === undefined) {
-    throw new Error('These tests need Chromium: install Debian\'s "chromium" package, or set CTPO_CHROMIUM to a Chromium binary.');
-  }
-  server = createServer((_request, response) => {
-    response.writeHead(404);
-    response.end();
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  http = new GuardedHttpClient({ policy: { allowPrivateTargets: true, allowHttp: true }, timeoutMs: 5_000 });
-  const resources = new PageResources({ http, siteOrigin: new URL(origin), orgUnitId: 1, sessionHeaders: () => ({}) });
-  runner = new BrowserRunner({ executablePath: CHROMIUM, resources, enhancedContrast: false, timeoutMs: 100_000, pages: 1 });
+  site = await startMissingSiteRunner({ pages: 1 });
+  ({ runner, origin } = site);
 }, 120_000);
 
 afterAll(async () => {
-  await runner?.close();
-  await http?.close();
-  await new Promise((resolve) => server?.close(resolve));
+  await site?.close();
 });
 
 describe('a page that tampers with the checks', () => {

@@ -2,25 +2,19 @@
 // from the W3C's Failure techniques for WCAG 2.2 (F-numbers in the names) and the ACT Rules, beside
 // a passing look-alike, rendered by the browser runner and judged from the facts its page sends back
 // (probe, keyboard walk). Needs Chromium (Debian's chromium, or CTPO_CHROMIUM), as CI installs it.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findChromium, type AccessibilityRunner } from '../../../api/a11y/a11y-runner.ts';
-import { BrowserRunner } from '../../../api/a11y/browser-runner.ts';
-import { PageResources } from '../../../api/a11y/page-resources.ts';
+import type { AccessibilityRunner } from '../../../api/a11y/a11y-runner.ts';
 import { topicPlace } from '../../../api/brightspace/places.ts';
 import { pageCheckFindings } from '../../../api/checks/page-checks.ts';
 import { formatMessage } from '../../../api/i18n/messages.ts';
-import { GuardedHttpClient } from '../../../api/net/guarded-http.ts';
+import { startMissingSiteRunner, type MissingSiteRunner } from '../support/missing-site-runner.ts';
 
-const CHROMIUM = findChromium();
 const PLACE = topicPlace({ ModuleId: 1, Title: 'M' }, { TopicId: 2, Title: 'T' });
 
 const page = (body: string, head = '', lang = 'en') => `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><title>Topic</title>${head}</head><body>${body}</body></html>`;
 
-let server: Server;
+let site: MissingSiteRunner;
 let origin: string;
-let http: GuardedHttpClient;
 /** Through the runner's interface, as the engine calls it. */
 let runner: AccessibilityRunner;
 let topic = 0;
@@ -36,25 +30,13 @@ async function judge(html: string, whole = true) {
 const checksOf = async (html: string, whole = true) => (await judge(html, whole)).map((finding) => finding.check);
 
 beforeAll(async () => {
-  if (CHROMIUM === undefined) {
-    throw new Error('These tests need Chromium: install Debian\'s "chromium" package, or set CTPO_CHROMIUM to a Chromium binary.');
-  }
   // The course site: every file it is asked for is missing (images show their alt text).
-  server = createServer((_request, response) => {
-    response.writeHead(404);
-    response.end();
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  http = new GuardedHttpClient({ policy: { allowPrivateTargets: true, allowHttp: true }, timeoutMs: 5_000 });
-  const resources = new PageResources({ http, siteOrigin: new URL(origin), orgUnitId: 1, sessionHeaders: () => ({}) });
-  runner = new BrowserRunner({ executablePath: CHROMIUM, resources, enhancedContrast: false, timeoutMs: 100_000 });
+  site = await startMissingSiteRunner();
+  ({ runner, origin } = site);
 }, 120_000);
 
 afterAll(async () => {
-  await runner?.close();
-  await http?.close();
-  await new Promise((resolve) => server?.close(resolve));
+  await site?.close();
 });
 
 const LONG_TEXT = 'Water moves between the oceans, the air and the land through evaporation, condensation and precipitation, and it carries heat with it as it goes.';
