@@ -381,12 +381,15 @@ export class BrowserRunner implements AccessibilityRunner {
     slot.lastRequestAt = Date.now();
     try {
       if (request.isNavigationRequest() && request.frame() === slot.page.mainFrame()) {
-        // The page itself, from memory; any other navigation (a refresh, a script) stays put.
+        // The page itself, from memory. Any other navigation (a refresh, a script's location.replace)
+        // is answered "204 No Content", after which a browser stays on the page it has (HTML's
+        // navigation rules): the page is checked as it is. Refused, the navigation would show the
+        // browser's error page instead, and the checks would judge that.
         const pending = slot.pending;
         if (pending !== null && request.url() === pending.url) {
           await route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: pending.html });
         } else {
-          await route.abort('blockedbyclient');
+          await route.fulfill({ status: 204, body: '' });
         }
         return;
       }
@@ -438,7 +441,10 @@ export class BrowserRunner implements AccessibilityRunner {
       slot.pending = { url, html };
       slot.world.reset();
       try {
-        await page.goto(url, { waitUntil: 'load', timeout: 0 });
+        // Committed, then loaded: a navigation the page starts while it loads (answered 204 in
+        // #answer) would leave a goto that waits for its load waiting for ever.
+        await page.goto(url, { waitUntil: 'commit', timeout: 0 });
+        await page.waitForLoadState('load', { timeout: 0 });
       } finally {
         slot.pending = null;
       }

@@ -57,3 +57,27 @@ describe('a page that tampers with the checks', () => {
     expect(pageCheckFindings(outcome.page, true, PLACE, url.href).map((finding) => finding.check)).toContain('a11y.alt-image-of');
   }, 120_000);
 });
+
+describe('a page that sends itself elsewhere', () => {
+  const leaving = (script: string) =>
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Topic</title></head><body>${DEFECTS}<script>${script}</script></body></html>`;
+
+  it.each([
+    ['after its load, by script', "addEventListener('load', () => location.replace('/content/enforced/1-A/elsewhere.html'));"],
+    ['a moment after its load', "addEventListener('load', () => setTimeout(() => { location.href = 'https://elsewhere.example.org/'; }, 100));"],
+  ])('is checked as it is when it navigates %s', async (_when, script) => {
+    const url = new URL(`/content/enforced/1-A/topic-${++topic}.html`, origin);
+    const outcome = await runner.run({ html: leaving(script), url, whole: true, title: 'Topic' });
+    expect(outcome.errors).toEqual([]);
+    const failed = outcome.violations.map((violation) => violation.id);
+    expect(failed).toEqual(expect.arrayContaining(['image-alt', 'button-name']));
+  }, 120_000);
+
+  it('is checked as it is when a meta refresh sends it elsewhere at once', async () => {
+    const url = new URL(`/content/enforced/1-A/topic-${++topic}.html`, origin);
+    const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Topic</title><meta http-equiv="refresh" content="0; url=/content/enforced/1-A/next.html"></head><body>${DEFECTS}</body></html>`;
+    const outcome = await runner.run({ html, url, whole: true, title: 'Topic' });
+    expect(outcome.errors).toEqual([]);
+    expect(outcome.violations.map((violation) => violation.id)).toEqual(expect.arrayContaining(['image-alt', 'button-name']));
+  }, 120_000);
+});

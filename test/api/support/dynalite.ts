@@ -4,7 +4,7 @@
 // and the history's index on (`owner`, `createdAt`); the dismissals table keyed (`course`, `fingerprint`);
 // the verdict cache's keyed (`course`, `key`).
 import type { AddressInfo } from 'node:net';
-import { CreateTableCommand, DynamoDBClient, type CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
+import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, type CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import dynalite from 'dynalite';
 import { OWNER_CREATED_INDEX } from '../../../api/aws/dynamo-job-history.ts';
@@ -42,6 +42,11 @@ export async function startDynalite(): Promise<Dynalite> {
   const createTable = async (prefix: string, shape: Omit<CreateTableCommandInput, 'TableName' | 'BillingMode'>): Promise<string> => {
     const name = `${prefix}-${process.pid}-${++tables}`;
     await raw.send(new CreateTableCommand({ TableName: name, BillingMode: 'PAY_PER_REQUEST', ...shape }));
+    // dynalite makes a table ACTIVE a moment after it answers CreateTable (a timer, then a write);
+    // a request in between finds no table, as on DynamoDB. Wait as a deployment waits for its table.
+    while ((await raw.send(new DescribeTableCommand({ TableName: name }))).Table?.TableStatus !== 'ACTIVE') {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
     return name;
   };
   return {
