@@ -31,7 +31,7 @@ import type { PageCheckOutcome } from './page-checks/page-facts.ts';
 import { BROWSER_NICENESS, type A11yItem, type AccessibilityRunner } from './a11y-runner.ts';
 import { AXE_EXAMPLES, AXE_SOURCE, axeLocaleOf, axeRulesFor, axeRunOptions, summarizeAxeResults, type AxeOutcome } from './axe-rules.ts';
 import { IBM_ENGINE, ibmSource, ibmRunArguments, runIbmInPage, summarizeIbmResults, type IbmPageResult } from './ibm-rules.ts';
-import type { PageResources } from './page-resources.ts';
+import { addressesNamedIn, type PageResources } from './page-resources.ts';
 import { answerDigest, resourcesOfItem, stylesheetImports, type LoadedResource } from './resource-digests.ts';
 import { PageWorld } from './page-world.ts';
 import { sandboxedLaunchOptions } from './sandboxed-chromium.ts';
@@ -149,6 +149,8 @@ interface Slot {
   sinceCollected: number;
   /** Embedded documents of the current item answered by a stand-in (page-resources.ts). */
   standIns: Set<string>;
+  /** The addresses the current item's HTML and the stylesheets it loaded name (addressesNamedIn). */
+  named: Set<string>;
   /** What the page's document loaded since it was fresh, by method and address (resource-digests.ts). */
   loaded: Map<string, LoadedResource>;
   /** The addresses asked for by the current item. */
@@ -366,7 +368,7 @@ export class BrowserRunner implements AccessibilityRunner {
     const world = new PageWorld(devtools, this.#axeScript);
     const slot: Slot = {
       context, page, warmOrigin: null, pending: null, inflight: 0, lastRequestAt: 0, devtools, world, sinceCollected: 0, standIns: new Set(),
-      loaded: new Map(), askedNow: new Set(), imports: new Map(), requests: 0, refusedRequests: 0,
+      loaded: new Map(), askedNow: new Set(), imports: new Map(), requests: 0, refusedRequests: 0, named: new Set(),
     };
     this.#slots.add(slot);
     // Pop-ups are not part of the page.
@@ -398,14 +400,18 @@ export class BrowserRunner implements AccessibilityRunner {
         await route.abort('blockedbyclient');
         return;
       }
+      const named = slot.named.has(request.url());
       const answer = await this.#options.resources.answer({
         url: request.url(),
         method: request.method(),
         resourceType: request.resourceType(),
         headers: request.headers(),
+        ...(named ? { named } : {}),
       });
       if (answer.ok && answer.standIn === true) slot.standIns.add(request.url());
-      const loaded = { url: request.url(), method: request.method(), resourceType: request.resourceType(), digest: answerDigest(answer) };
+      // What a stylesheet the page named names in turn (its imports, fonts, pictures) is named too.
+      if (named && answer.ok && request.resourceType() === 'stylesheet') for (const address of addressesNamedIn(answer.body.toString('utf8'), request.url())) slot.named.add(address);
+      const loaded = { url: request.url(), method: request.method(), resourceType: request.resourceType(), ...(named ? { named } : {}), digest: answerDigest(answer) };
       slot.loaded.set(`${loaded.method} ${loaded.url}`, loaded);
       slot.askedNow.add(loaded.url);
       if (answer.ok && loaded.resourceType === 'stylesheet') slot.imports.set(loaded.url, stylesheetImports(answer.body.toString('utf8'), loaded.url));
@@ -426,6 +432,7 @@ export class BrowserRunner implements AccessibilityRunner {
     const { page } = slot;
     const reuse = !active && !EMBEDDED_OBJECT.test(html) && slot.warmOrigin === item.url.origin;
     slot.standIns.clear();
+    slot.named = new Set(addressesNamedIn(html, url));
     slot.askedNow.clear();
     slot.requests = 0;
     slot.refusedRequests = 0;

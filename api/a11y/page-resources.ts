@@ -13,10 +13,10 @@
 // empty page stands in, marked as such: the runner does not count verdicts that depend on it.
 //
 // The session goes to the files of the course under test (`/content/enforced/<org unit>-<code>/`),
-// whoever asks for them, and to the site's shared templates (`/shared/`) only for what a page's HTML
-// and stylesheets name (stylesheets, images, fonts, scripts), never for a script's fetch or
-// XMLHttpRequest: a course page's script cannot read another course's files, nor a template's file
-// it could send elsewhere. An answer read with the session is kept only for requests that would
+// whoever asks for them, and to the site's shared templates (`/shared/`) only for the addresses the
+// item's HTML and the stylesheets it loads name (as stylesheets, images, fonts, scripts), never for
+// a script's fetch or XMLHttpRequest nor for an element a script made for another address: a course
+// page's script cannot read another course's files, nor a template's file it could send elsewhere. An answer read with the session is kept only for requests that would
 // have got it.
 import { isAppError } from '../errors.ts';
 import type { GuardedHttpClient, IncomingHttpHeaders } from '../net/guarded-http.ts';
@@ -28,6 +28,13 @@ export interface PageRequest {
   resourceType: string;
   /** Headers the page sent; only a few harmless ones are passed on. */
   headers: Record<string, string>;
+  /**
+   * The item's HTML, or a stylesheet it loaded, names this address (addressesNamedIn): only then may
+   * a shared template's file be read with the session. A page's script can create a stylesheet, a
+   * script or an image element for any address and read what it loads, so the resource type alone
+   * says nothing about who chose the address.
+   */
+  named?: boolean;
 }
 
 export type PageAnswer =
@@ -138,7 +145,7 @@ export class PageResources {
     }
     const timeoutMs = request.resourceType === 'font' ? (this.#options.fontTimeoutMs ?? 5_000) : (this.#options.timeoutMs ?? 10_000);
     const cacheable = method === 'GET' && headers.range === undefined;
-    const named = NAMED_TYPES.has(request.resourceType);
+    const named = request.named === true && NAMED_TYPES.has(request.resourceType);
     // Whether the shared templates were read with the session is part of the key: such an answer
     // is never handed to a script's fetch of the same address.
     const key = `${named ? 'named' : 'fetched'}\u0000${url.href}\u0000${headers.origin ?? ''}`;
@@ -219,4 +226,49 @@ export class PageResources {
       return { ok: false, error: kind === 'timeout' ? 'timedout' : 'failed' };
     }
   }
+}
+
+// A start tag with its attributes, each value consumed whole (so an address inside an event
+// handler's text is not taken for an attribute); then one attribute of it.
+const START_TAG = /<[a-z][^\s/>]*((?:\s+[^\s=>"'/]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>"']+))?)*)\s*\/?>/giu;
+const ATTRIBUTE = /\s+([^\s=>"'/]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>"']+)))?/gu;
+const ADDRESS_ATTRIBUTES = new Set(['src', 'href', 'poster', 'data', 'background']);
+const SRCSET_ATTRIBUTES = new Set(['srcset', 'imagesrcset']);
+const CSS_ADDRESS = /url\(\s*(?:"([^"]*)"|'([^']*)'|([^)\s]*))\s*\)|@import\s+(?:"([^"]*)"|'([^']*)')/giu;
+/** What a page's scripts and comments say is not what the page names. */
+const NOT_MARKUP = /<script\b[\s\S]*?<\/script\s*>|<!--[\s\S]*?-->/giu;
+
+const decodeReferences = (value: string) => value.replace(/&quot;|&#34;/gu, '"').replace(/&#39;|&apos;/gu, "'").replace(/&amp;/gu, '&');
+
+/**
+ * The addresses a page's HTML (its elements' address attributes, inline styles and style elements)
+ * or a stylesheet's text names, resolved against `base`: what the page itself asks for, as opposed to
+ * what its scripts make up. A script that builds one of these addresses gets only what the page
+ * uses anyway.
+ */
+export function addressesNamedIn(text: string, base: string): string[] {
+  const found: string[] = [];
+  const add = (raw: string | undefined) => {
+    if (raw === undefined || raw.trim() === '') return;
+    try {
+      found.push(new URL(raw.trim(), base).href);
+    } catch {
+      // not an address
+    }
+  };
+  const markup = text.replace(NOT_MARKUP, ' ');
+  const styles: string[] = [markup.replace(START_TAG, ' ')];
+  for (const tag of markup.matchAll(START_TAG)) {
+    for (const attribute of (tag[1] ?? '').matchAll(ATTRIBUTE)) {
+      const name = attribute[1]!.toLowerCase();
+      const value = attribute[2] ?? attribute[3] ?? attribute[4];
+      if (value === undefined) continue;
+      if (ADDRESS_ATTRIBUTES.has(name)) add(decodeReferences(value));
+      else if (SRCSET_ATTRIBUTES.has(name)) for (const candidate of decodeReferences(value).split(',')) add(candidate.trim().split(/\s+/u)[0]);
+      else if (name === 'style') styles.push(decodeReferences(value));
+    }
+  }
+  // Style elements' text, inline styles, and a stylesheet's own text.
+  for (const style of styles) for (const match of style.matchAll(CSS_ADDRESS)) add(match[1] ?? match[2] ?? match[3] ?? match[4] ?? match[5]);
+  return found;
 }

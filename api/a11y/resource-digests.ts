@@ -11,6 +11,8 @@ export interface LoadedResource {
   method: string;
   /** Chromium's resource type (stylesheet, image, font...): PageResources answers some types apart. */
   resourceType: string;
+  /** The item's HTML or a stylesheet named it (PageRequest.named): asked again the same way. */
+  named?: true;
   digest: string;
 }
 
@@ -72,6 +74,6 @@ export function answerDigest(answer: PageAnswer): string {
 
 /** Asks again what a page loaded and says whether every answer is the same as before. */
 export async function resourcesUnchanged(loaded: readonly LoadedResource[], answer: (request: PageRequest) => Promise<PageAnswer>): Promise<boolean> {
-  const digests = await Promise.all(loaded.map(async ({ url, method, resourceType }) => answerDigest(await answer({ url, method, resourceType, headers: {} }))));
+  const digests = await Promise.all(loaded.map(async ({ url, method, resourceType, named }) => answerDigest(await answer({ url, method, resourceType, headers: {}, ...(named ? { named } : {}) }))));
   return digests.every((digest, index) => digest === loaded[index]!.digest);
 }

@@ -44,6 +44,7 @@ async function startSite(): Promise<{ origin: string; seen: SeenRequest[]; close
     '/content/enforced/12-C/secret.html': 'Org unit 12: exam answers',
     '/shared/private/secret.txt': 'A template file: exam answers',
     '/content/enforced/1-A/own.txt': 'Own course file',
+    '/shared/private/secret.css': '.answers::after { content: "exam answers B C A D"; }',
   };
   const server: Server = createServer((request, response) => {
     const path = request.url ?? '/';
@@ -51,7 +52,7 @@ async function startSite(): Promise<{ origin: string; seen: SeenRequest[]; close
     const gated = private_[path];
     if (gated !== undefined) {
       const allowed = request.headers.cookie === SESSION_COOKIE;
-      response.writeHead(allowed ? 200 : 403, { 'content-type': 'text/plain' });
+      response.writeHead(allowed ? 200 : 403, { 'content-type': path.endsWith('.css') ? 'text/css' : 'text/plain' });
       response.end(allowed ? gated : 'Not authorised');
       return;
     }
@@ -213,6 +214,19 @@ describe('the network of a page', () => {
     expect(cookieOf('/content/enforced/12-C/secret.html')).toBeUndefined();
     expect(cookieOf('/shared/private/secret.txt')).toBeUndefined();
     expect(cookieOf('/content/enforced/1-A/own.txt')).toBe(SESSION_COOKIE);
+  }, 120_000);
+
+  it('sends no session for a template file a script made an element for: it cannot read its rules', async () => {
+    site.seen.length = 0;
+    const outcome = await check(page(
+      '<p id="read">waiting</p><script>const link = document.createElement("link"); link.rel = "stylesheet"; link.href = "/shared/private/secret.css";' +
+        ' link.onload = link.onerror = () => { let text = ""; try { text = [...link.sheet.cssRules].map((rule) => rule.cssText).join(" "); } catch { text = "unreadable"; }' +
+        ' document.getElementById("read").textContent = "read: " + (text || "nothing"); }; document.head.append(link);</script>',
+    ));
+    expect(site.seen.find((request) => request.path === '/shared/private/secret.css')?.headers.cookie).toBeUndefined();
+    const texts = outcome.page?.texts.map((fact) => fact.text).join(' ') ?? '';
+    expect(texts).toMatch(/read: /);
+    expect(texts).not.toMatch(/exam answers/);
   }, 120_000);
 
   it('sends at most MAX_PAGE_REQUESTS of a page\'s requests, refuses the rest at once, and says so', async () => {

@@ -4,7 +4,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PageResources, RENDERING_USER_AGENT, type PageRequest } from '../../../api/a11y/page-resources.ts';
+import { PageResources, RENDERING_USER_AGENT, addressesNamedIn, type PageRequest } from '../../../api/a11y/page-resources.ts';
 import { GuardedHttpClient } from '../../../api/net/guarded-http.ts';
 
 let server: Server;
@@ -108,7 +108,7 @@ describe('PageResources', () => {
 
   it('reads the shared templates with the session for what a page names, never for a script\'s fetch, nor from the cache', async () => {
     seen.length = 0;
-    const image = await resources.answer(request('/shared/template/secret.png', { resourceType: 'image' }));
+    const image = await resources.answer(request('/shared/template/secret.png', { resourceType: 'image', named: true }));
     expect(image.ok && image.body.toString()).toBe('exam answers');
     // The same address fetched by a script: asked again, without the session, so the script gets no body.
     for (const resourceType of ['fetch', 'xhr']) {
@@ -121,6 +121,38 @@ describe('PageResources', () => {
     seen.length = 0;
     const own = await resources.answer(request('/content/enforced/1-A/secret.json', { resourceType: 'fetch' }));
     expect(own.ok && own.body.toString()).toBe('exam answers');
+  });
+
+  it('never reads a shared template with the session for an address the page did not name, whatever element asks', async () => {
+    // A script that makes a stylesheet, script or image element for a file it chose reads what loads.
+    for (const resourceType of ['stylesheet', 'script', 'image', 'font']) {
+      seen.length = 0;
+      const answer = await resources.answer(request('/shared/private/secret.css', { resourceType }));
+      expect(seen.map((entry) => entry.headers.cookie)).toEqual([undefined]);
+      expect(answer.ok && answer.body.toString()).toBe('Not authorised');
+    }
+  });
+
+  it('knows the addresses a page and its stylesheets name', () => {
+    const base = 'https://school.example/content/enforced/1-A/week1/page.html';
+    // What a script's text or an event handler says is not named by the page.
+    const html = `<link rel="stylesheet" href="/shared/template/style.css"><img src='logo.png' srcset="a.png 1x, /shared/b.png 2x"><video poster=poster.jpg></video><div style="background: url(&quot;x.png&quot;)"></div><a href="https://other.example/?a=1&amp;b=2" onclick="this.href = '/shared/private/one.css'">x</a>` +
+      `<script>link.href = "/shared/private/two.css";</script><!-- <img src="/shared/private/three.png"> -->`;
+    expect(addressesNamedIn(html, base).sort()).toEqual([
+      'https://school.example/shared/template/style.css',
+      'https://school.example/content/enforced/1-A/week1/logo.png',
+      'https://school.example/content/enforced/1-A/week1/poster.jpg',
+      'https://other.example/?a=1&b=2',
+      'https://school.example/content/enforced/1-A/week1/a.png',
+      'https://school.example/shared/b.png',
+      'https://school.example/content/enforced/1-A/week1/x.png',
+    ].sort());
+    const css = `@import "fonts.css"; body { background: url('/shared/bg.png') } @font-face { src: url(font.woff2) }`;
+    expect(addressesNamedIn(css, 'https://school.example/shared/template/style.css')).toEqual([
+      'https://school.example/shared/template/fonts.css',
+      'https://school.example/shared/bg.png',
+      'https://school.example/shared/template/font.woff2',
+    ]);
   });
 
   it('refuses what a check does not need', async () => {
