@@ -214,7 +214,8 @@ export class RunVerdicts {
 /** Only a plain good answer stands: broken, unreachable, unverifiable, redirected and look-alike answers are always asked again. */
 function reusableProbe(value: unknown): value is LinkProbe {
   const probe = value as Partial<LinkProbe> | null;
-  return probe !== null && typeof probe === 'object' && probe.outcome === 'ok' && probe.movedTo === null && probe.lookalike === undefined;
+  // A temporary redirect may lead elsewhere tomorrow, or to a page this run's account may not read.
+  return probe !== null && typeof probe === 'object' && probe.outcome === 'ok' && probe.movedTo === null && probe.redirected === undefined && probe.lookalike === undefined;
 }
 
 /** What judges a run's pages and documents: the engines, their code, rules and settings, the renderer (the browser's build), the run's language. */

@@ -26,6 +26,8 @@ export interface LinkProbe {
   status: number | null;
   /** Where a permanent redirect leads, when the address answered with one first. */
   movedTo: string | null;
+  /** The answer came at the end of redirects (of any kind): a verdict cache asks such a link again. */
+  redirected?: true;
   /** A sentence for the report: what happened. */
   detail: Message;
   /**
@@ -197,7 +199,7 @@ export class LinkChecker {
     if (this.#options.pageFactsOf !== undefined && url.origin !== this.#options.siteOrigin?.origin) void this.#missingAnswer(url);
     let method: 'HEAD' | 'GET' = 'HEAD';
     for (let attempt = 0; ; ) {
-      let outcome: { response: HttpResponse; movedTo: string | null } | { error: unknown };
+      let outcome: { response: HttpResponse; movedTo: string | null; redirected: boolean } | { error: unknown };
       try {
         const followed = await this.#send(url.host, () => this.#options.http.follow(
           { url, method, headers: HEADERS, signal: this.#options.signal },
@@ -205,7 +207,7 @@ export class LinkChecker {
         ));
         const first = followed.redirects[0];
         const movedTo = first && (first.status === 301 || first.status === 308) ? followed.response.url.href : null;
-        outcome = { response: followed.response, movedTo };
+        outcome = { response: followed.response, movedTo, redirected: followed.redirects.length > 0 };
       } catch (error) {
         outcome = { error };
       }
@@ -265,7 +267,7 @@ export class LinkChecker {
       if (status >= 400) {
         return { outcome: 'broken', status, movedTo: null, detail: msg(status === 404 || status === 410 ? 'finding.link.not-found' : 'finding.link.refused', { status }) };
       }
-      const ok: LinkProbe = { outcome: 'ok', status, movedTo, detail: msg('finding.link.ok') };
+      const ok: LinkProbe = { outcome: 'ok', status, movedTo, ...(outcome.redirected ? { redirected: true as const } : {}), detail: msg('finding.link.ok') };
       const lookalike = await this.#lookalike(url, response, method);
       return lookalike === null ? ok : { ...ok, lookalike };
     }
