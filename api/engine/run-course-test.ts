@@ -64,7 +64,26 @@ export async function runCourseTest(input: CourseTestInput, onProgress?: (progre
   await finishLinks();
 
   progress('report', 0, 1);
-  const report = buildReport({
+  const report = finishedReport(run, input, { outline, course, checks, notes, startedAt, accessibility, verdicts });
+  // What this run checked is kept for the next; a store that fails costs the next run time, not this run.
+  if (verdicts !== undefined) await input.cache!.save(scope, verdicts.checked).catch(() => undefined);
+  progress('report', 1, 1);
+  return report;
+}
+
+/** The report model of a finished run, from what its parts found. */
+function finishedReport(run: RunResources, input: CourseTestInput, found: {
+  outline: Awaited<ReturnType<typeof readCourseOutline>>;
+  course: Awaited<ReturnType<typeof readWholeCourse>>;
+  checks: CourseChecks;
+  notes: ReturnType<typeof startChecks>['notes'];
+  startedAt: Date;
+  accessibility: Awaited<ReturnType<RunResources['a11y']['describe']>>;
+  verdicts: RunVerdicts | undefined;
+}): Report {
+  const { outline, course, checks, notes, startedAt, accessibility, verdicts } = found;
+  const { orgUnitId } = input;
+  return buildReport({
     client: input.client.trim(),
     siteUrl: run.origin.href,
     orgUnitId,
@@ -86,10 +105,6 @@ export async function runCourseTest(input: CourseTestInput, onProgress?: (progre
     accessibility,
     ...(verdicts === undefined ? {} : { reuse: verdicts.summary() }),
   });
-  // What this run checked is kept for the next; a store that fails costs the next run time, not this run.
-  if (verdicts !== undefined) await input.cache!.save(scope, verdicts.checked).catch(() => undefined);
-  progress('report', 1, 1);
-  return report;
 }
 
 /** Course items named by both their reader and a finding, once each. */
